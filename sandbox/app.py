@@ -1,0 +1,92 @@
+"""The sandbox FastAPI application: API v1 under `/v1`, admin under `/_sandbox`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from models.errors import ErrorCode
+
+from .clock import Clock, WallClock
+from .db import open_db
+from .errors import ApiError
+from .middleware import (
+    IdempotencyMiddleware,
+    MaintenanceMiddleware,
+    RateLimitMiddleware,
+    error_response,
+)
+from .routes import account, availability, events, folios, guests, reservations
+from .seed import seed_if_empty
+from .settings import SandboxSettings
+from .state import SandboxState
+
+API_ROUTERS = (account, availability, reservations, guests, folios, events)
+
+
+def field_of(loc: tuple[Any, ...] | list[Any]) -> str:
+    """`('body', 'rooms', 0, 'arrival')` -> `rooms[0].arrival`; `('query', 'page')` -> `page`."""
+    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "body"
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    first = exc.errors()[0]
+    field = field_of(tuple(first.get("loc", ())))
+    if first.get("type") == "json_invalid":
+        message, field = "the body is not valid JSON", "body"
+    else:
+        message = f"{field}: {first.get('msg', 'invalid')}"
+    return error_response(ApiError(400, ErrorCode.INVALID_REQUEST, message, field=field))
+
+
+async def _api_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(exc)
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404:
+        error = ApiError(404, ErrorCode.NOT_FOUND, "no such endpoint")
+    elif exc.status_code == 405:
+        error = ApiError(405, ErrorCode.INVALID_REQUEST, "method not allowed on this endpoint")
+    else:
+        error = ApiError(exc.status_code, ErrorCode.INVALID_REQUEST, str(exc.detail))
+    return error_response(error)
+
+
+def create_app(settings: SandboxSettings | None = None, clock: Clock | None = None) -> FastAPI:
+    settings = settings or SandboxSettings()
+    clock = clock or WallClock()
+    conn = open_db(settings.db_path)
+    seed_if_empty(conn, clock)
+
+    app = FastAPI(
+        title="PMS API v1 (sandbox)",
+        version="1.0",
+        openapi_url="/v1/openapi.json",
+        docs_url="/v1/docs",
+        redoc_url=None,
+    )
+    app.state.sandbox = SandboxState(conn=conn, clock=clock, settings=settings)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    for module in API_ROUTERS:
+        app.include_router(module.router, prefix="/v1")
+    app.add_middleware(IdempotencyMiddleware)
+    app.add_middleware(RateLimitMiddleware)
+    app.add_middleware(MaintenanceMiddleware)
+    return app

@@ -1,0 +1,80 @@
+"""FastAPI dependencies: the state of the server and the authenticated context of a call.
+
+Every route and dependency of the sandbox is `async def`: the domain runs synchronously on
+the event loop over one SQLite connection, so two requests never interleave inside a
+transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from fastapi import Request
+
+from models.common import Scope
+from models.errors import ErrorCode
+
+from .auth import authenticate
+from .clock import Clock
+from .db import one
+from .errors import ApiError
+from .state import SandboxState
+
+
+def get_state(request: Request) -> SandboxState:
+    state: SandboxState = request.app.state.sandbox
+    return state
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Who is calling and what they may touch: every service call takes one."""
+
+    conn: sqlite3.Connection
+    clock: Clock
+    state: SandboxState
+    property_id: int
+    key_id: int
+    scopes: frozenset[str]
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def business_date(self) -> date:
+        row = one(self.conn, "SELECT business_date FROM properties WHERE id = ?", self.property_id)
+        assert row is not None
+        return date.fromisoformat(row["business_date"])
+
+
+WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+
+
+def require(scope: Scope | None) -> Callable[[Request], Awaitable[Ctx]]:
+    """Dependency: authenticate, check `scope` (None: any valid key), refuse writes when paused."""
+
+    async def dependency(request: Request) -> Ctx:
+        state = get_state(request)
+        record = authenticate(state.conn, request.headers)
+        if scope is not None and scope.value not in record.scopes:
+            raise ApiError(
+                403, ErrorCode.INSUFFICIENT_SCOPE, f"the API key lacks the scope {scope.value}"
+            )
+        if request.method in WRITE_METHODS:
+            paused = one(state.conn, "SELECT read_only FROM properties WHERE id = ?",
+                         record.property_id)
+            if paused is not None and paused["read_only"]:
+                raise ApiError(423, ErrorCode.READ_ONLY,
+                               "the property is in its seasonal pause: read only")
+        return Ctx(
+            conn=state.conn,
+            clock=state.clock,
+            state=state,
+            property_id=record.property_id,
+            key_id=record.key_id,
+            scopes=record.scopes,
+        )
+
+    return dependency

@@ -1,0 +1,9 @@
+"""Routes of API v1: account."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from .common import ERROR_RESPONSES
+
+router = APIRouter(responses=ERROR_RESPONSES)

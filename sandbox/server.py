@@ -1,0 +1,66 @@
+"""Run a sandbox on a loopback port inside this process (tests, the demo, benchmarks)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import uvicorn
+from fastapi import FastAPI
+
+from .app import create_app
+from .clock import Clock
+from .settings import SandboxSettings
+from .state import SandboxState
+
+
+@dataclass
+class RunningSandbox:
+    app: FastAPI
+    host: str
+    port: int
+
+    @property
+    def base_url(self) -> str:
+        """The API's base URL, version segment included (spec: `{base_url}` ends in `/v1`)."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def root_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def state(self) -> SandboxState:
+        state: SandboxState = self.app.state.sandbox
+        return state
+
+
+@contextmanager
+def running_sandbox(
+    settings: SandboxSettings | None = None,
+    clock: Clock | None = None,
+    host: str = "127.0.0.1",
+) -> Iterator[RunningSandbox]:
+    """Serve a fresh sandbox over real HTTP on a free loopback port until the block ends."""
+    app = create_app(settings, clock)
+    config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="off",
+                            access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the sandbox server did not start")
+        time.sleep(0.01)
+    port: int = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield RunningSandbox(app=app, host=host, port=port)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+        app.state.sandbox.conn.close()

@@ -1,0 +1,19 @@
+"""How a sandbox server is configured when it starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    db_path: str = ":memory:"
+    rate_per_minute: int = 600
+    """Calls per minute per key (the spec's limit); tests lower or raise it."""
+    burst: int = 120
+    admin: bool = False
+    """Serve the `/_sandbox` admin endpoints (clock, night audit, faults, switches, reset)."""
+    allow_http_webhooks: bool = False
+    """Accept plain-http webhook addresses on loopback (tests)."""
+    idempotency_wait_seconds: float = 30.0
+    """How long a repeat waits for the first request with the same Idempotency-Key."""

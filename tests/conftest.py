@@ -1,0 +1,52 @@
+"""Fixtures shared by every suite: a real sandbox served over HTTP on a loopback port."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import httpx
+import pytest
+
+from sandbox.clock import Clock
+from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.settings import SandboxSettings
+
+ALL_SCOPES_KEY = "sbx_test_all_scopes"
+UNLIMITED = {"rate_per_minute": 1_000_000, "burst": 1_000_000}
+
+
+def auth(key: str = ALL_SCOPES_KEY) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+MakeSandbox = Callable[..., RunningSandbox]
+
+
+@pytest.fixture
+def make_sandbox() -> Iterator[MakeSandbox]:
+    """Start fresh sandboxes (in-memory database) with the given settings and clock.
+
+    The rate limit is lifted unless the test sets `rate_per_minute` / `burst` itself.
+    """
+    with ExitStack() as stack:
+
+        def make(clock: Clock | None = None, **settings: Any) -> RunningSandbox:
+            values = {**UNLIMITED, **settings}
+            return stack.enter_context(running_sandbox(SandboxSettings(**values), clock))
+
+        yield make
+
+
+@pytest.fixture
+def sandbox(make_sandbox: MakeSandbox) -> RunningSandbox:
+    """A fresh sandbox for one test: wall clock, seed data, no rate limit, admin on."""
+    return make_sandbox(admin=True)
+
+
+@pytest.fixture
+def api(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
+    """An HTTP client on the fresh sandbox with the all-scopes test key."""
+    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
+        yield client
