@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from .clock import Clock
+from .faults import FaultConfig
 from .ratelimit import RateLimiter
 from .settings import SandboxSettings
 
@@ -17,6 +18,7 @@ class SandboxState:
     settings: SandboxSettings
     limiter: RateLimiter = field(init=False)
     maintenance: bool = False
+    faults: FaultConfig = field(default_factory=FaultConfig)
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.settings.rate_per_minute, self.settings.burst)
