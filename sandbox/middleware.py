@@ -40,8 +40,10 @@ def _state(scope: Scope) -> SandboxState:
 
 
 def _is_api(scope: Scope) -> bool:
+    if scope["type"] != "http":
+        return False
     path: str = scope["path"]
-    return scope["type"] == "http" and path.startswith(API_PREFIX) and path not in UNMETERED
+    return path.startswith(API_PREFIX) and path not in UNMETERED
 
 
 class MaintenanceMiddleware:
@@ -104,9 +106,12 @@ class IdempotencyMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not _is_api(scope) or scope["method"] not in WRITE_METHODS:
+            await self.app(scope, receive, send)
+            return
         headers = Headers(scope=scope)
         idem_key = headers.get("idempotency-key")
-        if not _is_api(scope) or scope["method"] not in WRITE_METHODS or idem_key is None:
+        if idem_key is None:
             await self.app(scope, receive, send)
             return
         if not idem_key or len(idem_key) > IDEMPOTENCY_KEY_MAX:
