@@ -1,0 +1,1 @@
+"""Domain services of the sandbox: the rules of API v1, independent of HTTP."""
