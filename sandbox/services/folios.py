@@ -12,11 +12,11 @@ from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from models.common import FolioStatus
-from models.folios import Folio, FolioLine
+from models.folios import ChargeInput, Folio, FolioLine
 from models.reservations import FolioRef
 
-from ..db import all_rows, from_cents, insert, one, ts
-from ..errors import not_found
+from ..db import all_rows, from_cents, insert, one, to_cents, transaction, ts
+from ..errors import not_found, rule_violation
 
 CHARGE = "charge"
 PAYMENT = "payment"
@@ -159,3 +159,85 @@ def folio_model(conn: sqlite3.Connection, property_id: int, folio_id: int) -> Fo
         charges=from_cents(totals.charges_cents), payments=from_cents(totals.payments_cents),
         balance=from_cents(totals.balance_cents), lines=[_line_model(line) for line in lines],
     )
+
+
+def folio_row(conn: sqlite3.Connection, property_id: int, folio_id: int) -> sqlite3.Row:
+    """The folio of this property, or 404 (a folio of another property does not exist)."""
+    row = one(conn, "SELECT * FROM folios WHERE id = ? AND property_id = ?", folio_id, property_id)
+    if row is None:
+        raise not_found(f"folio {folio_id}")
+    return row
+
+
+def room_code(conn: sqlite3.Connection, reservation_room_id: int | None) -> str:
+    """The physical room of a reservation room ('' while none is assigned)."""
+    if reservation_room_id is None:
+        return ""
+    row = one(conn, "SELECT r.code FROM reservation_rooms rr JOIN rooms r ON r.id = rr.room_id "
+                    "WHERE rr.id = ?", reservation_room_id)
+    return "" if row is None else str(row["code"])
+
+
+def reservation_folios(
+    conn: sqlite3.Connection, property_id: int, reservation_id: int
+) -> list[Folio]:
+    """Every folio of a reservation of this property, with lines (404 for another property's)."""
+    if one(conn, "SELECT 1 FROM reservations WHERE id = ? AND property_id = ?",
+           reservation_id, property_id) is None:
+        raise not_found(f"reservation {reservation_id}")
+    return [
+        folio_model(conn, property_id, row["id"])
+        for row in all_rows(conn, "SELECT id FROM folios WHERE reservation_id = ? "
+                                  "AND property_id = ? ORDER BY id", reservation_id, property_id)
+    ]
+
+
+def _pct_of(amount_cents: int, pct: Decimal) -> int:
+    return int((amount_cents * pct / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def post_charge(
+    conn: sqlite3.Connection,
+    property_id: int,
+    folio_id: int,
+    charge: ChargeInput,
+    business_date: date,
+    now: datetime,
+) -> int:
+    """Post an item on an open folio (spec, POST /folios/{id}/charges). Returns the line id.
+
+    List price unless `unit_price`; `discount_pct` becomes the line's `discount` amount;
+    `description` replaces the item name; `posted_on` defaults to the business date; the
+    line's `room` is the physical room of the reservation room the charge belongs to.
+    """
+    with transaction(conn):
+        folio = folio_row(conn, property_id, folio_id)
+        item = one(conn, "SELECT * FROM items WHERE id = ? AND property_id = ?",
+                   charge.item_id, property_id)
+        if item is None:
+            raise rule_violation(f"item {charge.item_id} is not an item of the property "
+                                 "(see GET /items)", field="item_id")
+        if folio["status"] != FolioStatus.OPEN.value:
+            raise rule_violation(f"folio {folio_id} is {folio['status']}: charges are posted "
+                                 "only on an open folio")
+        stay_id = charge.reservation_room_id
+        if stay_id is None:
+            stay_id = folio["reservation_room_id"]
+        elif one(conn, "SELECT 1 FROM reservation_rooms WHERE id = ? AND reservation_id IS ? "
+                       "AND property_id = ?", stay_id, folio["reservation_id"],
+                 property_id) is None:
+            raise rule_violation(f"reservation room {stay_id} is not a room of the folio's "
+                                 "reservation", field="reservation_room_id")
+        unit_price_cents = (item["price_cents"] if charge.unit_price is None
+                            else to_cents(charge.unit_price))
+        gross_cents = line_total_cents(charge.quantity, unit_price_cents)
+        discount_cents = (0 if charge.discount_pct is None
+                          else _pct_of(gross_cents, charge.discount_pct))
+        return post_line(
+            conn, folio_id, line_type=CHARGE,
+            description=charge.description if charge.description else item["name"],
+            posted_on=charge.posted_on or business_date, quantity=charge.quantity,
+            unit_price_cents=unit_price_cents, tax_pct=Decimal(item["tax_pct"]),
+            room_code=room_code(conn, stay_id), service_item_id=item["id"],
+            reservation_room_id=stay_id, now=now, discount_cents=discount_cents,
+        )
