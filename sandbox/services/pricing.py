@@ -90,8 +90,9 @@ def price_stay(
     if price_override_cents is not None and price_override_cents < 0:
         raise invalid_request("price_override must not be negative", field="price_override")
 
-    room_type = one(conn, "SELECT id, code, max_pax, is_virtual, base_price_cents FROM room_types "
-                    "WHERE id = ? AND property_id = ?", room_type_id, property_id)
+    room_type = _by_id(conn, "SELECT id, code, max_pax, is_virtual, base_price_cents "
+                       "FROM room_types WHERE id = ? AND property_id = ?", room_type_id,
+                       property_id)
     if room_type is None:
         raise rule_violation(f"room type {room_type_id} does not exist", field="room_type_id")
     if room_type["is_virtual"]:
@@ -99,7 +100,7 @@ def price_stay(
                              field="room_type_id")
     plan = _rate_plan(conn, property_id, rate_plan_id)
     offer_pct = _offer_pct(conn, property_id, offer_id)
-    persons, child_shares = _persons(conn, property_id, adults, brackets)
+    persons, child_share = _persons(conn, property_id, adults, brackets)
     if persons > room_type["max_pax"]:
         raise rule_violation(
             f"{persons} persons exceed max_pax {room_type['max_pax']} of room type "
@@ -119,7 +120,7 @@ def price_stay(
     person_factor = None
     if plan["per_person"]:
         adult_share = Decimal(plan["adult_price_pct"]) / HUNDRED
-        person_factor = adult_share * (adults + sum(child_shares))
+        person_factor = adult_share * (adults + child_share)
     grid = _grid(conn, property_id, room_type_id, room_type["base_price_cents"])
     nights = []
     for night in _nights(arrival, departure):
@@ -128,6 +129,14 @@ def price_stay(
             list_cents = round_cents(list_cents * person_factor)
         nights.append(NightPrice(night, list_cents, pct, round_cents(list_cents * factor)))
     return PricedStay(plan["id"], nights, sum(n.price_cents for n in nights))
+
+
+def _by_id(conn: sqlite3.Connection, sql: str, record_id: int,
+           property_id: int) -> sqlite3.Row | None:
+    """The row of `record_id`, or None; an id beyond SQLite's integers cannot exist."""
+    if not -(2**63) <= record_id < 2**63:
+        return None
+    return one(conn, sql, record_id, property_id)
 
 
 def _nights(arrival: date, departure: date) -> list[date]:
@@ -142,8 +151,8 @@ def _rate_plan(conn: sqlite3.Connection, property_id: int, rate_plan_id: int | N
             raise rule_violation("the property has no default rate plan: send rate_plan_id",
                                  field="rate_plan_id")
         return plan
-    plan = one(conn, "SELECT * FROM rate_plans WHERE id = ? AND property_id = ?",
-               rate_plan_id, property_id)
+    plan = _by_id(conn, "SELECT * FROM rate_plans WHERE id = ? AND property_id = ?",
+                  rate_plan_id, property_id)
     if plan is None:
         raise rule_violation(f"rate plan {rate_plan_id} does not exist", field="rate_plan_id")
     if not plan["active"]:
@@ -154,8 +163,8 @@ def _rate_plan(conn: sqlite3.Connection, property_id: int, rate_plan_id: int | N
 def _offer_pct(conn: sqlite3.Connection, property_id: int, offer_id: int | None) -> Decimal:
     if offer_id is None:
         return Decimal(0)
-    offer = one(conn, "SELECT code, discount_pct, active FROM offers WHERE id = ? "
-                "AND property_id = ?", offer_id, property_id)
+    offer = _by_id(conn, "SELECT code, discount_pct, active FROM offers WHERE id = ? "
+                   "AND property_id = ?", offer_id, property_id)
     if offer is None:
         raise rule_violation(f"offer {offer_id} does not exist", field="offer_id")
     if not offer["active"]:
@@ -164,13 +173,13 @@ def _offer_pct(conn: sqlite3.Connection, property_id: int, offer_id: int | None)
 
 
 def _persons(conn: sqlite3.Connection, property_id: int, adults: int,
-             brackets: Mapping[int, int]) -> tuple[int, list[Decimal]]:
-    """Persons counted against max_pax, and each child's share of an adult's price."""
+             brackets: Mapping[int, int]) -> tuple[int, Decimal]:
+    """Persons counted against max_pax, and the children's price in adults' prices."""
     known = {row["id"]: row for row in all_rows(
         conn, "SELECT id, counts_as_person, price_pct FROM age_brackets WHERE property_id = ?",
         property_id)}
     persons = adults
-    shares: list[Decimal] = []
+    shares = Decimal(0)
     for bracket_id, count in brackets.items():
         if bracket_id not in known:
             raise rule_violation(f"age bracket {bracket_id} does not exist", field="brackets")
@@ -179,7 +188,7 @@ def _persons(conn: sqlite3.Connection, property_id: int, adults: int,
         bracket = known[bracket_id]
         if bracket["counts_as_person"]:
             persons += count
-            shares += [Decimal(bracket["price_pct"]) / HUNDRED] * count
+            shares += Decimal(bracket["price_pct"]) / HUNDRED * count
         # Brackets that do not count as persons (infants) stay free.
     return persons, shares
 
