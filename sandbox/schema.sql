@@ -301,6 +301,7 @@ CREATE TABLE IF NOT EXISTS events (
     created_at  TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_property ON events (property_id, id);
+CREATE INDEX IF NOT EXISTS events_by_time ON events (created_at);   -- 30-day retention
 
 CREATE TABLE IF NOT EXISTS idempotency (
     api_key_id  INTEGER NOT NULL REFERENCES api_keys(id),
