@@ -348,3 +348,57 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
     duration_ms INTEGER NOT NULL,
     created_at  TEXT NOT NULL
 );
+
+-- Night audit (sandbox/services/night_audit.py): one row per closed business date, and the
+-- room night each audit charged, so a repeat never charges a night twice.
+CREATE TABLE IF NOT EXISTS night_audits (
+    property_id   INTEGER NOT NULL REFERENCES properties(id),
+    business_date TEXT NOT NULL,
+    ran_at        TEXT NOT NULL,
+    summary       TEXT NOT NULL,            -- JSON: counts of the run
+    PRIMARY KEY (property_id, business_date)
+);
+
+CREATE TABLE IF NOT EXISTS audit_room_charges (
+    reservation_room_id INTEGER NOT NULL REFERENCES reservation_rooms(id),
+    night               TEXT NOT NULL,
+    folio_line_id       INTEGER NOT NULL REFERENCES folio_lines(id),
+    PRIMARY KEY (reservation_room_id, night)
+);
+
+-- Simulator (sandbox/simulator/): the POS ledger (every POS charge, posted or not) and the
+-- ground truth of postings that never reached a folio.
+CREATE TABLE IF NOT EXISTS sim_pos_ledger (
+    property_id         INTEGER NOT NULL REFERENCES properties(id),
+    ticket_id           TEXT NOT NULL,
+    line                INTEGER NOT NULL,
+    business_date       TEXT NOT NULL,
+    posted_at           TEXT NOT NULL,
+    reservation_id      INTEGER NOT NULL,
+    reservation_room_id INTEGER NOT NULL,
+    room                TEXT NOT NULL,
+    item_code           TEXT NOT NULL,
+    quantity            TEXT NOT NULL,
+    unit_price_cents    INTEGER NOT NULL,
+    total_cents         INTEGER NOT NULL,
+    folio_line_id       INTEGER,            -- NULL: dropped, never reached the folio
+    PRIMARY KEY (property_id, ticket_id, line)
+);
+CREATE INDEX IF NOT EXISTS sim_pos_ledger_by_date ON sim_pos_ledger (property_id, business_date);
+
+CREATE TABLE IF NOT EXISTS sim_dropped_postings (
+    id                  INTEGER PRIMARY KEY,
+    property_id         INTEGER NOT NULL REFERENCES properties(id),
+    kind                TEXT NOT NULL,      -- pos, city_tax
+    business_date       TEXT NOT NULL,
+    reservation_id      INTEGER NOT NULL,
+    reservation_room_id INTEGER NOT NULL,
+    room                TEXT NOT NULL,
+    item_code           TEXT NOT NULL,
+    ticket_id           TEXT,               -- pos: the ticket of the ledger
+    line                INTEGER,
+    quantity            TEXT NOT NULL,
+    unit_price_cents    INTEGER NOT NULL,
+    total_cents         INTEGER NOT NULL,
+    description         TEXT NOT NULL
+);

@@ -1,0 +1,130 @@
+"""The simulator's parameters: an Italian city hotel as described in domain.md.
+
+Figures marked "domain.md" come from its Simulation parameters section; the rest are model
+choices of this simulator, documented in docs/sandbox.md (Simulator).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MONTHLY_OCCUPANCY: tuple[float, ...] = (
+    0.55, 0.60, 0.70, 0.82, 0.85, 0.82, 0.78, 0.70, 0.85, 0.85, 0.68, 0.62,
+)
+"""Target occupancy by month, January first (domain.md)."""
+
+WEEKDAY_SHAPE: tuple[float, ...] = (0.93, 0.95, 0.98, 1.01, 1.09, 1.12, 0.92)
+"""Relative demand by weekday of the night, Monday first; leisure cities peak Fri-Sat."""
+
+LOS_SHARES: tuple[tuple[tuple[int, int], float], ...] = (
+    ((1, 1), 0.35), ((2, 2), 0.35), ((3, 3), 0.15), ((4, 4), 0.07), ((5, 7), 0.06),
+    ((8, 12), 0.02),
+)
+"""Length of stay: (nights from, nights to) and share (domain.md; ALOS about 2.3)."""
+
+
+@dataclass(frozen=True)
+class Channel:
+    """Where a booking comes from, with the classification values it carries."""
+
+    channel: str
+    share: float
+    sources: tuple[tuple[str, float], ...]
+    markets: tuple[tuple[str, float], ...]
+    cancel_rate: float
+    """Share of bookings of the channel cancelled before arrival (refundable plans)."""
+    no_show_rate: float
+    long_lead: bool = False
+    """Books 60-180 days out (wholesale, domain.md)."""
+    walk_in: bool = False
+
+
+CHANNELS: tuple[Channel, ...] = (
+    # D-Edge 2018 cancellation figures: Booking.com 50%, Expedia 26%, direct website 18%.
+    Channel("booking_com", 0.415, (("channel_manager", 1.0),),
+            (("leisure", 0.75), ("business", 0.25)), 0.50, 0.030),
+    Channel("expedia", 0.095, (("channel_manager", 1.0),),
+            (("leisure", 0.85), ("business", 0.15)), 0.26, 0.030),
+    Channel("website", 0.175, (("booking_engine", 1.0),),
+            (("leisure", 0.7), ("business", 0.3)), 0.18, 0.012),
+    Channel("phone", 0.06, (("direct", 1.0),), (("leisure", 0.6), ("business", 0.4)),
+            0.15, 0.010),
+    Channel("email", 0.045, (("direct", 0.8), ("travel_agent", 0.2)),
+            (("leisure", 0.6), ("business", 0.3), ("other", 0.1)), 0.15, 0.010),
+    Channel("walk_in", 0.025, (("walk_in", 1.0),), (("leisure", 0.7), ("business", 0.3)),
+            0.0, 0.0, walk_in=True),
+    Channel("wholesale", 0.10, (("tour_operator", 1.0),), (("wholesale", 1.0),), 0.20, 0.015,
+            long_lead=True),
+    Channel("corporate", 0.04, (("corporate", 1.0),), (("corporate", 1.0),), 0.12, 0.010),
+    Channel("gds", 0.02, (("travel_agent", 1.0),), (("business", 1.0),), 0.15, 0.015),
+)
+
+
+@dataclass(frozen=True)
+class DemandParams:
+    monthly_occupancy: tuple[float, ...] = MONTHLY_OCCUPANCY
+    weekday_shape: tuple[float, ...] = WEEKDAY_SHAPE
+    calibration: float = 1.0
+    """Multiplies the arrival rate; compensates refusals on full nights (tuned by the tests)."""
+    lead_median_days: float = 14.0
+    """Median lead time of individual bookings; with the long-lead segments (wholesale, groups)
+    the median of all bookings is 15-16 days, 20-25% within 7 days, 10-15% beyond 90
+    (domain.md)."""
+    lead_sigma: float = 0.95
+    lead_max_days: int = 270
+    long_lead_days: tuple[int, int] = (60, 180)
+    los_shares: tuple[tuple[tuple[int, int], float], ...] = LOS_SHARES
+    channels: tuple[Channel, ...] = CHANNELS
+    far_lead_cancel_factor: float = 1.65
+    """Bookings made more than 60 days out are 65% more likely to cancel (domain.md)."""
+    nonref_share: float = 0.18
+    nonref_cancel_rate: float = 0.03
+    bb_share: float = 0.28
+    per_person_share: float = 0.05
+    multi_room_share: float = 0.04
+    """Individual bookings of two rooms (families, friends)."""
+    child_share: float = 0.12
+    option_share: float = 0.30
+    """Share of phone, e-mail and group bookings made as options."""
+    option_days: int = 7
+    option_confirm_share: float = 0.6
+    modification_share: float = 0.10
+    early_departure_share: float = 0.03
+    group_room_night_share: float = 0.05
+    group_rooms: tuple[int, int] = (8, 20)
+    group_nights: tuple[int, int] = (2, 4)
+    group_cancel_rate: float = 0.15
+    type_shares: dict[str, float] = field(default_factory=lambda: {
+        "STD": 0.38, "SUP": 0.31, "DLX": 0.19, "JSU": 0.12,
+        "DBL": 0.5, "TRP": 0.3, "STE": 0.2,
+    })
+    """Requested room type by code (types of the hotel only; others are ignored)."""
+
+
+@dataclass(frozen=True)
+class PosParams:
+    """Extras the guests consume, and the share of postings that never reach the folio."""
+
+    drop_share: float = 0.02
+    restaurant_share: float = 0.12
+    """Per occupied room and night."""
+    bar_share: float = 0.25
+    minibar_share: float = 0.20
+    """Per stay, at check-out."""
+    parking_share: float = 0.12
+    """Per stay; then charged every night."""
+    city_tax_nights_cap: int = 10
+    city_tax_exempt_brackets: tuple[str, ...] = ("INF", "CHD")
+    """Children exempt from city tax by age bracket (Rome: up to 10 years)."""
+
+
+@dataclass(frozen=True)
+class SimParams:
+    demand: DemandParams = field(default_factory=DemandParams)
+    pos: PosParams = field(default_factory=PosParams)
+    out_of_order_per_month: float = 1.5
+    """Rooms taken out of order for a few nights, per month, per hotel."""
+    warmup_days: int = 180
+    """Booking-only days played before the first simulated day (see docs/sandbox.md)."""
+    horizon_days: int = 365
+    """Arrivals generated up to this many days after the last simulated day."""
