@@ -1,0 +1,41 @@
+"""mart.otb_snapshots: on the books at the end of each snapshot date, by stay date."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .frames import DEFAULT_TIMEZONE, Frame, lazy
+from .money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
+from .otb_changes import book_changes, cumulative_grid, version_nights
+
+HORIZON_DAYS = 365
+RANGE_COLUMNS = ("property_id", "first_snapshot", "last_snapshot")
+
+
+def otb_snapshots(
+    versions: Frame,
+    snapshot_ranges: Frame,
+    timezone: str = DEFAULT_TIMEZONE,
+    vat_pct: VatRate = DEFAULT_ACCOMMODATION_VAT_PCT,
+    horizon_days: int = HORIZON_DAYS,
+) -> pl.DataFrame:
+    """Build mart.otb_snapshots.
+
+    versions: core.reservation_room_versions (with history.rebuild_before_first_sync applied
+    when history before the first sync is wanted). snapshot_ranges: property_id, first_snapshot,
+    last_snapshot (every date between is a snapshot). One row per snapshot date S and stay date D
+    in [S, S + horizon_days]: `rooms_otb` and `revenue_otb_net` (room nights and net room revenue
+    of versions valid at the end of S, not cancelled, not in option) and `rooms_option`."""
+    ranges = lazy(snapshot_ranges, "snapshot_ranges", RANGE_COLUMNS)
+    changes = book_changes(version_nights(versions, timezone, vat_pct))
+    return (
+        cumulative_grid(changes, ranges, horizon_days)
+        .select(
+            "property_id", "snapshot_date", "stay_date",
+            rooms_otb=(pl.col("rooms_new") - pl.col("rooms_cancelled")).cast(pl.Int64),
+            revenue_otb_net=from_cents(pl.col("revenue_cents")),
+            rooms_option=pl.col("option_rooms").cast(pl.Int64),
+        )
+        .sort("property_id", "snapshot_date", "stay_date")
+        .collect()
+    )
