@@ -1,0 +1,1 @@
+"""The DuckDB warehouse: migrations from sql/, loaders (merge, SCD2 history), sync state."""
