@@ -1,0 +1,105 @@
+"""The error envelope (spec, Errors): `{error: {code, message}}` with the spec's codes; a
+malformed parameter or body is 400 invalid_request naming the field (never another shape);
+maintenance answers 503."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from sandbox.server import RunningSandbox
+
+QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}
+
+
+def assert_invalid(response: httpx.Response, field: str) -> None:
+    assert response.status_code == 400, response.text
+    body = response.json()
+    assert set(body) == {"error"}  # not FastAPI's {"detail": [...]}
+    assert body["error"]["code"] == "invalid_request"
+    assert isinstance(body["error"]["message"], str)
+    assert body["error"]["message"]
+    assert body["error"]["field"] == field
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "field"),
+    [
+        ("/availability", {"from": "03/03/2031"}, "from"),
+        ("/availability", {"to": "x"}, "to"),
+        ("/reservations", {"page_size": "0"}, "page_size"),
+        ("/reservations", {"page": "first"}, "page"),
+        ("/events", {"after": "latest"}, "after"),
+        ("/guests", {"limit": "201"}, "limit"),
+    ],
+)
+def test_malformed_query_parameter(api: httpx.Client, path: str, params: dict[str, str],
+                                   field: str) -> None:
+    """Errors: 400 invalid_request, a parameter is missing or malformed."""
+    assert_invalid(api.get(path, params=params), field)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({k: v for k, v in QUOTE.items() if k != "room_type_id"}, "room_type_id"),
+        ({**QUOTE, "room_type_id": "one"}, "room_type_id"),
+        ({**QUOTE, "adults": "two"}, "adults"),
+        ({**QUOTE, "brackets": {"2": -1}}, "brackets.2"),
+        ({**QUOTE, "colour": "blue"}, "colour"),  # input bodies refuse unknown fields
+    ],
+)
+def test_malformed_body_field(api: httpx.Client, body: dict[str, Any], field: str) -> None:
+    assert_invalid(api.post("/quotes", json=body), field)
+
+
+def test_body_that_is_not_json(api: httpx.Client) -> None:
+    response = api.post("/quotes", content=b"{not json",
+                        headers={"Content-Type": "application/json"})
+    assert_invalid(response, "body")
+
+
+def test_nested_field_is_named_with_its_path(api: httpx.Client) -> None:
+    body = {"rooms": [{"room_type_id": 1, "arrival": "2031-03-03", "departure": "nope"}]}
+    assert_invalid(api.post("/reservations", json=body), "rooms[0].departure")
+
+
+def test_non_integer_path_id(api: httpx.Client) -> None:
+    """Spec, Endpoints: path `id` is an integer."""
+    assert_invalid(api.get("/folios/abc"), "id")
+
+
+def test_unknown_record_is_404_not_found(api: httpx.Client) -> None:
+    response = api.get("/folios/99999999")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_maintenance_answers_503(sandbox: RunningSandbox, api: httpx.Client) -> None:
+    """Spec, Errors: 503 (no code) maintenance. The sandbox's body carries code `maintenance`
+    (docs/sandbox.md)."""
+    sandbox.state.maintenance = True
+    try:
+        for response in (api.get("/property"), api.post("/quotes", json=QUOTE)):
+            assert response.status_code == 503
+            assert response.json()["error"]["code"] == "maintenance"
+    finally:
+        sandbox.state.maintenance = False
+    assert api.get("/property").status_code == 200
+
+
+def test_openapi_declares_the_error_envelope(api: httpx.Client) -> None:
+    """Every error response of the OpenAPI document is the spec's error body; FastAPI's
+    default validation shape is not there (errors are 400 invalid_request)."""
+    document = api.get("/openapi.json").json()
+    assert "HTTPValidationError" not in document["components"]["schemas"]
+    operations = [op for ops in document["paths"].values() for op in ops.values()]
+    assert len(operations) >= 40
+    for operation in operations:
+        errors = {code: r for code, r in operation["responses"].items() if code >= "400"}
+        assert {"400", "401", "403", "429"} <= set(errors), operation["operationId"]
+        for response in errors.values():
+            schema = response["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/ErrorBody"}
