@@ -39,6 +39,7 @@ router = APIRouter(responses=ERROR_RESPONSES, tags=["reservations"])
 Read = Annotated[Ctx, Depends(require(Scope.RESERVATIONS_READ))]
 Write = Annotated[Ctx, Depends(require(Scope.RESERVATIONS_WRITE))]
 GuestsWrite = Annotated[Ctx, Depends(require(Scope.GUESTS_WRITE))]
+ROOM = "/reservations/{id}/rooms/{rid}"
 Sort = Literal["arrival", "arrival_desc", "created_desc", "updated_desc"]
 
 
@@ -54,8 +55,9 @@ def _instant(value: str | None, field: str) -> datetime | None:
     return parsed
 
 
-@router.get("/reservations", response_model=ReservationPage, response_model_exclude_unset=True,
-            summary="List reservations (rooms included, guests and folios not)")
+@router.get("/reservations", response_model=ReservationPage, status_code=200,
+            response_model_exclude_unset=True,
+            summary="List reservations (rooms included; guests and folios absent)")
 async def list_(
     ctx: Read,
     arrival_from: date | None = None,
@@ -93,12 +95,12 @@ async def create(ctx: Write, body: ReservationCreate) -> ReservationCreated:
                                                             reservation_id), warnings=warnings)
 
 
-@router.get("/reservations/{id}", response_model=Reservation)
+@router.get("/reservations/{id}", response_model=Reservation, status_code=200)
 async def detail(ctx: Read, id: int) -> Reservation:
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.patch("/reservations/{id}", response_model=Reservation)
+@router.patch("/reservations/{id}", response_model=Reservation, status_code=200)
 async def patch(ctx: Write, id: int, body: ReservationPatch) -> Reservation:
     patch_reservation(ctx, id, body)
     return reservation_model(ctx.conn, ctx.property_id, id)
@@ -110,80 +112,80 @@ def _result(ctx: Ctx, reservation_id: int, outcome: operations.Outcome) -> Opera
                            done=outcome.done, skipped=outcome.skipped)
 
 
-@router.post("/reservations/{id}/assign-rooms", response_model=OperationResult)
+@router.post("/reservations/{id}/assign-rooms", response_model=OperationResult, status_code=200)
 async def assign_rooms(ctx: Write, id: int,
                        body: AssignRoomsInput | None = None) -> OperationResult:
     allow = body.allow_other_type if body is not None else False
     return _result(ctx, id, operations.assign_all(ctx, id, allow))
 
 
-@router.post("/reservations/{id}/confirm", response_model=OperationResult)
+@router.post("/reservations/{id}/confirm", response_model=OperationResult, status_code=200)
 async def confirm(ctx: Write, id: int) -> OperationResult:
     return _result(ctx, id, operations.confirm_all(ctx, id))
 
 
-@router.post("/reservations/{id}/cancel", response_model=OperationResult)
+@router.post("/reservations/{id}/cancel", response_model=OperationResult, status_code=200)
 async def cancel(ctx: Write, id: int,
                  body: CancelInput | None = None) -> OperationResult:
     by = body.by if body is not None else CancelledBy.GUEST
     return _result(ctx, id, operations.cancel_all(ctx, id, by))
 
 
-@router.post("/reservations/{id}/check-in", response_model=OperationResult)
+@router.post("/reservations/{id}/check-in", response_model=OperationResult, status_code=200)
 async def check_in(ctx: Write, id: int,
                    body: CheckInInput | None = None) -> OperationResult:
     charge = body.charge_no_show if body is not None else False
     return _result(ctx, id, operations.check_in_all(ctx, id, charge))
 
 
-@router.post("/reservations/{id}/check-out", response_model=OperationResult)
+@router.post("/reservations/{id}/check-out", response_model=OperationResult, status_code=200)
 async def check_out(ctx: Write, id: int,
                     body: CheckOutOptions | None = None) -> OperationResult:
     return _result(ctx, id, operations.check_out_all(ctx, id, body or CheckOutOptions()))
 
 
-@router.patch("/reservations/{id}/rooms/{rid}", response_model=Reservation)
+@router.patch("/reservations/{id}/rooms/{rid}", response_model=Reservation, status_code=200)
 async def patch_room(ctx: Write, id: int, rid: int,
                      body: StayPatch) -> Reservation:
     stays.patch_stay(ctx, id, rid, body)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.post("/reservations/{id}/rooms/{rid}/assign-room", response_model=Reservation)
+@router.post(f"{ROOM}/assign-room", response_model=Reservation, status_code=200)
 async def assign_room(ctx: Write, id: int, rid: int,
                       body: AssignRoomInput | None = None) -> Reservation:
     operations.assign_room(ctx, id, rid, body.room_id if body is not None else None)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.post("/reservations/{id}/rooms/{rid}/confirm", response_model=Reservation)
+@router.post("/reservations/{id}/rooms/{rid}/confirm", response_model=Reservation, status_code=200)
 async def confirm_room(ctx: Write, id: int, rid: int) -> Reservation:
     operations.confirm_room(ctx, id, rid)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.post("/reservations/{id}/rooms/{rid}/cancel", response_model=Reservation)
+@router.post("/reservations/{id}/rooms/{rid}/cancel", response_model=Reservation, status_code=200)
 async def cancel_room(ctx: Write, id: int, rid: int,
                       body: CancelInput | None = None) -> Reservation:
     operations.cancel_room(ctx, id, rid, body.by if body is not None else CancelledBy.GUEST)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.post("/reservations/{id}/rooms/{rid}/check-in", response_model=Reservation)
+@router.post("/reservations/{id}/rooms/{rid}/check-in", response_model=Reservation, status_code=200)
 async def check_in_room(ctx: Write, id: int, rid: int,
                         body: CheckInInput | None = None) -> Reservation:
     operations.check_in_room(ctx, id, rid, body.charge_no_show if body is not None else False)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.post("/reservations/{id}/rooms/{rid}/check-out", response_model=Reservation)
+@router.post(f"{ROOM}/check-out", response_model=Reservation, status_code=200)
 async def check_out_room(ctx: Write, id: int, rid: int,
                          body: CheckOutOptions | None = None) -> Reservation:
     operations.check_out_room(ctx, id, rid, body or CheckOutOptions())
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-@router.get("/reservations/{id}/rooms/{rid}/guests", response_model=ListOf[StayGuest])
+@router.get(f"{ROOM}/guests", response_model=ListOf[StayGuest], status_code=200)
 async def list_stay_guests(ctx: Read, id: int, rid: int) -> ListOf[StayGuest]:
     return ListOf[StayGuest](data=stay_guests.list_guests(ctx, id, rid))
 
@@ -195,7 +197,7 @@ async def add_stay_guest(ctx: GuestsWrite, id: int, rid: int,
     return ListOf[StayGuest](data=stay_guests.add_guest(ctx, id, rid, body))
 
 
-@router.delete("/reservations/{id}/rooms/{rid}/guests/{gid}", response_model=ListOf[StayGuest])
+@router.delete(f"{ROOM}/guests/{{gid}}", response_model=ListOf[StayGuest], status_code=200)
 async def remove_stay_guest(ctx: GuestsWrite, id: int, rid: int,
                             gid: int) -> ListOf[StayGuest]:
     return ListOf[StayGuest](data=stay_guests.remove_guest(ctx, id, rid, gid))
