@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,13 +22,15 @@ from .middleware import (
     RateLimitMiddleware,
     error_response,
 )
-from .routes import account, availability, events, folios, guests, reservations
+from .middleware_faults import FaultMiddleware
+from .routes import account, admin, availability, events, folios, guests, reservations, webhooks
 from .routes.admin_folios import router as admin_folios_router
 from .seed import seed_if_empty
 from .settings import SandboxSettings
 from .state import SandboxState
+from .webhook_dispatcher import running_dispatcher
 
-API_ROUTERS = (account, availability, reservations, guests, folios, events)
+API_ROUTERS = (account, availability, reservations, guests, folios, events, webhooks)
 
 
 def field_of(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -68,6 +72,13 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(error)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Background work of a running server: the webhook dispatcher."""
+    async with running_dispatcher(app.state.sandbox):
+        yield
+
+
 def create_app(settings: SandboxSettings | None = None, clock: Clock | None = None) -> FastAPI:
     settings = settings or SandboxSettings()
     clock = clock or WallClock()
@@ -80,6 +91,7 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
         openapi_url="/v1/openapi.json",
         docs_url="/v1/docs",
         redoc_url=None,
+        lifespan=_lifespan,
     )
     app.state.sandbox = SandboxState(conn=conn, clock=clock, settings=settings)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -88,8 +100,10 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
     for module in API_ROUTERS:
         app.include_router(module.router, prefix="/v1")
     if settings.admin:
+        app.include_router(admin.router)
         app.include_router(admin_folios_router, prefix="/_sandbox", include_in_schema=False)
     app.add_middleware(IdempotencyMiddleware)
     app.add_middleware(RateLimitMiddleware)
     app.add_middleware(MaintenanceMiddleware)
+    app.add_middleware(FaultMiddleware)  # outermost: faults hit before anything else runs
     return app

@@ -15,5 +15,7 @@ class SandboxSettings:
     """Serve the `/_sandbox` admin endpoints (clock, night audit, faults, switches, reset)."""
     allow_http_webhooks: bool = False
     """Accept plain-http webhook addresses on loopback (tests)."""
+    webhook_timeout_seconds: float = 10.0
+    """A webhook receiver that has not answered within this time has failed (spec: 10 s)."""
     idempotency_wait_seconds: float = 30.0
     """How long a repeat waits for the first request with the same Idempotency-Key."""
