@@ -1,1 +1,39 @@
-"""The DuckDB warehouse: migrations from sql/, loaders (merge, SCD2 history), sync state."""
+"""The DuckDB warehouse: migrations from sql/, loaders (merge, SCD2 history), sync state.
+
+Every loader takes API v1 models and a DuckDB connection, and writes its raw payloads, its
+core rows and its cursor in ONE transaction (`transaction()`; nested blocks join the outer).
+Nothing here knows HTTP or Dagster. Tables and columns: docs/warehouse.md.
+"""
+
+from .availability import land_availability
+from .connection import DEFAULT_PATH, connect
+from .events import EventLanding, land_events
+from .folios import FolioLanding, land_folios, net_and_gross
+from .guests import land_guests
+from .migrate import MigrationError, migrate
+from .pos_ledger import LedgerLoad, load_pos_ledger_dir
+from .reference import PropertyData, land_reference
+from .reservations import ReservationLanding, land_reservations, max_updated_at
+from .sync_state import (
+    SyncRun,
+    SyncState,
+    advance_cursor,
+    clear_full_resync,
+    get_cursor,
+    get_int_cursor,
+    get_state,
+    get_timestamp_cursor,
+    record_sync_run,
+    require_full_resync,
+    reset_cursor,
+)
+from .transaction import transaction
+
+__all__ = [
+    "DEFAULT_PATH", "EventLanding", "FolioLanding", "LedgerLoad", "MigrationError",
+    "PropertyData", "ReservationLanding", "SyncRun", "SyncState", "advance_cursor",
+    "clear_full_resync", "connect", "get_cursor", "get_int_cursor", "get_state",
+    "get_timestamp_cursor", "land_availability", "land_events", "land_folios", "land_guests",
+    "land_reference", "land_reservations", "load_pos_ledger_dir", "max_updated_at", "migrate",
+    "net_and_gross", "record_sync_run", "require_full_resync", "reset_cursor", "transaction",
+]

@@ -9,6 +9,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import pipelines.warehouse
@@ -25,17 +26,16 @@ _PROBE = (
 
 
 def _run_probe(site: Path) -> list[str]:
-    # -I: isolated, so the checkout is not on the path; duckdb comes from the venv's site dir.
+    # -I -S: no site processing, so the editable install's .pth does not put the checkout on the
+    # path; the third-party packages come from the venv's site dir, added by hand.
     venv_site = Path(duckdb_site())
     code = f"import sys; sys.path[:0] = [{str(site)!r}, {str(venv_site)!r}]\n" + _PROBE
-    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=site, check=True,
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=site, check=True,
                          capture_output=True, text=True, timeout=120)
     return out.stdout.split()
 
 
 def duckdb_site() -> str:
-    import duckdb
-
     return str(Path(duckdb.__file__).resolve().parents[1])
 
 
@@ -54,6 +54,8 @@ def test_installed_layout_finds_the_packaged_sql(tmp_path: Path) -> None:
     target = tmp_path / "pipelines" / "warehouse"
     shutil.copytree(package, target, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "pipelines" / "__init__.py").write_text("")
+    shutil.copytree(REPO / "models", tmp_path / "models",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "sql", target / "sql")
     folder, count = _run_probe(tmp_path)
     assert Path(folder) == target / "sql"
