@@ -1,0 +1,64 @@
+"""The typed client of the PMS public API v1 (docs/client.md).
+
+    from pipelines.api import PmsClient
+    with PmsClient("http://127.0.0.1:8000/v1", api_key) as pms:
+        for reservation in pms.iter_reservations(updated_since=cursor):
+            ...
+"""
+
+from ._client import PmsClient, ReservationFilters
+from ._exceptions import (
+    ApiStatusError,
+    AuthenticationError,
+    BadRequestError,
+    ConflictError,
+    ConnectionError,
+    DuplicateExternalRefError,
+    LockedError,
+    NightsToChargeError,
+    NotFoundError,
+    PaymentRequiredError,
+    PermissionDeniedError,
+    PmsError,
+    RateLimitedError,
+    ResponseValidationError,
+    ServerError,
+    TimeoutError,
+    TransportError,
+    UnprocessableError,
+    WebhookSignatureError,
+)
+from ._paging import ReservationStream
+from ._ratelimit import TokenBucket
+from ._retry import RetryPolicy
+from ._webhooks import parse_webhook, sign, verify_signature
+
+__all__ = [
+    "ApiStatusError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "ConnectionError",
+    "DuplicateExternalRefError",
+    "LockedError",
+    "NightsToChargeError",
+    "NotFoundError",
+    "PaymentRequiredError",
+    "PermissionDeniedError",
+    "PmsClient",
+    "PmsError",
+    "RateLimitedError",
+    "ReservationFilters",
+    "ReservationStream",
+    "ResponseValidationError",
+    "RetryPolicy",
+    "ServerError",
+    "TimeoutError",
+    "TokenBucket",
+    "TransportError",
+    "UnprocessableError",
+    "WebhookSignatureError",
+    "parse_webhook",
+    "sign",
+    "verify_signature",
+]

@@ -1,0 +1,141 @@
+"""Paged reads that stay correct while the records change under them.
+
+GET /reservations pages by offset (`page`, `page_size`) over one of four orders: `arrival`,
+`arrival_desc`, `created_desc`, `updated_desc`. Between two page requests other clients
+change reservations, and an offset read then sees the list shift:
+
+- a record whose sort key changes moves: with `updated_desc` every change moves the record
+  to the very front (page 1), which the reader has already passed;
+- every record between its old and new place shifts by one, so the reader meets one record
+  twice at a page boundary (a record ahead of the reader moving behind it) or skips one
+  (a record behind the reader leaving, or moving ahead of it).
+
+`ReservationStream` (the incremental read) sorts by `updated_desc` and filters only by
+`updated_since`. Under that order and filter a change can only put a record at the front,
+and a record never leaves the set (its `updated_at` only grows; reservations are never
+deleted); new records also enter at the front. So the records the reader has not reached
+yet can only shift *towards the end*, never past the reader: every record that did not change
+during a pass is read in that pass (perhaps twice: de-duplicated by `(id, updated_at)`).
+The records that did change during the pass went to the front, with `updated_at` at least
+the newest `updated_at` seen when the pass began (`top`). A further pass with
+`updated_since = top` (less a second, as timestamps are whole seconds) reads exactly those;
+it repeats until a pass is a single page (one answer is a consistent snapshot), finds nothing
+new, or `max_passes` is reached. Then `cursor` (the last pass's `top`) is the point to resume
+from: every version with `updated_at` before it has been yielded.
+
+A walk with other filters (`PageWalk`) cannot promise that: a record leaving a filtered set
+(a status change) shifts the unread ones past the reader. It defaults to `created_desc`, the
+one order in which an existing record never moves (only new ones enter, at the front), and
+de-duplicates by id.
+
+`iter_event_log` follows `next_after` while `has_more`: event ids only grow, so an id cursor
+is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+
+from models.events import Event, EventBatch
+from models.reservations import Reservation, ReservationPage
+
+MAX_PAGE_SIZE = 200
+TIMESTAMP_STEP = timedelta(seconds=1)
+
+FetchPage = Callable[[dict[str, object]], ReservationPage]
+"""Fetch one page of GET /reservations for these query parameters."""
+
+
+class ReservationStream:
+    """Every reservation changed since `updated_since` (all when None), each version once."""
+
+    def __init__(
+        self,
+        fetch: FetchPage,
+        *,
+        updated_since: datetime | None,
+        overlap: timedelta,
+        page_size: int = MAX_PAGE_SIZE,
+        max_passes: int = 10,
+    ) -> None:
+        if not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise ValueError(f"page_size must be within 1..{MAX_PAGE_SIZE}")
+        if overlap < timedelta(0):
+            raise ValueError("overlap must not be negative")
+        self._fetch = fetch
+        self._since = updated_since - overlap if updated_since is not None else None
+        self._page_size = page_size
+        self._max_passes = max_passes
+        self.cursor: datetime | None = updated_since
+        """After the iteration: resume the next incremental read from here."""
+        self.passes = 0
+        self.calls = 0
+        self._reservations = self._read()
+
+    def __iter__(self) -> ReservationStream:
+        return self
+
+    def __next__(self) -> Reservation:
+        return next(self._reservations)
+
+    def _read(self) -> Iterator[Reservation]:
+        seen: set[tuple[int, datetime]] = set()
+        since = self._since
+        page_size = self._page_size
+        while True:
+            self.passes += 1
+            top: datetime | None = None
+            snapshot = False
+            new = 0
+            page = 1
+            while True:
+                params: dict[str, object] = {"sort": "updated_desc", "page": page,
+                                             "page_size": page_size}
+                if since is not None:
+                    params["updated_since"] = since
+                result = self._fetch(params)
+                self.calls += 1
+                if page == 1:
+                    top = max((r.updated_at for r in result.data), default=None)
+                    snapshot = result.pages <= 1
+                for reservation in result.data:
+                    version = (reservation.id, reservation.updated_at)
+                    if version not in seen:
+                        seen.add(version)
+                        new += 1
+                        yield reservation
+                if not result.data or page >= result.pages:
+                    break
+                page += 1
+            if top is not None and (self.cursor is None or top > self.cursor):
+                self.cursor = top
+            if top is None or snapshot or new == 0 or self.passes >= self._max_passes:
+                return
+            since = top - TIMESTAMP_STEP
+            page_size = MAX_PAGE_SIZE  # the next pass is short: read it in as few calls as can be
+
+
+def walk_pages(fetch: FetchPage, params: dict[str, object]) -> Iterator[Reservation]:
+    """Every page of a filtered list, each reservation once (the first version met)."""
+    seen: set[int] = set()
+    page = 1
+    while True:
+        result = fetch({**params, "page": page})
+        for reservation in result.data:
+            if reservation.id not in seen:
+                seen.add(reservation.id)
+                yield reservation
+        if not result.data or page >= result.pages:
+            return
+        page += 1
+
+
+def iter_event_log(fetch: Callable[[int], EventBatch], after: int) -> Iterator[Event]:
+    """Events after `after`, oldest first, batch after batch while the server has more."""
+    while True:
+        batch = fetch(after)
+        yield from batch.data
+        if not batch.has_more or batch.next_after <= after:
+            return
+        after = batch.next_after
