@@ -52,7 +52,9 @@ def _night_measures(nights: pl.LazyFrame) -> pl.LazyFrame:
 def _departures(nights: pl.LazyFrame) -> pl.LazyFrame:
     """A room leaving on date D is counted on D (the morning after its last night)."""
     in_house = pl.col("status").is_in(ON_THE_BOOKS) & ~pl.col("is_no_show")
-    return nights.filter(in_house & (pl.col("night_index") == pl.col("nights") - 1)).with_columns(
+    return nights.filter(in_house & (pl.col("night_index") == pl.col("nights") - 1)).select(
+        "property_id",
+        "room_type_id",
         date=pl.col("stay_date") + pl.duration(days=1),
         departures=pl.lit(1, dtype=pl.Int64),
     )
@@ -210,8 +212,8 @@ def _occupancy(
             persons="persons",
             is_actual=(pl.col("date") < pl.col("business_date")).fill_null(False),
         )
-        .rename({"date": "stay_date"})
         .sort(keys)
+        .rename({"date": "stay_date"})
         .collect()
     )
 
