@@ -573,3 +573,28 @@ def test_a_key_revoked_elsewhere_also_stops_delivery(sim: RunningSandbox,
     add_event(sim, "reservation.created", property_id=2)
     settle()
     assert receiver.at() == []
+
+
+def test_real_operations_are_delivered_as_the_event_log_tells_them(
+        sim: RunningSandbox, sim_api: httpx.Client, receiver: Receiver) -> None:
+    """Spec, Events: the webhook carries the same events as GET /events, in the same order."""
+    subscribe(sim_api, receiver.url())
+    room_type = sim_api.get("/room-types").json()["data"][0]["id"]
+    market = sim_api.get("/classifications").json()["markets"][0]
+    arrival = datetime.fromisoformat(sim_api.get("/property").json()["business_date"]).date() \
+        + timedelta(days=10)
+    created = sim_api.post("/reservations", json={
+        "rooms": [{"room_type_id": room_type, "arrival": arrival.isoformat(),
+                   "departure": (arrival + timedelta(days=2)).isoformat()}],
+        "new_party": {"first_name": "Ada", "last_name": "Rossi"}, "market": market})
+    assert created.status_code == 201, created.text
+    reservation = created.json()["reservation"]["id"]
+    assert sim_api.post(f"/reservations/{reservation}/cancel").status_code == 200
+    log = sim_api.get("/events").json()["data"]
+    assert len(log) >= 2
+    wait_until(lambda: len(receiver.at()) == len(log))
+    delivered = [r.payload for r in receiver.at()]
+    assert [(p["id"], p["type"], p["entity"], p["entity_id"], p["created_at"], p["data"])
+            for p in delivered] == \
+        [(e["id"], e["type"], e["entity"], e["entity_id"], e["created_at"], e["data"])
+         for e in log]
