@@ -12,10 +12,15 @@ from .builders import d, ts, version, versions_frame
 # entry 1 first seen confirmed at 03-05 10:00Z, made 03-01 10:00Z;
 # entry 2 first seen cancelled at 03-06 10:00Z, made 03-02 10:00Z, stay.cancelled at 03-04 10:00Z
 VERSIONS = versions_frame(
-    version(reservation_room_id=1, valid_from=ts("2025-03-05T10:00"),
-            created_at=ts("2025-03-01T10:00")),
-    version(reservation_room_id=2, status="cancelled", valid_from=ts("2025-03-06T10:00"),
-            created_at=ts("2025-03-02T10:00")),
+    version(
+        reservation_room_id=1, valid_from=ts("2025-03-05T10:00"), created_at=ts("2025-03-01T10:00")
+    ),
+    version(
+        reservation_room_id=2,
+        status="cancelled",
+        valid_from=ts("2025-03-06T10:00"),
+        created_at=ts("2025-03-02T10:00"),
+    ),
 )
 CANCELLATIONS = pl.DataFrame(
     {"property_id": [1], "reservation_room_id": [2], "cancelled_at": [ts("2025-03-04T10:00")]}
@@ -24,8 +29,10 @@ CANCELLATIONS = pl.DataFrame(
 
 def _rebuilt(frame: pl.DataFrame) -> list[tuple[int, str, object, object]]:
     rows = frame.filter(pl.col("is_rebuilt")).sort("reservation_room_id")
-    return [(r["reservation_room_id"], r["status"], r["valid_from"], r["valid_to"])
-            for r in rows.iter_rows(named=True)]
+    return [
+        (r["reservation_room_id"], r["status"], r["valid_from"], r["valid_to"])
+        for r in rows.iter_rows(named=True)
+    ]
 
 
 def test_rebuilt_versions_run_from_creation_to_first_sight_or_cancellation() -> None:
@@ -44,7 +51,9 @@ def test_without_the_event_the_cancellation_is_the_first_sight() -> None:
 
 def test_otb_over_the_rebuilt_history() -> None:
     rebuilt = rebuild_before_first_sync(VERSIONS, CANCELLATIONS)
-    seen = pl.DataFrame({"property_id": [1, 1], "business_date": [d("2025-03-06"), d("2025-03-07")]})
+    seen = pl.DataFrame(
+        {"property_id": [1, 1], "business_date": [d("2025-03-06"), d("2025-03-07")]}
+    )
     ranges = snapshot_ranges(seen, rebuilt)
     assert ranges.row(0) == (1, d("2025-03-01"), d("2025-03-07"))
     otb = otb_snapshots(rebuilt, ranges, horizon_days=10).filter(

@@ -49,7 +49,8 @@ def test_net_from_gross_at_ten_percent() -> None:
 
 def test_from_cents_and_ratio() -> None:
     out = pl.DataFrame({"c": [23636], "n": [4]}).select(
-        m=from_cents(pl.col("c")), r=ratio_cents(pl.col("c"), pl.col("n")),
+        m=from_cents(pl.col("c")),
+        r=ratio_cents(pl.col("c"), pl.col("n")),
         z=ratio_cents(pl.col("c"), pl.lit(0)),
     )
     # 236.36 / 4 = 59.09 exactly

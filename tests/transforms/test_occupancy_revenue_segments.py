@@ -52,32 +52,84 @@ AVAILABILITY = pl.DataFrame(
     }
 )
 STAYS = rooms_frame(
-    room(reservation_id=1, reservation_room_id=1, status="checked_in", room_id=101,
-         departure=d("2025-03-03"), total="220.00"),
+    room(
+        reservation_id=1,
+        reservation_room_id=1,
+        status="checked_in",
+        room_id=101,
+        departure=d("2025-03-03"),
+        total="220.00",
+    ),
     room(reservation_id=2, reservation_room_id=2, room_type_id=2, total="0.00", persons=1),
     room(reservation_id=3, reservation_room_id=3, status="option"),
-    room(reservation_id=4, reservation_room_id=4, status="cancelled", is_no_show=True,
-         total="150.00"),
-    room(reservation_id=5, reservation_room_id=5, room_id=201, arrival=d("2025-03-02"),
-         departure=d("2025-03-03"), total="99.00", persons=3, channel="ota"),
+    room(
+        reservation_id=4, reservation_room_id=4, status="cancelled", is_no_show=True, total="150.00"
+    ),
+    room(
+        reservation_id=5,
+        reservation_room_id=5,
+        room_id=201,
+        arrival=d("2025-03-02"),
+        departure=d("2025-03-03"),
+        total="99.00",
+        persons=3,
+        channel="ota",
+    ),
 )
 LINES = lines_frame(
     line(folio_line_id=1, reservation_room_id=1, amount_gross="110.00", amount_net="100.00"),
-    line(folio_line_id=2, reservation_room_id=1, service_item_id=2, amount_gross="22.00",
-         amount_net="20.00"),
-    line(folio_line_id=3, reservation_id=4, reservation_room_id=4, amount_gross="150.00",
-         amount_net="136.36"),
-    line(folio_line_id=4, reservation_room_id=1, service_item_id=4, amount_gross="7.50",
-         amount_net="7.50"),
-    line(folio_line_id=5, reservation_room_id=1, service_item_id=3, amount_gross="24.40",
-         amount_net="20.00"),
-    line(folio_line_id=6, type="payment", service_item_id=None, amount_gross="313.90",
-         amount_net="313.90"),
+    line(
+        folio_line_id=2,
+        reservation_room_id=1,
+        service_item_id=2,
+        amount_gross="22.00",
+        amount_net="20.00",
+    ),
+    line(
+        folio_line_id=3,
+        reservation_id=4,
+        reservation_room_id=4,
+        amount_gross="150.00",
+        amount_net="136.36",
+    ),
+    line(
+        folio_line_id=4,
+        reservation_room_id=1,
+        service_item_id=4,
+        amount_gross="7.50",
+        amount_net="7.50",
+    ),
+    line(
+        folio_line_id=5,
+        reservation_room_id=1,
+        service_item_id=3,
+        amount_gross="24.40",
+        amount_net="20.00",
+    ),
+    line(
+        folio_line_id=6,
+        type="payment",
+        service_item_id=None,
+        amount_gross="313.90",
+        amount_net="313.90",
+    ),
     # 03-02: the breakfast reversed, a minibar 6.00 (net 6 / 1.1 = 5.4545 -> 5.45)
-    line(folio_line_id=7, reservation_room_id=1, service_item_id=2, posted_on=d("2025-03-02"),
-         amount_gross="-22.00", amount_net="-20.00"),
-    line(folio_line_id=8, reservation_room_id=1, service_item_id=5, posted_on=d("2025-03-02"),
-         amount_gross="6.00", amount_net="5.45"),
+    line(
+        folio_line_id=7,
+        reservation_room_id=1,
+        service_item_id=2,
+        posted_on=d("2025-03-02"),
+        amount_gross="-22.00",
+        amount_net="-20.00",
+    ),
+    line(
+        folio_line_id=8,
+        reservation_room_id=1,
+        service_item_id=5,
+        posted_on=d("2025-03-02"),
+        amount_gross="6.00",
+        amount_net="5.45",
+    ),
 )
 PROPS = properties("2025-03-02")
 
@@ -97,8 +149,10 @@ def test_revenue_daily_by_department() -> None:
     assert rows[(first, "accommodation")]["revenue_net"] == "236.36"  # 100.00 + 136.36
     assert rows[(first, "accommodation")]["revenue_gross"] == "260.00"  # 110.00 + 150.00
     assert rows[(first, "accommodation")]["vat"] == "23.64"  # 260.00 - 236.36
-    assert (rows[(first, "food_beverage")]["revenue_net"], rows[(first, "food_beverage")]["vat"]) \
-        == ("20.00", "2.00")
+    assert (
+        rows[(first, "food_beverage")]["revenue_net"],
+        rows[(first, "food_beverage")]["vat"],
+    ) == ("20.00", "2.00")
     assert rows[(first, "other")]["vat"] == "4.40"  # parking 24.40 at 22%: 20.00 + 4.40
     assert rows[(first, "city_tax")]["is_revenue"] is False
     assert rows[(first, "city_tax")]["revenue_gross"] == "7.50"
@@ -119,12 +173,18 @@ def test_occupancy_daily() -> None:
     # room revenue: A 100.00 + D's no-show night 136.36 = 236.36 net; 110 + 150 = 260.00 gross
     # other: breakfast 20.00 + parking 20.00 (city tax never) -> total 276.36
     assert first == {
-        "property_id": 1, "stay_date": d("2025-03-01"),
-        "rooms_available": 4, "rooms_out_of_order": 1, "rooms_available_net_ooo": 3,
-        "rooms_sold": 1, "rooms_complimentary": 1, "rooms_option": 1,
+        "property_id": 1,
+        "stay_date": d("2025-03-01"),
+        "rooms_available": 4,
+        "rooms_out_of_order": 1,
+        "rooms_available_net_ooo": 3,
+        "rooms_sold": 1,
+        "rooms_complimentary": 1,
+        "rooms_option": 1,
         "occupancy_pct": 25.0,  # 1 / 4
         "occupancy_net_ooo_pct": 33.33,  # 1 / 3
-        "room_revenue_net": "236.36", "room_revenue_gross": "260.00",
+        "room_revenue_net": "236.36",
+        "room_revenue_gross": "260.00",
         "adr_net": "236.36",  # 236.36 / 1
         "revpar_net": "59.09",  # 236.36 / 4
         "total_revenue_net": "276.36",
@@ -137,9 +197,15 @@ def test_occupancy_daily() -> None:
     second = rows[d("2025-03-02")]
     # rooms list: 3 + 1; sold A + E; room revenue from the stays 100.00 + 90.00
     # other: minibar 5.45 - breakfast reversed 20.00 = -14.55 -> total 175.45
-    assert (second["rooms_available"], second["rooms_out_of_order"], second["rooms_sold"]) == (4, 0, 2)
+    assert (second["rooms_available"], second["rooms_out_of_order"], second["rooms_sold"]) == (
+        4,
+        0,
+        2,
+    )
     assert (second["occupancy_pct"], second["room_revenue_net"], second["room_revenue_gross"]) == (
-        50.0, "190.00", "209.00"  # gross 110.00 + 99.00
+        50.0,
+        "190.00",
+        "209.00",  # gross 110.00 + 99.00
     )
     assert (second["adr_net"], second["revpar_net"]) == ("95.00", "47.50")  # 190/2, 190/4
     assert (second["total_revenue_net"], second["trevpar_net"]) == ("175.45", "43.86")  # /4=43.8625
@@ -147,7 +213,10 @@ def test_occupancy_daily() -> None:
     assert second["is_actual"] is False
     third = rows[d("2025-03-03")]
     assert (third["rooms_sold"], third["departures"], third["adr_net"], third["revpar_net"]) == (
-        0, 2, None, "0.00"  # A and E leave
+        0,
+        2,
+        None,
+        "0.00",  # A and E leave
     )
 
 
@@ -157,9 +226,20 @@ def test_occupancy_by_room_type() -> None:
     out = occupancy_by_room_type(nights, ROOMS, AVAILABILITY, PROPS, other)
     rows = {(r["stay_date"], r["room_type_id"]): _as_text(r) for r in out.iter_rows(named=True)}
     t1 = rows[(d("2025-03-01"), 1)]
-    assert (t1["rooms_available"], t1["rooms_out_of_order"], t1["rooms_sold"],
-            t1["rooms_option"], t1["room_revenue_net"], t1["total_revenue_net"]) == (
-        3, 1, 1, 1, "236.36", "276.36"  # A + D's charge; + breakfast 20.00 + parking 20.00
+    assert (
+        t1["rooms_available"],
+        t1["rooms_out_of_order"],
+        t1["rooms_sold"],
+        t1["rooms_option"],
+        t1["room_revenue_net"],
+        t1["total_revenue_net"],
+    ) == (
+        3,
+        1,
+        1,
+        1,
+        "236.36",
+        "276.36",  # A + D's charge; + breakfast 20.00 + parking 20.00
     )
     t2 = rows[(d("2025-03-01"), 2)]
     assert (t2["rooms_available"], t2["rooms_sold"], t2["rooms_complimentary"]) == (1, 0, 1)
@@ -175,7 +255,9 @@ def test_segment_daily_adds_up_to_occupancy() -> None:
     # one segment carries A (sold, 100.00) and D (no-show 136.36, not sold); B is comp (0, 0.00)
     web1 = first.filter(pl.col("room_type_id") == 1).row(0, named=True)
     assert (web1["rooms_sold"], str(web1["room_revenue_net"]), str(web1["adr_net"])) == (
-        1, "236.36", "236.36"
+        1,
+        "236.36",
+        "236.36",
     )
     second = out.filter(pl.col("stay_date") == d("2025-03-02")).sort("channel")
     assert second["channel"].to_list() == ["ota", "web"]
@@ -183,13 +265,18 @@ def test_segment_daily_adds_up_to_occupancy() -> None:
 
 
 def test_booking_kpis_by_arrival_month_and_channel() -> None:
-    def entry(res: int, rid: int, arrival: str, nights: int, created: str, **kw: object) -> dict[
-        str, object
-    ]:
+    def entry(
+        res: int, rid: int, arrival: str, nights: int, created: str, **kw: object
+    ) -> dict[str, object]:
         start = date.fromisoformat(arrival)
-        return room(reservation_id=res, reservation_room_id=rid, arrival=start,
-                    departure=date.fromordinal(start.toordinal() + nights),
-                    created_at=ts(created), **kw)
+        return room(
+            reservation_id=res,
+            reservation_room_id=rid,
+            arrival=start,
+            departure=date.fromordinal(start.toordinal() + nights),
+            created_at=ts(created),
+            **kw,
+        )
 
     rooms = rooms_frame(
         entry(1, 1, "2025-03-05", 2, "2025-02-03T10:00"),  # lead 30
@@ -210,5 +297,9 @@ def test_booking_kpis_by_arrival_month_and_channel() -> None:
     assert march["alos"] == 2.5  # (2 + 3) room nights / 2 rooms not cancelled
     assert march["no_show_rate"] == 0.3333  # 1 / (2 + 1)
     april = out.filter(pl.col("channel") == "ota").row(0, named=True)
-    assert (april["bookings"], april["alos"], april["no_show_rate"], april["avg_lead_time_days"]) \
-        == (1, 2.0, 0.0, 10.0)
+    assert (
+        april["bookings"],
+        april["alos"],
+        april["no_show_rate"],
+        april["avg_lead_time_days"],
+    ) == (1, 2.0, 0.0, 10.0)

@@ -7,7 +7,8 @@ Property time zone Europe/Rome (UTC+1 in early March). Stay dates 10 and 11 Marc
 - entry 2: option 03-02 08:00Z for the night of 11 March, 55.00 (net 50.00); confirmed 03-04 08:00Z.
 - entry 3: booked 03-04 09:00Z for the 10th and cancelled 03-04 15:00Z: never on the books at the
   end of a day.
-- entry 4: booked 03-01 23:30Z = 03-02 00:30 Rome for the 10th, 110.00 (net 100.00): counts from 03-02.
+- entry 4: booked 03-01 23:30Z = 03-02 00:30 Rome for the 10th, 110.00 (net 100.00):
+  counts from 03-02.
 """
 
 from __future__ import annotations
@@ -23,30 +24,79 @@ from .builders import d, ranges, ts, version, versions_frame
 TENTH, ELEVENTH = d("2025-03-10"), d("2025-03-11")
 
 VERSIONS = versions_frame(
-    version(reservation_room_id=1, arrival=TENTH, departure=d("2025-03-12"), total="220.00",
-            valid_from=ts("2025-03-01T10:00"), valid_to=ts("2025-03-03T12:00")),
-    version(reservation_room_id=1, arrival=TENTH, departure=d("2025-03-12"), total="242.00",
-            valid_from=ts("2025-03-03T12:00"), valid_to=ts("2025-03-05T23:30")),
-    version(reservation_room_id=1, status="cancelled", arrival=TENTH, departure=d("2025-03-12"),
-            total="242.00", valid_from=ts("2025-03-05T23:30")),
-    version(reservation_room_id=2, status="option", arrival=ELEVENTH, departure=d("2025-03-12"),
-            total="55.00", valid_from=ts("2025-03-02T08:00"), valid_to=ts("2025-03-04T08:00")),
-    version(reservation_room_id=2, arrival=ELEVENTH, departure=d("2025-03-12"), total="55.00",
-            valid_from=ts("2025-03-04T08:00")),
-    version(reservation_room_id=3, arrival=TENTH, departure=ELEVENTH, total="100.00",
-            valid_from=ts("2025-03-04T09:00"), valid_to=ts("2025-03-04T15:00")),
-    version(reservation_room_id=3, status="cancelled", arrival=TENTH, departure=ELEVENTH,
-            total="100.00", valid_from=ts("2025-03-04T15:00")),
-    version(reservation_room_id=4, arrival=TENTH, departure=ELEVENTH, total="110.00",
-            valid_from=ts("2025-03-01T23:30")),
+    version(
+        reservation_room_id=1,
+        arrival=TENTH,
+        departure=d("2025-03-12"),
+        total="220.00",
+        valid_from=ts("2025-03-01T10:00"),
+        valid_to=ts("2025-03-03T12:00"),
+    ),
+    version(
+        reservation_room_id=1,
+        arrival=TENTH,
+        departure=d("2025-03-12"),
+        total="242.00",
+        valid_from=ts("2025-03-03T12:00"),
+        valid_to=ts("2025-03-05T23:30"),
+    ),
+    version(
+        reservation_room_id=1,
+        status="cancelled",
+        arrival=TENTH,
+        departure=d("2025-03-12"),
+        total="242.00",
+        valid_from=ts("2025-03-05T23:30"),
+    ),
+    version(
+        reservation_room_id=2,
+        status="option",
+        arrival=ELEVENTH,
+        departure=d("2025-03-12"),
+        total="55.00",
+        valid_from=ts("2025-03-02T08:00"),
+        valid_to=ts("2025-03-04T08:00"),
+    ),
+    version(
+        reservation_room_id=2,
+        arrival=ELEVENTH,
+        departure=d("2025-03-12"),
+        total="55.00",
+        valid_from=ts("2025-03-04T08:00"),
+    ),
+    version(
+        reservation_room_id=3,
+        arrival=TENTH,
+        departure=ELEVENTH,
+        total="100.00",
+        valid_from=ts("2025-03-04T09:00"),
+        valid_to=ts("2025-03-04T15:00"),
+    ),
+    version(
+        reservation_room_id=3,
+        status="cancelled",
+        arrival=TENTH,
+        departure=ELEVENTH,
+        total="100.00",
+        valid_from=ts("2025-03-04T15:00"),
+    ),
+    version(
+        reservation_room_id=4,
+        arrival=TENTH,
+        departure=ELEVENTH,
+        total="110.00",
+        valid_from=ts("2025-03-01T23:30"),
+    ),
 )
 RANGES = ranges("2025-03-01", "2025-03-07")
 
 
 def _series(frame: pl.DataFrame, stay_date: object) -> list[tuple[int, str, int]]:
     rows = frame.filter(pl.col("stay_date") == stay_date).sort("snapshot_date")
-    return [(r["rooms_otb"], str(r["revenue_otb_net"]), r["rooms_option"])
-            for r in rows.iter_rows(named=True)]
+    return [
+        (r["rooms_otb"], str(r["revenue_otb_net"]), r["rooms_option"])
+        for r in rows.iter_rows(named=True)
+    ]
 
 
 def test_otb_by_snapshot_date() -> None:
@@ -54,13 +104,23 @@ def test_otb_by_snapshot_date() -> None:
     # 10th: 03-01 entry 1 (100.00); 03-02 + entry 4 (200.00); 03-03 rate change 110 + 100 = 210.00;
     # entry 3 never counts; 03-06 entry 1 cancelled -> entry 4 alone, 100.00
     assert _series(otb, TENTH) == [
-        (1, "100.00", 0), (2, "200.00", 0), (2, "210.00", 0), (2, "210.00", 0),
-        (2, "210.00", 0), (1, "100.00", 0), (1, "100.00", 0),
+        (1, "100.00", 0),
+        (2, "200.00", 0),
+        (2, "210.00", 0),
+        (2, "210.00", 0),
+        (2, "210.00", 0),
+        (1, "100.00", 0),
+        (1, "100.00", 0),
     ]
     # 11th: entry 1 night 2; entry 2 an option from 03-02, on the books from 03-04 (+50.00)
     assert _series(otb, ELEVENTH) == [
-        (1, "100.00", 0), (1, "100.00", 1), (1, "110.00", 1), (2, "160.00", 0),
-        (2, "160.00", 0), (1, "50.00", 0), (1, "50.00", 0),
+        (1, "100.00", 0),
+        (1, "100.00", 1),
+        (1, "110.00", 1),
+        (2, "160.00", 0),
+        (2, "160.00", 0),
+        (1, "50.00", 0),
+        (1, "50.00", 0),
     ]
 
 
@@ -77,7 +137,9 @@ def test_otb_grid_is_dense_up_to_the_horizon() -> None:
 
 def _pickup_row(frame: pl.DataFrame, as_of: str, window: int, stay: object) -> tuple[object, ...]:
     rows = frame.filter(
-        pl.col("as_of_date") == d(as_of), pl.col("window_days") == window, pl.col("stay_date") == stay
+        pl.col("as_of_date") == d(as_of),
+        pl.col("window_days") == window,
+        pl.col("stay_date") == stay,
     )
     if rows.height == 0:
         return ()

@@ -40,8 +40,12 @@ totals = st.integers(min_value=0, max_value=10_000_000).map(lambda c: Decimal(c)
 @given(st.lists(st.tuples(totals, st.integers(1, 40)), min_size=1, max_size=8))
 def test_nights_sum_to_the_stay_total(stays: list[tuple[Decimal, int]]) -> None:
     rows = [
-        room(reservation_room_id=i, total=total, arrival=FIRST_DAY,
-             departure=FIRST_DAY + timedelta(days=nights))
+        room(
+            reservation_room_id=i,
+            total=total,
+            arrival=FIRST_DAY,
+            departure=FIRST_DAY + timedelta(days=nights),
+        )
         for i, (total, nights) in enumerate(stays)
     ]
     out = stay_nights(rooms_frame(*rows), properties("2025-01-01"), NO_LINES, ITEMS)
@@ -63,11 +67,17 @@ def histories(draw: st.DrawFn) -> list[dict[str, Any]]:
         starts = [ts("2025-03-01T00:00") + timedelta(hours=h, minutes=7) for h in hours]
         for k, start in enumerate(starts):
             arrival = d("2025-03-21") + timedelta(days=draw(st.integers(0, 20)))
-            rows.append(version(
-                reservation_room_id=rid, status=draw(st.sampled_from(STATUSES)), arrival=arrival,
-                departure=arrival + timedelta(days=draw(st.integers(1, 5))), total=draw(totals),
-                valid_from=start, valid_to=starts[k + 1] if k + 1 < len(starts) else None,
-            ))
+            rows.append(
+                version(
+                    reservation_room_id=rid,
+                    status=draw(st.sampled_from(STATUSES)),
+                    arrival=arrival,
+                    departure=arrival + timedelta(days=draw(st.integers(1, 5))),
+                    total=draw(totals),
+                    valid_from=start,
+                    valid_to=starts[k + 1] if k + 1 < len(starts) else None,
+                )
+            )
     return rows
 
 
@@ -77,7 +87,9 @@ def test_otb_at_the_last_snapshot_equals_the_current_stays(rows: list[dict[str, 
     versions = versions_frame(*rows)
     otb = otb_snapshots(versions, ranges("2025-03-01", "2025-03-20"), horizon_days=60)
     last = otb.filter(pl.col("snapshot_date") == d("2025-03-20"))
-    current = [r for r in rows if r["valid_to"] is None and r["status"] in ("confirmed", "checked_in")]
+    current = [
+        r for r in rows if r["valid_to"] is None and r["status"] in ("confirmed", "checked_in")
+    ]
     expected: dict[date, int] = {}
     for r in current:
         for k in range((r["departure"] - r["arrival"]).days):
@@ -86,14 +98,23 @@ def test_otb_at_the_last_snapshot_equals_the_current_stays(rows: list[dict[str, 
     got = {s: n for s, n in last.select("stay_date", "rooms_otb").iter_rows() if n}
     assert got == expected
     # and the revenue is that of the current stays' nights, as stay_nights splits them
-    stays = [room(reservation_room_id=i, status=r["status"], arrival=r["arrival"],
-                  departure=r["departure"], total=r["total"]) for i, r in enumerate(current)]
+    stays = [
+        room(
+            reservation_room_id=i,
+            status=r["status"],
+            arrival=r["arrival"],
+            departure=r["departure"],
+            total=r["total"],
+        )
+        for i, r in enumerate(current)
+    ]
     if stays:
         nights = stay_nights(rooms_frame(*stays), properties("2025-03-20"), NO_LINES, ITEMS)
         want = to_cents(pl.col("room_revenue_net")).sum()
-        assert last.select(to_cents(pl.col("revenue_otb_net")).sum()).item() == nights.select(
-            want
-        ).item()
+        assert (
+            last.select(to_cents(pl.col("revenue_otb_net")).sum()).item()
+            == nights.select(want).item()
+        )
 
 
 @FAST
@@ -101,8 +122,9 @@ def test_otb_at_the_last_snapshot_equals_the_current_stays(rows: list[dict[str, 
 def test_pickup_over_seven_days_is_the_sum_of_seven_one_day_pickups(
     rows: list[dict[str, Any]],
 ) -> None:
-    pu = pickup(versions_frame(*rows), ranges("2025-03-01", "2025-03-20"), windows=[1, 7],
-                horizon_days=60)
+    pu = pickup(
+        versions_frame(*rows), ranges("2025-03-01", "2025-03-20"), windows=[1, 7], horizon_days=60
+    )
     measures = ["rooms_new", "rooms_cancelled", "rooms_net"]
     seven = pu.filter(pl.col("window_days") == 7, pl.col("as_of_date") == d("2025-03-15"))
     ones = pu.filter(
@@ -130,11 +152,16 @@ def room_plans(draw: st.DrawFn) -> tuple[int, list[dict[str, Any]]]:
         day = FIRST_DAY + timedelta(days=draw(st.integers(0, 3)))
         for _ in range(draw(st.integers(0, 4))):
             nights = draw(st.integers(1, 4))
-            stays.append(room(
-                reservation_room_id=len(stays), room_id=room_id, arrival=day,
-                departure=day + timedelta(days=nights), total=draw(totals),
-                status=draw(st.sampled_from(STATUSES)),
-            ))
+            stays.append(
+                room(
+                    reservation_room_id=len(stays),
+                    room_id=room_id,
+                    arrival=day,
+                    departure=day + timedelta(days=nights),
+                    total=draw(totals),
+                    status=draw(st.sampled_from(STATUSES)),
+                )
+            )
             day += timedelta(days=nights + draw(st.integers(0, 2)))
     return n_rooms, stays
 
@@ -145,14 +172,27 @@ def test_occupancy_never_exceeds_rooms_available(plan: tuple[int, list[dict[str,
     n_rooms, stays = plan
     if not stays:
         return
-    rooms = pl.DataFrame({"property_id": [1] * n_rooms, "room_id": list(range(1, n_rooms + 1)),
-                          "room_type_id": [1] * n_rooms, "sellable": [True] * n_rooms})
-    no_availability = pl.DataFrame(schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "room_type_id": pl.Int64, "total": pl.Int64, "out_of_order": pl.Int64,
-    })
-    no_other = pl.DataFrame(schema={"property_id": pl.Int64, "date": pl.Date,
-                                    "revenue_net": pl.Decimal(18, 2)})
+    rooms = pl.DataFrame(
+        {
+            "property_id": [1] * n_rooms,
+            "room_id": list(range(1, n_rooms + 1)),
+            "room_type_id": [1] * n_rooms,
+            "sellable": [True] * n_rooms,
+        }
+    )
+    no_availability = pl.DataFrame(
+        schema={
+            "property_id": pl.Int64,
+            "snapshot_date": pl.Date,
+            "stay_date": pl.Date,
+            "room_type_id": pl.Int64,
+            "total": pl.Int64,
+            "out_of_order": pl.Int64,
+        }
+    )
+    no_other = pl.DataFrame(
+        schema={"property_id": pl.Int64, "date": pl.Date, "revenue_net": pl.Decimal(18, 2)}
+    )
     nights = stay_nights(rooms_frame(*stays), properties("2025-03-05"), NO_LINES, ITEMS)
     occ = occupancy_daily(nights, rooms, no_availability, properties("2025-03-05"), no_other)
     assert (occ["rooms_available"] == n_rooms).all()

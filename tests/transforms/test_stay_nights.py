@@ -39,22 +39,38 @@ def test_half_up_on_the_split_and_vat_per_property() -> None:
 
 def test_lived_nights_take_the_posted_accommodation_net_of_reversals() -> None:
     rooms = rooms_frame(
-        room(status="checked_in", arrival=d("2025-03-01"), departure=d("2025-03-04"),
-             total="300.00", room_id=5, room_code="101")
+        room(
+            status="checked_in",
+            arrival=d("2025-03-01"),
+            departure=d("2025-03-04"),
+            total="300.00",
+            room_id=5,
+            room_code="101",
+        )
     )
     lines = lines_frame(
         line(folio_line_id=1, posted_on=d("2025-03-01"), amount_gross="100.00", amount_net="90.91"),
-        line(folio_line_id=2, posted_on=d("2025-03-02"), amount_gross="120.00",
-             amount_net="109.09"),
-        line(folio_line_id=3, posted_on=d("2025-03-02"), amount_gross="-20.00", amount_net="-18.18"),
+        line(
+            folio_line_id=2, posted_on=d("2025-03-02"), amount_gross="120.00", amount_net="109.09"
+        ),
+        line(
+            folio_line_id=3, posted_on=d("2025-03-02"), amount_gross="-20.00", amount_net="-18.18"
+        ),
         # breakfast and a payment are not room revenue
         line(folio_line_id=4, service_item_id=2, amount_gross="15.00", amount_net="13.64"),
-        line(folio_line_id=5, type="payment", service_item_id=None, amount_gross="50.00",
-             amount_net="50.00"),
+        line(
+            folio_line_id=5,
+            type="payment",
+            service_item_id=None,
+            amount_gross="50.00",
+            amount_net="50.00",
+        ),
     )
     out = stay_nights(rooms, properties("2025-03-03"), lines, ITEMS)
-    # 03-01 from folio 100.00 / 90.91; 03-02 from folio 120 - 20 = 100.00, 109.09 - 18.18 = 90.91;
-    # 03-03 is the business date: from the stay, 300.00 / 3 = 100.00, net 100 / 1.1 = 90.909 -> 90.91
+    # 03-01 from folio 100.00 / 90.91;
+    # 03-02 from folio 120 - 20 = 100.00, 109.09 - 18.18 = 90.91;
+    # 03-03 is the business date: from the stay, 300.00 / 3 = 100.00,
+    # net 100 / 1.1 = 90.909 -> 90.91
     assert _money(out, "room_revenue_gross") == ["100.00", "100.00", "100.00"]
     assert _money(out, "room_revenue_net") == ["90.91", "90.91", "90.91"]
     assert out["room_revenue_source"].to_list() == ["folio", "folio", "stay"]
@@ -62,14 +78,18 @@ def test_lived_nights_take_the_posted_accommodation_net_of_reversals() -> None:
 
 
 def test_a_lived_night_without_a_posting_has_no_revenue() -> None:
-    rooms = rooms_frame(room(status="checked_in", arrival=d("2025-03-01"), departure=d("2025-03-02")))
+    rooms = rooms_frame(
+        room(status="checked_in", arrival=d("2025-03-01"), departure=d("2025-03-02"))
+    )
     out = stay_nights(rooms, properties("2025-03-02"), NO_LINES, ITEMS)
     assert _money(out, "room_revenue_gross") == ["0.00"]
 
 
 def test_lines_posted_after_the_last_night_go_to_the_last_night() -> None:
     # early departure: the stay now ends 03-02, the remaining night was charged on 03-02
-    rooms = rooms_frame(room(status="checked_out", arrival=d("2025-03-01"), departure=d("2025-03-02")))
+    rooms = rooms_frame(
+        room(status="checked_out", arrival=d("2025-03-01"), departure=d("2025-03-02"))
+    )
     lines = lines_frame(
         line(folio_line_id=1, posted_on=d("2025-03-01"), amount_gross="100.00", amount_net="90.91"),
         line(folio_line_id=2, posted_on=d("2025-03-02"), amount_gross="100.00", amount_net="90.91"),
@@ -83,21 +103,33 @@ def test_lines_posted_after_the_last_night_go_to_the_last_night() -> None:
 def test_cancelled_no_show_and_complimentary_flags() -> None:
     rooms = rooms_frame(
         room(reservation_room_id=1, status="cancelled", total="150.00", is_no_show=True),
-        room(reservation_room_id=2, status="cancelled", total="150.00",
-             arrival=d("2025-04-01"), departure=d("2025-04-02")),
+        room(
+            reservation_room_id=2,
+            status="cancelled",
+            total="150.00",
+            arrival=d("2025-04-01"),
+            departure=d("2025-04-02"),
+        ),
         room(reservation_room_id=3, total="0.00"),
         room(reservation_room_id=4, status="option"),
     )
-    noshow_line = line(folio_line_id=1, reservation_room_id=1, posted_on=d("2025-03-01"),
-                       amount_gross="150.00", amount_net="136.36")
+    noshow_line = line(
+        folio_line_id=1,
+        reservation_room_id=1,
+        posted_on=d("2025-03-01"),
+        amount_gross="150.00",
+        amount_net="136.36",
+    )
     out = stay_nights(rooms, properties("2025-03-02"), lines_frame(noshow_line), ITEMS)
     by_id = {r["reservation_room_id"]: r for r in out.iter_rows(named=True)}
     # the no-show's charged night is room revenue (from its folio line)
     assert str(by_id[1]["room_revenue_gross"]) == "150.00"
-    assert by_id[1]["is_no_show"] and by_id[1]["is_cancelled"]
+    assert by_id[1]["is_no_show"]
+    assert by_id[1]["is_cancelled"]
     # a cancelled future night earns nothing
     assert str(by_id[2]["room_revenue_gross"]) == "0.00"
-    assert by_id[3]["is_complimentary"] and not by_id[1]["is_complimentary"]
+    assert by_id[3]["is_complimentary"]
+    assert not by_id[1]["is_complimentary"]
     assert by_id[4]["is_option"]
 
 
