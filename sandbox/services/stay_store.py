@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -25,8 +26,10 @@ ACCOMMODATION = "accommodation"
 """Folio line type of a room night (a charge: it counts in `charges`)."""
 
 
-def price_row(conn: sqlite3.Connection, property_id: int, stay: sqlite3.Row) -> PricedStay:
-    """Ask the rate engine for the stay as it stands in `stay` (a reservation_rooms row)."""
+def price_row(conn: sqlite3.Connection, property_id: int,
+              stay: sqlite3.Row | Mapping[str, Any]) -> PricedStay:
+    """Ask the rate engine for the stay as `stay` holds it (a reservation_rooms row or the
+    same columns in a mapping)."""
     return price_stay(
         conn, property_id, room_type_id=stay["room_type_id"],
         arrival=date.fromisoformat(stay["arrival"]),

@@ -30,7 +30,7 @@ from ..errors import invalid_request, rule_violation
 from .availability import type_has_rooms
 from .reservation_view import stay_row
 from .stay_ops import NOT_CHANGEABLE, check_room_free, occupied_span, reload
-from .stay_store import reprice, stay_event, touch
+from .stay_store import price_row, stay_event, store_price, touch
 
 S = ReservationStatus
 PAIRS = (("room_id", "clear_room"), ("offer_id", "clear_offer"),
@@ -55,9 +55,15 @@ def patch_stay(ctx: Ctx, reservation_id: int, stay_id: int, body: StayPatch) -> 
         if stay["status"] == S.CHECKED_IN.value and "room_id" in changes \
                 and changes["room_id"] is None:
             raise rule_violation("a checked-in room cannot lose its room", field="clear_room")
+        # Price and check references before writing: a refusal names the field sent.
+        priced = price_row(ctx.conn, ctx.property_id, {**dict(stay), **changes})
+        if changes.get("room_id") is not None and one(
+                ctx.conn, "SELECT 1 FROM rooms WHERE id = ? AND property_id = ?",
+                changes["room_id"], ctx.property_id) is None:
+            raise rule_violation(f"room {changes['room_id']} does not exist", field="room_id")
         update(ctx.conn, "reservation_rooms", stay_id, changes)
+        store_price(ctx.conn, stay_id, priced)
         after = reload(ctx.conn, stay_id)
-        reprice(ctx, stay_id)
         _check_room_and_type(ctx, after, changes)
         touch(ctx, reservation_id, [stay_id])
         stay_event(ctx, EventType.STAY_UPDATED, stay_id, changed=sorted(
