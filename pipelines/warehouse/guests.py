@@ -56,9 +56,10 @@ def land_guests(
             QUALIFY row_number() OVER (PARTITION BY guest_id) = 1
         """)
         kept = {int(i) for (i,) in conn.execute("SELECT guest_id FROM _stg_arch_seen").fetchall()}
-        append_raw(conn, property_id, STREAM,
-                   [p for p in payloads_of(guests, payloads) if p.get("id") in kept],
-                   run_id=run_id, fetched_at=fetched_at)
+        received = payloads_of([g for g in guests if g.id in kept],
+                               None if payloads is None
+                               else [p for p in payloads if p.get("id") in kept])
+        append_raw(conn, property_id, STREAM, received, run_id=run_id, fetched_at=fetched_at)
         conn.execute("DELETE FROM core.guests WHERE property_id = ? AND guest_id IN "
                      "(SELECT guest_id FROM _stg_arch_seen)", [property_id])
         conn.execute("INSERT INTO core.guests BY NAME SELECT * FROM _stg_arch_seen")

@@ -24,7 +24,7 @@ import duckdb
 
 from models import Reservation, ReservationRoom
 
-from ._staging import BOOL, DATE, DEC, INT, JSON, STR, TS, dec, drop, require_aware, stage, to_json
+from ._staging import BOOL, DATE, DEC, INT, JSON, STR, TS, dec, drop, require_aware, stage
 from .raw import Payload, append_raw, payloads_of
 from .sync_state import advance_cursor, clear_full_resync
 from .transaction import transaction
@@ -84,23 +84,22 @@ class ReservationLanding:
 
 def brackets_json(brackets: dict[int, int]) -> str:
     """Canonical form of a brackets map: string keys in ascending id order, zero counts dropped."""
-    return to_json({str(k): v for k, v in sorted(brackets.items()) if v})
+    if not brackets:
+        return "{}"
+    return "{" + ",".join(f'"{k}":{v}' for k, v in sorted(brackets.items()) if v) + "}"
 
 
 def version_hash(room: ReservationRoom, head: Reservation) -> str:
     """SHA-256 of the tracked fields of a room entry (see TRACKED)."""
     total: Decimal = room.total
-    tracked: dict[str, Any] = {
-        "status": room.status.value, "arrival": room.arrival.isoformat(),
-        "departure": room.departure.isoformat(), "nights": room.nights, "adults": room.adults,
-        "brackets": brackets_json(room.brackets), "room_type_id": room.room_type.id,
-        "room_id": room.room.id if room.room else None,
-        "rate_plan_id": room.rate_plan.id if room.rate_plan else None,
-        "total": format(total.quantize(Decimal("0.01")), "f"),
-        "reservation_type": head.type.value, "channel": head.channel, "source": head.source,
-        "market": head.market,
-    }
-    return hashlib.sha256(to_json(tracked).encode()).hexdigest()
+    tracked = (
+        str(room.status), room.arrival.isoformat(), room.departure.isoformat(), room.nights,
+        room.adults, brackets_json(room.brackets), room.room_type.id,
+        room.room.id if room.room else None, room.rate_plan.id if room.rate_plan else None,
+        format(total.quantize(Decimal("0.01")), "f"), str(head.type), head.channel,
+        head.source, head.market,
+    )  # in the order of TRACKED; repr keeps None apart from "None" and 1 apart from "1"
+    return hashlib.sha256(repr(tracked).encode()).hexdigest()
 
 
 def max_updated_at(reservations: Sequence[Reservation]) -> datetime | None:
@@ -122,15 +121,15 @@ def _head_row(p: int, r: Reservation, run_id: str, fetched_at: datetime) -> dict
     booker, billing = r.booker, r.billing_party
     return {
         "property_id": p, "reservation_id": r.id, "arrival": r.arrival,
-        "departure": r.departure, "nights": r.nights, "status": r.status.value,
-        "reservation_type": r.type.value,
+        "departure": r.departure, "nights": r.nights, "status": str(r.status),
+        "reservation_type": str(r.type),
         "booker_id": booker.id if booker else None,
-        "booker_kind": booker.kind.value if booker else None,
+        "booker_kind": str(booker.kind) if booker else None,
         "booker_name": booker.name if booker else None,
         "booker_email": booker.email if booker else None,
         "booker_phone": booker.phone if booker else None,
         "billing_party_id": billing.id if billing else None,
-        "billing_party_kind": billing.kind.value if billing else None,
+        "billing_party_kind": str(billing.kind) if billing else None,
         "billing_party_name": billing.name if billing else None,
         "booker_reference": r.booker_reference, "booking_code": r.booking_code,
         "external_ref": r.external_ref, "channel": r.channel, "source": r.source,
@@ -145,7 +144,7 @@ def _room_row(p: int, r: Reservation, s: ReservationRoom, run_id: str,
               fetched_at: datetime) -> dict[str, Any]:
     return {
         "property_id": p, "reservation_room_id": s.id, "reservation_id": r.id,
-        "status": s.status.value, "arrival": s.arrival, "departure": s.departure,
+        "status": str(s.status), "arrival": s.arrival, "departure": s.departure,
         "nights": s.nights, "arrival_time": s.arrival_time, "adults": s.adults,
         "brackets": brackets_json(s.brackets), "children": sum(s.brackets.values()),
         "room_type_id": s.room_type.id, "room_type_code": s.room_type.code,
@@ -155,10 +154,10 @@ def _room_row(p: int, r: Reservation, s: ReservationRoom, run_id: str,
         "rate_plan_name": s.rate_plan.name if s.rate_plan else None,
         "offer_id": s.offer_id, "discount_pct": dec(s.discount_pct),
         "price_override": dec(s.price_override), "option_expires_on": s.option_expires_on,
-        "cancelled_by": s.cancelled_by.value if s.cancelled_by else None,
+        "cancelled_by": str(s.cancelled_by) if s.cancelled_by else None,
         "checked_in_at": s.checked_in_at, "checked_out_at": s.checked_out_at,
         "notes": s.notes, "total": dec(s.total), "updated_at": s.updated_at,
-        "reservation_type": r.type.value, "channel": r.channel, "source": r.source,
+        "reservation_type": str(r.type), "channel": r.channel, "source": r.source,
         "market": r.market, "group_name": r.group_name, "created_at": r.created_at,
         "last_seen_run": run_id, "fetched_at": fetched_at,
         "version_hash": version_hash(s, r), "head_updated_at": r.updated_at,
