@@ -36,9 +36,10 @@ def pickup(
         first_snapshot=pl.col("first_snapshot") - pl.duration(days=widest)
     )
     changes = book_changes(version_nights(versions, timezone, vat_pct))
-    grid = cumulative_grid(changes, wide_ranges, horizon_days + widest).join(
-        ranges, on="property_id", how="inner"
-    )
+    # shift() below relies on the grid's order (property, stay date, snapshot date): join the
+    # output bounds only after the shifts, since a join does not keep row order.
+    grid = cumulative_grid(changes, wide_ranges, horizon_days + widest)
+    bounds = ranges.select("property_id", "first_snapshot")
     in_output = (
         (pl.col("snapshot_date") >= pl.col("first_snapshot"))
         & ((pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days() <= horizon_days)
@@ -53,6 +54,7 @@ def pickup(
             grid.with_columns(
                 rooms_new=new, rooms_cancelled=cancelled, revenue_cents=revenue
             )
+            .join(bounds, on="property_id", how="inner")
             .filter(in_output)
             .select(
                 "property_id",

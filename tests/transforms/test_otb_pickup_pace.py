@@ -181,3 +181,20 @@ def test_pace_sets_stly_364_days_earlier() -> None:
     assert str(this_year["stly_revenue_otb_net"]) == "400.00"
     last_year = out.filter(pl.col("stay_date") == d("2024-03-11")).row(0, named=True)
     assert last_year["stly_rooms_otb"] is None
+
+
+def test_pickup_is_the_same_for_two_properties_with_the_same_history() -> None:
+    # the window arithmetic relies on row order per (property, stay date); a second property
+    # must not disturb it (found by benchmarks/bench_marts.py's cross-check with DuckDB)
+    both = pl.concat([VERSIONS, VERSIONS.with_columns(property_id=pl.lit(2, dtype=pl.Int64))])
+    two_ranges = pl.concat([RANGES, RANGES.with_columns(property_id=pl.lit(2, dtype=pl.Int64))])
+    pu = pickup(both, two_ranges, horizon_days=10)
+    one = pu.filter(pl.col("property_id") == 1).drop("property_id")
+    two = pu.filter(pl.col("property_id") == 2).drop("property_id")
+    assert one.equals(two)
+    assert _pickup_row(one.with_columns(property_id=pl.lit(1)), "2025-03-07", 7, TENTH) == (
+        2,
+        1,
+        1,
+        "100.00",
+    )
