@@ -13,7 +13,7 @@ import pytest
 from sandbox.auth import hash_key
 from sandbox.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import UNLIMITED, auth
+from tests.conftest import auth
 
 ALL_SCOPES = ("property:read", "availability:read", "reservations:read", "reservations:write",
               "guests:read", "guests:write", "folios:read", "folios:write", "events:read",
@@ -67,6 +67,8 @@ ENDPOINTS: list[tuple[str, str, str | None]] = [
 WRITES = [e for e in ENDPOINTS if e[0] in ("POST", "PATCH", "DELETE")]
 READS = [e for e in ENDPOINTS if e[0] == "GET"]
 
+UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
+
 
 def row_id(row: tuple[str, str, str | None]) -> str:
     return f"{row[0]} {row[1]}"
@@ -77,7 +79,7 @@ def shared() -> Iterator[RunningSandbox]:
     """One sandbox for the module: these checks change nothing (refusals and reads).
 
     Keys `only:<scope>` (that scope alone) and `without:<scope>` (all but it) are added."""
-    with running_sandbox(SandboxSettings(**UNLIMITED)) as running:
+    with running_sandbox(UNLIMITED) as running:
         for scope in ALL_SCOPES:
             add_key(running, f"only:{scope}", [scope])
             add_key(running, f"without:{scope}", [s for s in ALL_SCOPES if s != scope])

@@ -29,9 +29,11 @@ from schemathesis.specs.openapi.checks import (
 from sandbox.app import create_app
 from sandbox.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import UNLIMITED, auth
+from tests.conftest import auth
 
 MAX_EXAMPLES = 5
+
+UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
 
 
 def _document() -> dict[str, Any]:
@@ -51,7 +53,7 @@ schema.config.phases.update(phases=["examples", "fuzzing"])
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[RunningSandbox]:
-    with running_sandbox(SandboxSettings(**UNLIMITED)) as running:
+    with running_sandbox(UNLIMITED) as running:
         yield running
 
 
@@ -64,7 +66,7 @@ def test_live_server_serves_the_document_under_test(live: RunningSandbox) -> Non
 @schema.parametrize()
 @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
-def test_operation_conforms(case: schemathesis.Case, live: RunningSandbox) -> None:
+def test_operation_conforms(case: schemathesis.Case[Any], live: RunningSandbox) -> None:
     case.call_and_validate(base_url=live.root_url, headers=auth(),
                            checks=[not_a_server_error, status_code_conformance,
                                    content_type_conformance, response_schema_conformance],
