@@ -395,7 +395,7 @@ def test_failed_event_is_retried_after_1_then_5_minutes_and_blocks_later_ones(
     first = add_event(sim, "reservation.created")
     second = add_event(sim, "stay.confirmed")
 
-    wait_until(lambda: len(receiver.at()) == 1)
+    wait_until(lambda: webhook(sim_api, wid)["failures"] == 1)
     settle()
     assert len(receiver.at()) == 1  # the second event waits behind the first
     state = webhook(sim_api, wid)
@@ -409,7 +409,8 @@ def test_failed_event_is_retried_after_1_then_5_minutes_and_blocks_later_ones(
     settle()
     assert len(receiver.at()) == 1  # not before the minute has passed
     advance(sim, timedelta(seconds=1))
-    wait_until(lambda: len(receiver.at()) == 2)
+    wait_until(lambda: webhook(sim_api, wid)["failures"] == 2)
+    assert len(receiver.at()) == 2
     state = webhook(sim_api, wid)
     assert state["failures"] == 2
     assert state["last_status"] == 503
