@@ -25,6 +25,7 @@ from .middleware import (
 from .middleware_faults import FaultMiddleware
 from .routes import account, admin, availability, events, folios, guests, reservations, webhooks
 from .routes.admin_folios import router as admin_folios_router
+from .routes.admin_time import router as admin_time_router
 from .seed import seed_if_empty
 from .settings import SandboxSettings
 from .state import SandboxState
@@ -102,6 +103,7 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
     if settings.admin:
         app.include_router(admin.router)
         app.include_router(admin_folios_router, prefix="/_sandbox", include_in_schema=False)
+        app.include_router(admin_time_router)
     app.add_middleware(IdempotencyMiddleware)
     app.add_middleware(RateLimitMiddleware)
     app.add_middleware(MaintenanceMiddleware)

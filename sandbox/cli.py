@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import click
 
+from .clock import Clock
 from .seed import KEYS
 from .settings import SandboxSettings
 
@@ -27,8 +30,12 @@ def sandbox() -> None:
 @click.option("--admin", is_flag=True, help="Serve the /_sandbox admin endpoints.")
 @click.option("--allow-http-webhooks", is_flag=True,
               help="Accept http:// webhook addresses on loopback (tests).")
+@click.option("--clock", "clock_kind", type=click.Choice(["wall", "simulated"]), default="wall",
+              show_default=True, help="Wall time, or simulated time moved by /_sandbox/advance.")
+@click.option("--start", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S%z"]), default=None,
+              help="Simulated clock: start instant (default: where the database left it).")
 def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, admin: bool,
-          allow_http_webhooks: bool) -> None:
+          allow_http_webhooks: bool, clock_kind: str, start: datetime | None) -> None:
     """Serve API v1 under /v1 until interrupted.
 
     \b
@@ -46,7 +53,7 @@ def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, 
         os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
     settings = SandboxSettings(db_path=db_path, rate_per_minute=rate_per_minute, burst=burst,
                                admin=admin, allow_http_webhooks=allow_http_webhooks)
-    app = create_app(settings)
+    app = create_app(settings, server_clock(clock_kind, db_path, start))
     click.echo(f"Sandbox PMS API v1 at http://{host}:{port}/v1  (database: {db_path})")
     click.echo("Keys:")
     for key in KEYS:
@@ -146,3 +153,81 @@ def pause(url: str, property_id: int, switch: str) -> None:
 def reset(url: str) -> None:
     """Empty the database of a running sandbox and seed it again."""
     _echo_json(_admin_call(url, "POST", "/_sandbox/reset"))
+
+
+# --- Time: the server's clock, the simulator, advancing days and the night audit ------------
+
+def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:
+    """`--clock wall` or `simulated`: from `--start`, else where the database's simulated time
+    stopped (settings `simulated_now`), else now."""
+    from .clock import SimulatedClock, WallClock
+
+    if kind == "wall":
+        return WallClock()
+    from zoneinfo import ZoneInfo
+
+    from .db import open_db
+    from .simulator.engine import stored_clock
+
+    if start is not None:
+        instant = start if start.tzinfo else start.replace(tzinfo=ZoneInfo("Europe/Rome"))
+        return SimulatedClock(instant)
+    stored = None
+    if db_path != ":memory:" and Path(db_path).exists():
+        conn = open_db(db_path)
+        stored = stored_clock(conn)
+        conn.close()
+    return SimulatedClock(stored or WallClock().now())
+
+
+@sandbox.command()
+@click.option("--db", "db_path", required=True, help="SQLite file to create (must not exist).")
+@click.option("--days", type=click.IntRange(1, 3660), required=True, help="Days to simulate.")
+@click.option("--seed", type=int, required=True, help="Seed: the same seed, the same hotel.")
+@click.option("--start", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="First simulated day (default: the days end yesterday).")
+@click.option("--pos-export", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the POS ledger, one CSV per business date.")
+@click.option("--property", "property_ids", type=int, multiple=True,
+              help="Hotel to simulate (repeatable; default 1).")
+def simulate(db_path: str, days: int, seed: int, start: datetime | None,
+             pos_export: Path | None, property_ids: tuple[int, ...]) -> None:
+    """Play N days of a hotel's life into a new database, deterministic for a seed.
+
+    \b
+    Example:
+      pmsw sandbox simulate --db data/hotel.sqlite --days 365 --seed 42 --pos-export data/pos
+      pmsw sandbox serve --db data/hotel.sqlite      # goes on in wall time, no jump
+    """
+    from .simulator.run import simulate_database
+
+    first: date | None = start.date() if start is not None else None
+    try:
+        report = simulate_database(db_path, days=days, seed=seed, start=first,
+                                   property_ids=property_ids or (1,), pos_export=pos_export)
+    except (FileExistsError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    _echo_json(report.as_dict())
+
+
+@sandbox.command()
+@URL_OPTION
+@click.option("--days", type=click.IntRange(1, 400), default=1, show_default=True)
+@click.option("--property", "property_ids", type=int, multiple=True,
+              help="Hotel whose activity is simulated (repeatable; default 1).")
+def advance(url: str, days: int, property_ids: tuple[int, ...]) -> None:
+    """Advance a server on the simulated clock by N days (activity, then night audit)."""
+    body: dict[str, Any] = {"days": days}
+    if property_ids:
+        body["property_ids"] = list(property_ids)
+    _echo_json(_admin_call(url, "POST", "/_sandbox/advance", body))
+
+
+@sandbox.command(name="night-audit")
+@URL_OPTION
+@click.option("--property", "property_id", type=int, default=None,
+              help="Property to audit (default: every property).")
+def night_audit(url: str, property_id: int | None) -> None:
+    """Run the night audit of a running server (closes the business date)."""
+    body = {} if property_id is None else {"property_id": property_id}
+    _echo_json(_admin_call(url, "POST", "/_sandbox/night-audit", body))

@@ -402,3 +402,14 @@ CREATE TABLE IF NOT EXISTS sim_dropped_postings (
     total_cents         INTEGER NOT NULL,
     description         TEXT NOT NULL
 );
+
+-- Lookups by external_ref (the partial unique index above is not used by `external_ref = ?`).
+CREATE INDEX IF NOT EXISTS reservations_by_external_ref ON reservations (property_id, external_ref);
+-- Indexes the simulator's volume needs (a year of an 80-room hotel): rooms' free-room checks,
+-- the folios and guests of a room entry.
+CREATE INDEX IF NOT EXISTS stays_by_room ON reservation_rooms (room_id);
+CREATE INDEX IF NOT EXISTS blocks_by_room ON room_blocks (room_id);
+CREATE INDEX IF NOT EXISTS folios_by_stay ON folios (reservation_room_id);
+CREATE INDEX IF NOT EXISTS stay_guests_by_stay ON stay_guests (reservation_room_id);
+CREATE INDEX IF NOT EXISTS stays_by_status ON reservation_rooms (property_id, status);
+CREATE INDEX IF NOT EXISTS stays_by_departure ON reservation_rooms (property_id, departure);

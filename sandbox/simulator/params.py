@@ -64,7 +64,7 @@ CHANNELS: tuple[Channel, ...] = (
 class DemandParams:
     monthly_occupancy: tuple[float, ...] = MONTHLY_OCCUPANCY
     weekday_shape: tuple[float, ...] = WEEKDAY_SHAPE
-    calibration: float = 1.0
+    calibration: float = 1.05
     """Multiplies the arrival rate; compensates refusals on full nights (tuned by the tests)."""
     lead_median_days: float = 14.0
     """Median lead time of individual bookings; with the long-lead segments (wholesale, groups)

@@ -1,0 +1,156 @@
+"""Admin endpoints of time under `/_sandbox` (served only with `--admin`, outside API v1):
+the night audit, advancing the simulated clock day by day, and simulating days.
+
+- POST /_sandbox/night-audit `{property_id?}`: close the current business date of the property
+  (of every property when omitted). Works on either clock.
+- POST /_sandbox/advance `{days, property_ids?}`: for each day, the simulator's activity in the
+  hotels `property_ids` (default [1]), then the night audit of every property; the simulated
+  clock moves through the day to 02:00 of the next. Needs `serve --clock simulated`.
+- POST /_sandbox/simulate `{days, seed, start?, property_ids?}`: the same with a given seed;
+  `start` (not before the business date) skips the days before it with night audits only.
+GET /_sandbox/clock lives in routes/admin.py.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..clock import SimulatedClock
+from ..db import all_rows, one, transaction, ts
+from ..deps import get_state
+from ..errors import not_found, rule_violation
+from ..services.night_audit import run_night_audit
+from ..simulator.context import system_ctx
+from ..simulator.engine import Simulation, audit_through, save_clock
+from ..simulator.params import SimParams
+from ..state import SandboxState
+
+router = APIRouter(prefix="/_sandbox", include_in_schema=False)
+State = Annotated[SandboxState, Depends(get_state)]
+DEFAULT_SEED = 0
+
+
+class NightAuditInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    property_id: int | None = None
+    business_date: date | None = None
+    """A date already closed answers `already_closed` and changes nothing."""
+
+
+class AdvanceInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    days: Annotated[int, Field(ge=1, le=400)]
+    property_ids: Annotated[list[int], Field(min_length=1)] = Field(default_factory=lambda: [1])
+
+
+class SimulateInput(AdvanceInput):
+    seed: int
+    start: date | None = None
+
+
+@router.post("/night-audit")
+async def night_audit(state: State, body: NightAuditInput | None = None) -> dict[str, Any]:
+    """Close the current business date of one property, or of every property."""
+    body = body or NightAuditInput()
+    wanted = body.property_id
+    rows = all_rows(state.conn, "SELECT id FROM properties ORDER BY id")
+    ids = [row["id"] for row in rows if wanted is None or row["id"] == wanted]
+    if not ids:
+        raise not_found(f"property {wanted}")
+    results = [run_night_audit(system_ctx(state, pid), body.business_date).summary()
+               for pid in ids]
+    if state.dispatcher is not None:
+        state.dispatcher.poke()
+    return {"now": ts(state.clock.now()), "audits": results}
+
+
+def _simulated(state: SandboxState) -> SimulatedClock:
+    if not isinstance(state.clock, SimulatedClock):
+        raise rule_violation("the server runs on the wall clock: start it with "
+                             "`pmsw sandbox serve --admin --clock simulated` to move time",
+                             field="clock")
+    return state.clock
+
+
+def _business_date(state: SandboxState, property_ids: list[int]) -> date:
+    dates = set()
+    for pid in property_ids:
+        row = one(state.conn, "SELECT business_date FROM properties WHERE id = ?", pid)
+        if row is None:
+            raise not_found(f"property {pid}")
+        dates.add(row["business_date"])
+    if len(dates) > 1:
+        raise rule_violation(f"the properties {property_ids} are at different business dates "
+                             f"{sorted(dates)}: advance them one by one", field="property_ids")
+    return date.fromisoformat(dates.pop())
+
+
+def _stored_seed(state: SandboxState) -> int:
+    row = one(state.conn, "SELECT value FROM settings WHERE name = 'sim_seed'")
+    return DEFAULT_SEED if row is None else int(row["value"])
+
+
+def _simulation(request: Request, state: SandboxState, seed: int,
+                property_ids: list[int], first_day: date) -> Simulation:
+    """The server's running simulation for this seed and these hotels (kept between calls)."""
+    key = (seed, tuple(property_ids))
+    runners: dict[tuple[int, tuple[int, ...]], Simulation] = getattr(
+        request.app.state, "simulations", {})
+    request.app.state.simulations = runners
+    if key not in runners:
+        runners[key] = Simulation(state, _simulated(state), seed, tuple(property_ids),
+                                  first_arrival=first_day, first_booking_day=first_day,
+                                  params=SimParams())
+    return runners[key]
+
+
+def _play(request: Request, state: SandboxState, seed: int, days: int,
+          property_ids: list[int]) -> dict[str, Any]:
+    clock = _simulated(state)
+    first = _business_date(state, property_ids)
+    simulation = _simulation(request, state, seed, property_ids, first)
+    played = []
+    for offset in range(days):
+        report = simulation.play_day(first + timedelta(days=offset))
+        played.append({"business_date": report.day.isoformat(),
+                       "audits": [audit.summary() for audit in report.audits]})
+    return {"now": ts(clock.now()), "seed": seed, "days": played,
+            "business_date": _business_date(state, property_ids).isoformat()}
+
+
+@router.post("/advance")
+async def advance(request: Request, state: State, body: AdvanceInput) -> dict[str, Any]:
+    """Move the simulated clock `days` days: each day the hotels' activity, then the audit."""
+    if state.dispatcher is not None:
+        state.dispatcher.poke()
+    result = _play(request, state, _stored_seed(state), body.days, body.property_ids)
+    if state.dispatcher is not None:
+        state.dispatcher.poke()
+    return result
+
+
+@router.post("/simulate")
+async def simulate(request: Request, state: State, body: SimulateInput) -> dict[str, Any]:
+    """Simulate `days` days with `seed` from the business date (or from `start`)."""
+    clock = _simulated(state)
+    first = _business_date(state, body.property_ids)
+    if body.start is not None:
+        if body.start < first:
+            raise rule_violation(f"start {body.start} is before the business date {first}",
+                                 field="start")
+        if body.start > first:
+            with transaction(state.conn):
+                audit_through(state, body.start - timedelta(days=1))
+                save_clock(state.conn, clock)
+    with transaction(state.conn):
+        state.conn.execute("INSERT INTO settings (name, value) VALUES ('sim_seed', ?) ON "
+                           "CONFLICT (name) DO UPDATE SET value = excluded.value",
+                           (str(body.seed),))
+    result = _play(request, state, body.seed, body.days, body.property_ids)
+    if state.dispatcher is not None:
+        state.dispatcher.poke()
+    return result
