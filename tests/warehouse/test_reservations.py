@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 import duckdb
+import pytest
 
 from pipelines.warehouse import (
     get_timestamp_cursor,
@@ -197,6 +198,7 @@ def test_raw_payloads_are_appended_as_received(conn: duckdb.DuckDBPyConnection) 
     assert rows == [("reservations", 1, "1", "a", ts(1)), ("reservations", 1, None, "b", ts(2))]
 
 
+@pytest.mark.slow
 def test_a_year_of_reservations_lands_in_one_call(conn: duckdb.DuckDBPyConnection) -> None:
     """Bulk landing, not row by row: 10k reservations in one batch, then a re-fetch of all."""
     batch = [reservation(i, [room(i * 10 + 1, updated_at=ts(i % 500))]) for i in range(1, 10_001)]
