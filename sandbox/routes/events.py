@@ -23,6 +23,7 @@ router = APIRouter(responses=ERROR_RESPONSES, tags=["events"])
 Reader = Annotated[Ctx, Depends(require(Scope.EVENTS_READ))]
 
 BATCH_MAX = 500
+EVENT_ID_MAX = 2**63 - 1  # SQLite INTEGER: no event id goes beyond it
 KNOWN_TYPES = frozenset(event_type.value for event_type in EventType)
 
 
@@ -53,7 +54,8 @@ def _event(row: sqlite3.Row) -> Event:
 @router.get("/events", response_model=EventBatch, status_code=200)
 async def list_events(
     ctx: Reader,
-    after: Annotated[int, Query(ge=0, description="only events with a greater id")] = 0,
+    after: Annotated[int, Query(ge=0, le=EVENT_ID_MAX, description="only events with a greater id")]
+    = 0,
     types: Annotated[str | None, Query(description="comma-separated event types")] = None,
     limit: Annotated[int, Query(ge=1, le=BATCH_MAX)] = 100,
 ) -> EventBatch:

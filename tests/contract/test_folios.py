@@ -5,6 +5,7 @@ and the folio lifecycle behind the sandbox admin endpoints (issue 3; docs/sandbo
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from datetime import date, timedelta
@@ -19,6 +20,7 @@ from sandbox.settings import SandboxSettings
 from tests.conftest import MakeSandbox, auth
 
 OTHER_PROPERTY = "sbx_test_other_property"
+SLOTS = itertools.count()
 DOCUMENT = re.compile(r"^(\d{4})/(\d{6})$")
 
 
@@ -47,8 +49,9 @@ class Hotel:
         return found
 
     def book(self, rooms: int = 1, assign: bool = True) -> dict[str, Any]:
-        """A confirmed reservation of `rooms` rooms from the business date; the detail."""
-        arrival = self.business_date()
+        """A confirmed reservation of `rooms` rooms; the detail. Each booking takes the next
+        two nights, so the tests sharing a sandbox never fill a room type."""
+        arrival = self.business_date() + timedelta(days=2 * (next(SLOTS) % 180))
         room_type = self.api.get("/room-types").json()["data"][0]
         response = self.api.post("/reservations", json={
             "rooms": [{"room_type_id": room_type["id"], "arrival": arrival.isoformat(),
@@ -143,6 +146,10 @@ def test_unknown_records_are_404(hotel: Hotel) -> None:
     refused(hotel.api.get("/reservations/999999/folios"), 404, "not_found")
     item = hotel.item("BRK")
     refused(hotel.charge(999999, item_id=item["id"]), 404, "not_found")
+    huge = 2**70  # beyond any stored id: still "does not exist", never a server error
+    refused(hotel.api.get(f"/folios/{huge}"), 404, "not_found")
+    refused(hotel.api.get(f"/reservations/{huge}/folios"), 404, "not_found")
+    refused(hotel.lifecycle(huge, "close"), 404, "not_found")
 
 
 def test_another_propertys_folios_are_404(shared_sandbox: RunningSandbox, hotel: Hotel) -> None:
@@ -251,7 +258,7 @@ def test_unassigned_room_shows_no_room_code(hotel: Hotel) -> None:
     assert response.json()["lines"][0]["room"] == ""
 
 
-@pytest.mark.parametrize("item_id", [999999, 0])
+@pytest.mark.parametrize("item_id", [999999, 0, 2**70])
 def test_item_must_be_an_item_of_the_property(hotel: Hotel, item_id: int) -> None:
     """Spec, ChargeInput: `item_id` required, an item of GET /items -> else 422 rule_violation
     naming `item_id`."""

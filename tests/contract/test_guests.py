@@ -98,6 +98,7 @@ def test_unknown_guest_is_404(shared: httpx.Client) -> None:
     """Spec, Endpoints: endpoints taking a record id answer 404 `not_found`."""
     api = shared
     assert_refused(api.get("/guests/999999"), 404, "not_found", "")
+    assert_refused(api.get(f"/guests/{2**70}"), 404, "not_found", "")
 
 
 def test_extra_fields_are_accepted_and_returned(shared: httpx.Client) -> None:
