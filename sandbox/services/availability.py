@@ -31,6 +31,11 @@ def _marks(values: Sequence[object]) -> str:
     return ", ".join("?" for _ in values)
 
 
+def _storable(record_id: int) -> bool:
+    """Whether the id fits an SQLite integer (a larger one belongs to no record)."""
+    return -(2**63) <= record_id < 2**63
+
+
 def type_availability(
     conn: sqlite3.Connection,
     property_id: int,
@@ -50,7 +55,7 @@ def type_availability(
             conn, "SELECT id FROM room_types WHERE property_id = ? AND is_virtual = 0 "
             "ORDER BY sort, id", property_id)]
     else:
-        types = list(room_type_ids)
+        types = [t for t in room_type_ids if _storable(t)]
     span = max((end - first_night).days, 0)
     nights = [first_night + timedelta(days=n) for n in range(span)]
     occupied = {t: [0] * span for t in types}
@@ -120,6 +125,8 @@ def type_has_rooms(
     exclude_stay_ids: Sequence[int] = (),
 ) -> bool:
     """Whether `needed` more rooms of the type fit on every night of [arrival, departure)."""
+    if not _storable(room_type_id):
+        return False
     days = type_availability(conn, property_id, arrival, departure, [room_type_id],
                              exclude_stay_ids=exclude_stay_ids)[room_type_id]
     return all(day.available >= needed for day in days)
@@ -145,6 +152,8 @@ def room_is_free(
     exclude_stay_id: int | None = None,
 ) -> bool:
     """Whether the room (of this property) is free for every night of [arrival, departure)."""
+    if not _storable(room_id):
+        return False
     row = conn.execute(
         f"SELECT r.id FROM rooms r WHERE r.id = :room AND r.property_id = :property AND {_FREE}",
         {"room": room_id, "property": property_id, "arrival": arrival.isoformat(),
@@ -162,6 +171,8 @@ def first_free_room(
     exclude_stay_id: int | None = None,
 ) -> int | None:
     """The free room of the type with the lowest id, or None."""
+    if not _storable(room_type_id):
+        return None
     row = conn.execute(
         f"SELECT r.id FROM rooms r WHERE r.property_id = :property AND r.room_type_id = :type "
         f"AND {_FREE} ORDER BY r.id LIMIT 1",

@@ -121,3 +121,28 @@ def test_openapi_declares_the_error_envelope(api: httpx.Client) -> None:
         for response in errors.values():
             schema = response["content"]["application/json"]["schema"]
             assert schema == {"$ref": "#/components/schemas/ErrorBody"}
+
+
+def _id_paths() -> list[Any]:
+    """Every endpoint path of the spec with an id, each id in turn set beyond 64 bits."""
+    from tests.contract.test_auth import ENDPOINTS
+
+    cases = []
+    for method, path, _ in ENDPOINTS:
+        parts = path.split("/")
+        for index, part in enumerate(parts):
+            if part == "1":
+                huge = [*parts[:index], str(2**64), *parts[index + 1:]]
+                cases.append(pytest.param(method, "/".join(huge),
+                                          id=f"{method} {'/'.join(huge)}"))
+    return cases
+
+
+@pytest.mark.parametrize(("method", "path"), _id_paths())
+def test_an_id_beyond_64_bits_is_not_a_server_error(api: httpx.Client, method: str,
+                                                    path: str) -> None:
+    """Spec, Endpoints: path `id` is an integer, and a record that does not exist answers 404;
+    a number no record can have is answered like any unknown id (or as malformed), never 500."""
+    response = api.request(method, path, json={} if method in ("POST", "PATCH") else None)
+    assert response.status_code in (400, 404), response.text
+    assert response.json()["error"]["code"] in ("invalid_request", "not_found")

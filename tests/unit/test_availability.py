@@ -168,3 +168,12 @@ def test_first_free_room_skips_blocked_rooms(conn: sqlite3.Connection) -> None:
         add_stay(conn, "STD", first, (end - first).days, room_id=room["id"])
     assert first_free_room(conn, 1, type_of, first, end) is None
     assert first_free_room(conn, 1, type_of, end, end + timedelta(days=1)) is not None
+
+
+def test_ids_beyond_sqlite_integers_belong_to_no_room_or_type(conn: sqlite3.Connection) -> None:
+    huge = 2**64
+    night = TODAY + timedelta(days=3)
+    assert not room_is_free(conn, 1, huge, night, night + timedelta(days=1))
+    assert first_free_room(conn, 1, huge, night, night + timedelta(days=1)) is None
+    assert not type_has_rooms(conn, 1, huge, night, night + timedelta(days=1))
+    assert type_availability(conn, 1, night, night + timedelta(days=1), [huge]) == {}
