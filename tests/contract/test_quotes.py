@@ -253,3 +253,15 @@ def test_nothing_is_booked(api: httpx.Client) -> None:
     for _ in range(3):
         ok(quote(api, "JSU", arrival=arrival, nights=3))
     assert api.get("/availability", params=params).json() == before
+
+
+def test_virtual_room_type_is_not_priced(api: httpx.Client) -> None:
+    """Spec, Property data: virtual types are excluded from the list; the sandbox does not sell
+    them either (docs/sandbox.md: 422 rule_violation; seed: type 5 DUS is virtual)."""
+    assert 5 not in ids(api, "/room-types").values()
+    arrival = monday_of(api, 3)
+    response = api.post("/quotes", json={"room_type_id": 5, "arrival": arrival.isoformat(),
+                                         "departure": (arrival + timedelta(days=1)).isoformat(),
+                                         "adults": 1})
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "room_type_id"
