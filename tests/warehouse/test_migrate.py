@@ -21,7 +21,8 @@ def _tables(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
         "WHERE schema_name IN ('raw', 'core', 'meta') ORDER BY 1, 2").fetchall()]
 
 
-def test_migrate_twice_applies_nothing_the_second_time(db_path: Path) -> None:
+def test_migrate_twice_applies_nothing_the_second_time(tmp_path: Path) -> None:
+    db_path = tmp_path / "fresh.duckdb"
     conn = connect(db_path)
     names = [str(n) for (n,) in conn.execute(
         "SELECT name FROM meta.schema_migrations ORDER BY version").fetchall()]
