@@ -54,8 +54,19 @@ __all__ = [
 ]
 
 
+def _rebuild(cls: type[PmsError], args: tuple[Any, ...], state: dict[str, Any]) -> PmsError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
 class PmsError(Exception):
     """Base of every error raised by `PmsClient` and the webhook helpers."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only constructors: rebuild from the attributes (pickling across processes).
+        return (_rebuild, (type(self), self.args, self.__dict__))
 
 
 class TransportError(PmsError):

@@ -4,11 +4,13 @@ GET /reservations pages by offset (`page`, `page_size`) over one of four orders:
 `arrival_desc`, `created_desc`, `updated_desc`. Between two page requests other clients
 change reservations, and an offset read then sees the list shift:
 
-- a record whose sort key changes moves: with `updated_desc` every change moves the record
-  to the very front (page 1), which the reader has already passed;
-- every record between its old and new place shifts by one, so the reader meets one record
-  twice at a page boundary (a record ahead of the reader moving behind it) or skips one
-  (a record behind the reader leaving, or moving ahead of it).
+- a record whose sort key changes moves. Under `updated_desc` every change moves it to the
+  front (page 1, among the records of the same second, which the server orders by id): the
+  reader has passed that page, so in this pass the record is missed;
+- the records between a record's old and new places shift by one. Shifted towards the end,
+  the reader meets one of them twice at the next page boundary; shifted towards the front
+  (a record before the reader leaving the filtered set, or moving behind the reader), the
+  reader skips one, which is worse: that record did not change and no later read finds it.
 
 `ReservationStream` (the incremental read) sorts by `updated_desc` and filters only by
 `updated_since`. Under that order and filter a change can only put a record at the front,
@@ -16,6 +18,8 @@ and a record never leaves the set (its `updated_at` only grows; reservations are
 deleted); new records also enter at the front. So the records the reader has not reached
 yet can only shift *towards the end*, never past the reader: every record that did not change
 during a pass is read in that pass (perhaps twice: de-duplicated by `(id, updated_at)`).
+(A change within the same second as the version already read keeps `updated_at`: such a
+version, same id and `updated_at` but other content, is yielded as well.)
 The records that did change during the pass went to the front, with `updated_at` at least
 the newest `updated_at` seen when the pass began (`top`). A further pass with
 `updated_since = top` (less a second, as timestamps are whole seconds) reads exactly those;
@@ -23,7 +27,7 @@ it repeats until a pass is a single page (one answer is a consistent snapshot), 
 new, or `max_passes` is reached. Then `cursor` (the last pass's `top`) is the point to resume
 from: every version with `updated_at` before it has been yielded.
 
-A walk with other filters (`PageWalk`) cannot promise that: a record leaving a filtered set
+A walk with other filters (`walk_pages`) cannot promise that: a record leaving a filtered set
 (a status change) shifts the unread ones past the reader. It defaults to `created_desc`, the
 one order in which an existing record never moves (only new ones enter, at the front), and
 de-duplicates by id.
@@ -80,7 +84,9 @@ class ReservationStream:
         return next(self._reservations)
 
     def _read(self) -> Iterator[Reservation]:
-        seen: set[tuple[int, datetime]] = set()
+        # A version is (id, updated_at); timestamps are whole seconds, so two changes within
+        # one second share it: the content tells them apart, and the later one is yielded too.
+        seen: dict[tuple[int, datetime], str] = {}
         since = self._since
         page_size = self._page_size
         while True:
@@ -101,8 +107,9 @@ class ReservationStream:
                     snapshot = result.pages <= 1
                 for reservation in result.data:
                     version = (reservation.id, reservation.updated_at)
-                    if version not in seen:
-                        seen.add(version)
+                    content = reservation.model_dump_json()
+                    if seen.get(version) != content:
+                        seen[version] = content
                         new += 1
                         yield reservation
                 if not result.data or page >= result.pages:

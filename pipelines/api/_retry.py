@@ -50,7 +50,7 @@ class RetryPolicy:
             return None
         if status in WAIT_RETRY_AFTER and retry_after is not None:
             return retry_after if retry_after <= self.max_retry_after else None
-        if status >= 500:
+        if status >= 500 or status in WAIT_RETRY_AFTER:
             return self.backoff(attempt)
         return None
 

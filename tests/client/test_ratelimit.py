@@ -175,3 +175,32 @@ def test_the_server_count_keeps_a_fresh_bucket_from_tripping_the_limit(
         pms.me()  # max_attempts=1: a 429 would raise
     assert statuses(caplog, 429) == 0
     assert bucket.tokens < 2  # not the 2+ left of 6 that it would believe without the server
+
+
+def test_the_retry_policy_table() -> None:
+    """Spec, Errors and Limits: 429/503 wait Retry-After; 5xx back off; answers never retry."""
+    policy = RetryPolicy(max_attempts=3, backoff_base=1.0, backoff_cap=3.0, jitter=0.0)
+    assert policy.wait_for_status(429, 7.0, attempt=1) == 7.0
+    assert policy.wait_for_status(503, 2.0, attempt=2) == 2.0
+    assert policy.wait_for_status(503, None, attempt=1) == 1.0
+    assert policy.wait_for_status(429, None, attempt=2) == 2.0
+    assert policy.wait_for_status(500, 9.0, attempt=2) == 2.0  # Retry-After only for 429/503
+    assert policy.wait_for_status(502, None, attempt=3) is None  # attempts spent
+    assert policy.wait_for_status(429, 301.0, attempt=1) is None  # longer than max_retry_after
+    for status in (400, 401, 402, 403, 404, 409, 422, 423):
+        assert policy.wait_for_status(status, 1.0, attempt=1) is None
+    assert [policy.backoff(n) for n in (1, 2, 3, 4)] == [1.0, 2.0, 3.0, 3.0]
+    jittered = RetryPolicy(backoff_base=1.0, jitter=0.25)
+    assert all(0.75 <= jittered.backoff(1) <= 1.0 for _ in range(100))
+
+
+def test_retry_after_as_seconds_or_http_date() -> None:
+    from datetime import UTC, datetime
+
+    from pipelines.api._retry import parse_retry_after
+
+    now = datetime(2027, 1, 1, 12, 0, 0, tzinfo=UTC)
+    assert parse_retry_after("3", now) == 3.0
+    assert parse_retry_after("Fri, 01 Jan 2027 12:00:05 GMT", now) == 5.0
+    assert parse_retry_after("soon", now) is None
+    assert parse_retry_after(None, now) is None
