@@ -209,7 +209,10 @@ class HotelSim:
         elif kind == "cancel":
             self.engine.cancel(plan)
         elif kind == "modify" and plan.modification is not None:
-            self.engine.modify(plan, plan.modification)
+            change = plan.modification
+            if change.arrival is not None and change.arrival < self.first_arrival:
+                return  # nobody arrives before the hotel's first simulated day
+            self.engine.modify(plan, change)
 
     def _in_house(self, night: date) -> list[sqlite3.Row]:
         """Rooms checked in and staying the night `night`, with their room code."""

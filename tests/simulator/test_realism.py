@@ -1,0 +1,205 @@
+"""Realism of a simulated hotel, measured from the API's own answers (issue 3, domain.md).
+
+The simulator plays 120 days of the Rome hotel (January to April 2025, after its 180 days of
+booking-only warm-up) - a full year takes about half a minute of CPU on its own, too long for
+the suite; `benchmarks/bench_simulator.py` runs the year. A sandbox is then served on the
+database over real HTTP and every figure below is read through API v1 (plus the POS ledger
+CSVs and the simulator's ground truth of dropped postings, which are not part of the API).
+Bands are wide enough for one seed's randomness, narrow enough to catch a broken model.
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from statistics import median
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+
+from sandbox.clock import SimulatedClock
+from sandbox.db import open_db
+from sandbox.server import running_sandbox
+from sandbox.settings import SandboxSettings
+from sandbox.simulator.engine import stored_clock
+from sandbox.simulator.run import simulate_database
+from tests.conftest import auth
+
+START = date(2025, 1, 1)
+DAYS = 120
+END = START + timedelta(days=DAYS)
+ROME = ZoneInfo("Europe/Rome")
+TARGET = {1: 0.55, 2: 0.60, 3: 0.70, 4: 0.82}
+"""domain.md monthly occupancy of the months simulated."""
+
+
+@dataclass
+class Hotel:
+    api: httpx.Client
+    db_path: Path
+    pos_folder: Path
+    reservations: list[dict[str, Any]]
+    rooms: int
+
+
+def _pages(api: httpx.Client) -> Iterator[dict[str, Any]]:
+    page = 1
+    while True:
+        body = api.get("/reservations", params={"page": page, "page_size": 200}).json()
+        yield from body["data"]
+        if page >= body["pages"]:
+            return
+        page += 1
+
+
+@pytest.fixture(scope="module")
+def hotel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hotel]:
+    folder = tmp_path_factory.mktemp("realism")
+    db_path = folder / "hotel.sqlite"
+    simulate_database(str(db_path), days=DAYS, seed=2025, start=START,
+                      pos_export=folder / "pos")
+    conn = open_db(str(db_path))
+    now = stored_clock(conn)
+    conn.close()
+    assert now is not None
+    settings = SandboxSettings(db_path=str(db_path), rate_per_minute=1_000_000,
+                               burst=1_000_000, admin=True)
+    with running_sandbox(settings, SimulatedClock(now)) as server, \
+            httpx.Client(base_url=server.base_url, headers=auth(), timeout=60) as api:
+        rooms = sum(t["rooms"] for t in api.get("/room-types").json()["data"])
+        yield Hotel(api, db_path, folder / "pos", list(_pages(api)), rooms)
+
+
+def _cohort(hotel: Hotel) -> list[dict[str, Any]]:
+    """Reservations arriving within the simulated days (later ones are still being booked)."""
+    return [r for r in hotel.reservations if START.isoformat() <= r["arrival"] < END.isoformat()]
+
+
+def _stays(hotel: Hotel) -> list[dict[str, Any]]:
+    return [room for r in _cohort(hotel) for room in r["rooms"]]
+
+
+def test_business_date_is_the_day_after_the_last_simulated_day(hotel: Hotel) -> None:
+    assert hotel.api.get("/property").json()["business_date"] == END.isoformat()
+
+
+def test_monthly_occupancy_follows_the_seasonal_shape(hotel: Hotel) -> None:
+    """Rooms sold (checked in or out; no-shows and cancellations excluded) / rooms x days."""
+    sold: Counter[int] = Counter()
+    for stay in _stays(hotel):
+        if stay["status"] not in ("checked_in", "checked_out"):
+            continue
+        night = date.fromisoformat(stay["arrival"])
+        while night < min(date.fromisoformat(stay["departure"]), END):
+            sold[night.month] += 1
+            night += timedelta(days=1)
+    occupancy = {}
+    for month, target in TARGET.items():
+        days = ((date(2025, month + 1, 1) if month < 12 else date(2026, 1, 1))
+                - date(2025, month, 1)).days
+        occupancy[month] = sold[month] / (hotel.rooms * days)
+        assert target - 0.12 <= occupancy[month] <= target + 0.06, (month, occupancy)
+    assert occupancy[4] >= occupancy[1] + 0.12, occupancy
+    assert occupancy[3] > occupancy[1], occupancy
+
+
+def test_lead_times_median_and_tails(hotel: Hotel) -> None:
+    """domain.md: median about 15 days, 20-25% within 7 days, 10-15% beyond 90 days."""
+    leads = []
+    for reservation in _cohort(hotel):
+        created = datetime.fromisoformat(reservation["created_at"].replace("Z", "+00:00"))
+        leads.append((date.fromisoformat(reservation["arrival"])
+                      - created.astimezone(ROME).date()).days)
+    assert min(leads) >= 0
+    assert 11 <= median(leads) <= 20
+    assert 0.16 <= sum(lead <= 7 for lead in leads) / len(leads) <= 0.32
+    assert 0.06 <= sum(lead > 90 for lead in leads) / len(leads) <= 0.18
+
+
+def test_average_length_of_stay(hotel: Hotel) -> None:
+    """domain.md: ALOS = room nights / bookings, about 2.3 in Rome."""
+    stays = [s for s in _stays(hotel) if s["status"] in ("checked_in", "checked_out")]
+    assert 2.0 <= sum(s["nights"] for s in stays) / len(stays) <= 2.7
+
+
+def test_channel_mix(hotel: Hotel) -> None:
+    """domain.md: Booking.com 40-45%, Expedia 8-10%, website 15-20%, wholesale 8-12%."""
+    cohort = _cohort(hotel)
+    share = {channel: n / len(cohort) for channel, n in
+             Counter(r["channel"] for r in cohort).items()}
+    assert 0.34 <= share["booking_com"] <= 0.48
+    assert 0.05 <= share["expedia"] <= 0.14
+    assert 0.11 <= share["website"] <= 0.23
+    assert 0.05 <= share["wholesale"] <= 0.15
+    assert {"phone", "email", "walk_in", "corporate"} <= set(share)
+
+
+def test_cancellations_by_channel(hotel: Hotel) -> None:
+    """D-Edge: Booking.com cancels most, then Expedia, then the hotel's website."""
+    rate = {}
+    for channel in ("booking_com", "expedia", "website"):
+        stays = [s for r in _cohort(hotel) if r["channel"] == channel for s in r["rooms"]]
+        rate[channel] = sum(s["cancelled_by"] == "guest" for s in stays) / len(stays)
+    assert 0.28 <= rate["booking_com"] <= 0.52, rate
+    assert rate["booking_com"] > rate["expedia"] > rate["website"], rate
+
+
+def test_no_shows_are_about_two_percent(hotel: Hotel) -> None:
+    """No-show rate = no-shows / expected arrivals (domain.md: about 1-3%)."""
+    arrived = [s for s in _stays(hotel) if s["status"] in ("checked_in", "checked_out")]
+    no_shows = 0
+    for reservation in _cohort(hotel):
+        if not any(s["cancelled_by"] == "hotel" for s in reservation["rooms"]):
+            continue
+        folios = hotel.api.get(f"/reservations/{reservation['id']}/folios").json()["data"]
+        no_shows += sum(line["description"].startswith("No-show")
+                        for folio in folios for line in folio["lines"])
+    rate = no_shows / (len(arrived) + no_shows)
+    assert 0.008 <= rate <= 0.035, (no_shows, len(arrived))
+
+
+def test_groups_options_and_modifications_exist(hotel: Hotel) -> None:
+    groups = [r for r in hotel.reservations
+              if r["type"] == "group" and r["group_name"] and len(r["rooms"]) >= 5]
+    assert len(groups) >= 2
+    assert any(r["status"] == "option" for r in hotel.reservations)
+    events = hotel.api.get("/events", params={"types": "stay.updated", "limit": 500}).json()
+    changed = [e for e in events["data"]
+               if {"arrival", "departure", "room_type_id", "adults"} & set(e["data"]["changed"])]
+    assert len(changed) >= 3
+    checked_out = [s for s in _stays(hotel) if s["status"] == "checked_out"]
+    assert len(checked_out) > 1000
+
+
+def test_pos_ledger_against_folio_lines_finds_exactly_the_dropped_postings(
+        hotel: Hotel) -> None:
+    """Ledger rows of the last 20 business dates whose ticket is on no folio line are exactly
+    the simulator's dropped POS postings, about 2% of them."""
+    ledger = []
+    for offset in range(1, 21):
+        path = hotel.pos_folder / f"pos-ROMA01-{END - timedelta(days=offset)}.csv"
+        with path.open(encoding="utf-8", newline="") as handle:
+            ledger += list(csv.DictReader(handle))
+    assert len(ledger) > 1000
+    on_folios = set()
+    for reservation_id in sorted({int(row["reservation_id"]) for row in ledger}):
+        folios = hotel.api.get(f"/reservations/{reservation_id}/folios").json()["data"]
+        for folio in folios:
+            for line in folio["lines"]:
+                if "[T-" in line["description"]:
+                    on_folios.add(line["description"].rsplit("[", 1)[1].rstrip("]"))
+    missing = {f"{row['ticket_id']}/{row['line']}" for row in ledger} - on_folios
+    conn = sqlite3.connect(hotel.db_path)
+    truth = {f"{ticket}/{line}" for ticket, line in conn.execute(
+        "SELECT ticket_id, line FROM sim_dropped_postings WHERE kind = 'pos' AND "
+        "business_date >= ?", ((END - timedelta(days=20)).isoformat(),))}
+    conn.close()
+    assert missing == truth
+    assert 0.008 <= len(missing) / len(ledger) <= 0.04

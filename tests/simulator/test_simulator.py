@@ -1,0 +1,129 @@
+"""The simulator: deterministic for a seed, its timeline, and its POS ledger and ground truth.
+
+A short run (15 days after a 30-day booking-only warm-up) keeps these tests quick; the
+realism of a longer run is checked in test_realism.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import sqlite3
+from dataclasses import replace
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sandbox.cli import sandbox as sandbox_cli
+from sandbox.simulator.params import SimParams
+from sandbox.simulator.pos import LEDGER_COLUMNS
+from sandbox.simulator.run import simulate_database
+
+START = date(2025, 5, 1)
+DAYS = 15
+QUICK = replace(SimParams(), warmup_days=30)
+
+
+def content_hash(path: Path) -> str:
+    """Every row of every table, in a fixed order."""
+    digest = hashlib.sha256()
+    conn = sqlite3.connect(path)
+    tables = [row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    for table in tables:
+        digest.update(table.encode())
+        for row in conn.execute(f'SELECT * FROM "{table}" ORDER BY 1, 2'):
+            digest.update(repr(row).encode())
+    conn.close()
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("sim")
+    paths = {}
+    for name, seed, days in (("a", 11, DAYS), ("b", 11, DAYS), ("c", 12, 2)):
+        paths[name] = folder / f"{name}.sqlite"
+        simulate_database(str(paths[name]), days=days, seed=seed, start=START, params=QUICK,
+                          pos_export=folder / f"pos-{name}")
+    return paths
+
+
+def test_same_seed_same_database_other_seed_another(runs: dict[str, Path]) -> None:
+    assert content_hash(runs["a"]) == content_hash(runs["b"])
+    assert content_hash(runs["a"]) != content_hash(runs["c"])
+    first_day = "SELECT external_ref FROM reservations ORDER BY id LIMIT 50"
+    other = sqlite3.connect(runs["c"])
+    same = sqlite3.connect(runs["a"])
+    assert same.execute(first_day).fetchall() != other.execute(first_day).fetchall()
+    other.close()
+    same.close()
+
+
+def test_timeline_business_date_and_future_bookings(runs: dict[str, Path]) -> None:
+    """The N days are [start, start + N): the business date ends the day after the last one;
+    bookings for arrivals after it exist; nobody arrives before the first day."""
+    conn = sqlite3.connect(runs["a"])
+    end = START + timedelta(days=DAYS)
+    assert conn.execute("SELECT business_date FROM properties WHERE id = 1").fetchone()[0] == \
+        end.isoformat()
+    assert conn.execute("SELECT MIN(arrival) FROM reservation_rooms").fetchone()[0] >= \
+        START.isoformat()
+    future = conn.execute("SELECT COUNT(*) FROM reservation_rooms WHERE arrival > ? AND "
+                          "status <> 'cancelled'", (end.isoformat(),)).fetchone()[0]
+    assert future > 100
+    in_house_audits = conn.execute("SELECT COUNT(*) FROM night_audits WHERE property_id = 1"
+                                   ).fetchone()[0]
+    assert in_house_audits == DAYS + QUICK.warmup_days
+    stored = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()
+    assert stored is not None
+    assert stored[0].startswith(f'"{end.isoformat()}T')  # 02:00 Rome is 00:00 or 01:00 UTC
+    conn.close()
+
+
+def test_pos_ledger_csv_and_ground_truth_of_dropped_postings(runs: dict[str, Path]) -> None:
+    folder = runs["a"].parent / "pos-a"
+    files = sorted(folder.glob("pos-ROMA01-*.csv"))
+    assert [f.name for f in files] == [
+        f"pos-ROMA01-{START + timedelta(days=n)}.csv" for n in range(DAYS)]
+    rows = []
+    for path in files:
+        with path.open(encoding="utf-8", newline="") as handle:
+            reader = csv.reader(handle)
+            assert tuple(next(reader)) == LEDGER_COLUMNS
+            rows += [dict(zip(LEDGER_COLUMNS, row, strict=True)) for row in reader]
+    assert len(rows) > 300
+    conn = sqlite3.connect(runs["a"])
+    lines = {}
+    for description, room_entry in conn.execute(
+            "SELECT description, reservation_room_id FROM folio_lines WHERE description "
+            "LIKE '%[T-%'"):
+        ref = description[description.index("[") + 1:description.index("]")]
+        lines[ref] = room_entry
+    missing = {f"{r['ticket_id']}/{r['line']}" for r in rows} - set(lines)
+    truth = {f"{t}/{n}" for t, n in conn.execute(
+        "SELECT ticket_id, line FROM sim_dropped_postings WHERE kind = 'pos'")}
+    assert missing == truth
+    assert 0 < len(missing) < 0.06 * len(rows)
+    for row in rows:
+        ref = f"{row['ticket_id']}/{row['line']}"
+        if ref in lines:
+            assert lines[ref] == int(row["reservation_room_id"])
+    city_tax_dropped = conn.execute("SELECT COUNT(*) FROM sim_dropped_postings WHERE kind = "
+                                    "'city_tax'").fetchone()[0]
+    city_tax_posted = conn.execute("SELECT COUNT(*) FROM folio_lines l JOIN items i ON "
+                                   "i.id = l.service_item_id WHERE i.code = 'CTAX'").fetchone()[0]
+    assert city_tax_posted > 100
+    assert 0 < city_tax_dropped < 0.06 * city_tax_posted
+    conn.close()
+
+
+def test_cli_simulate_refuses_an_existing_database(tmp_path: Path) -> None:
+    target = tmp_path / "exists.sqlite"
+    target.write_bytes(b"")
+    result = CliRunner().invoke(sandbox_cli, ["simulate", "--db", str(target), "--days", "1",
+                                              "--seed", "1"])
+    assert result.exit_code != 0
+    assert "exists" in result.output
