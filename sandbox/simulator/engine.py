@@ -93,10 +93,10 @@ class HotelSim:
     plan_of_stay: dict[int, BookingPlan] = field(default_factory=dict)
     parking: set[int] = field(default_factory=set)
     generated_to: date = field(init=False)
-    catch_up: bool = True
+    catch_up: bool = False
     """Plans booked before `first_booking_day` and not in the database yet: book them on that
-    day (True, a new hotel) or leave them out (False, set when the hotel already has bookings:
-    they were made, or not, by an earlier run)."""
+    day (True: the simulator's first warm-up day) or leave them out (False: a running server
+    starts from its book as it is; always False when the hotel already has bookings)."""
 
     def __post_init__(self) -> None:
         ctx = system_ctx(self.state, self.hotel.property_id)
@@ -339,13 +339,14 @@ class Simulation:
     first_booking_day: date
     params: SimParams = field(default_factory=SimParams)
     pos_export: Path | None = None
+    catch_up: bool = False
     hotels: list[HotelSim] = field(init=False)
 
     def __post_init__(self) -> None:
         conn = self.state.conn
         self.hotels = [
             HotelSim(self.state, load_hotel(conn, pid), self.seed, self.params,
-                     self.first_arrival, self.first_booking_day)
+                     self.first_arrival, self.first_booking_day, catch_up=self.catch_up)
             for pid in self.property_ids
         ]
         self.timezone = ZoneInfo(self.hotels[0].hotel.timezone if self.hotels

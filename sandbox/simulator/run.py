@@ -85,7 +85,7 @@ def simulate_database(
         state = offline_state(conn, clock)
         simulation = Simulation(state, clock, seed, property_ids, first_arrival=start,
                                 first_booking_day=warmup_from, params=params,
-                                pos_export=pos_export)
+                                pos_export=pos_export, catch_up=True)
         day = warmup_from
         while day < start:
             simulation.play_day(day, full=False)

@@ -127,3 +127,14 @@ def test_cli_simulate_refuses_an_existing_database(tmp_path: Path) -> None:
                                               "--seed", "1"])
     assert result.exit_code != 0
     assert "exists" in result.output
+
+
+def test_a_simulated_server_carries_on_from_the_stored_clock(runs: dict[str, Path]) -> None:
+    """`serve --clock simulated` without --start continues where the simulation stopped."""
+    from sandbox.cli import server_clock
+
+    conn = sqlite3.connect(runs["a"])
+    stored = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()[0]
+    conn.close()
+    clock = server_clock("simulated", str(runs["a"]), None)
+    assert clock.now().strftime("%Y-%m-%dT%H:%M:%SZ") == stored.strip('"')
