@@ -41,8 +41,9 @@ class CallLog(logging.Handler):
         self.times: list[float] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.msg.startswith("%s %s -> %d"):
-            status = int(record.args[2])  # type: ignore[index]
+        if isinstance(record.msg, str) and record.msg.startswith("%s %s -> %d"):
+            assert isinstance(record.args, tuple)
+            status = int(str(record.args[2]))
             self.statuses[status] = self.statuses.get(status, 0) + 1
             self.times.append(time.monotonic())
 

@@ -41,12 +41,14 @@ class TokenBucket:
         rate_per_minute: int = DEFAULT_RATE_PER_MINUTE,
         burst: int = DEFAULT_BURST,
         *,
-        margin: int = DEFAULT_MARGIN,
+        margin: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if rate_per_minute < 1 or burst < 1:
             raise ValueError("rate_per_minute and burst must be at least 1")
+        if margin is None:
+            margin = default_margin(burst)
         if not 0 <= margin < burst:
             raise ValueError("margin must be at least 0 and smaller than burst")
         self.rate_per_minute = rate_per_minute
@@ -107,6 +109,11 @@ class TokenBucket:
             return self._tokens
 
 
+def default_margin(burst: int) -> int:
+    """3 tokens, but never more than a tenth of a small burst."""
+    return min(DEFAULT_MARGIN, burst // 10)
+
+
 _shared: dict[tuple[str, str, int, int, int], TokenBucket] = {}
 _shared_lock = threading.Lock()
 
@@ -116,10 +123,11 @@ def shared_bucket(
     api_key: str,
     rate_per_minute: int = DEFAULT_RATE_PER_MINUTE,
     burst: int = DEFAULT_BURST,
-    margin: int = DEFAULT_MARGIN,
+    margin: int | None = None,
 ) -> TokenBucket:
     """The process-wide bucket of (base URL, key); the key is held only as a hash."""
     key_hash = hashlib.sha256(api_key.encode("utf-8")).hexdigest()
+    margin = default_margin(burst) if margin is None else margin
     ident = (base_url.rstrip("/"), key_hash, rate_per_minute, burst, margin)
     with _shared_lock:
         bucket = _shared.get(ident)

@@ -75,13 +75,13 @@ def test_nothing_is_missed_or_read_twice_while_another_client_keeps_changing_rec
         first_read: list[Reservation] = []
         for reservation in stream:
             first_read.append(reservation)
-            time.sleep(0.01)  # a slow consumer: pages are fetched as it asks
+            time.sleep(0.015)  # a slow consumer: pages are fetched as it asks
         changes_during_read = changes
     finally:
         stop.set()
         thread.join()
 
-    assert changes_during_read >= 10  # the list really moved under the reader
+    assert changes_during_read >= 5  # the list really moved under the reader
     versions = [(r.id, r.updated_at, r.notes) for r in first_read]
     assert len(versions) == len(set(versions)), "a version was yielded twice"
     assert {r.id for r in first_read} == set(oldest_first), "a reservation was missed"
