@@ -8,13 +8,14 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 import httpx
 import pytest
 
+from sandbox.clock import SimulatedClock
 from sandbox.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import MakeSandbox, auth
@@ -420,6 +421,32 @@ def test_documents_are_numbered_per_property(sandbox: RunningSandbox) -> None:
     match = DOCUMENT.match(other_number)
     assert match is not None
     assert int(match.group(2)) == 1  # its own sequence, not the next of property 1
+
+
+def test_document_numbers_restart_with_the_year(make_sandbox: MakeSandbox) -> None:
+    """Issue 3: fiscal numbering per property and year; `issue_date` is the business date,
+    which the night audit moves from 31 December into the new year."""
+    clock = SimulatedClock(datetime(2026, 12, 31, 10, 0, tzinfo=UTC))
+    hotel = Hotel(make_sandbox(clock=clock, admin=True))
+    try:
+        numbers = []
+        for _ in range(2):
+            _, folio = first_folio(hotel)
+            hotel.charge(folio["id"], item_id=hotel.item("BAR")["id"])
+            hotel.lifecycle(folio["id"], "payments")
+            closed = hotel.lifecycle(folio["id"], "close").json()
+            numbers.append((closed["document"], closed["issue_date"]))
+        clock.advance(timedelta(hours=16))
+        audit = hotel.admin.post("/night-audit", json={"property_id": 1})
+        assert audit.status_code == 200, audit.text
+        assert hotel.business_date() == date(2027, 1, 1)
+        _, folio = first_folio(hotel)
+        closed = hotel.lifecycle(folio["id"], "close").json()
+        numbers.append((closed["document"], closed["issue_date"]))
+    finally:
+        hotel.close()
+    assert numbers == [("2026/000001", "2026-12-31"), ("2026/000002", "2026-12-31"),
+                       ("2027/000001", "2027-01-01")]
 
 
 def test_admin_folio_endpoints_only_with_admin(make_sandbox: MakeSandbox) -> None:
