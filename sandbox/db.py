@@ -53,12 +53,18 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 def one(conn: sqlite3.Connection, sql: str, *params: Any) -> sqlite3.Row | None:
-    row: sqlite3.Row | None = conn.execute(sql, params).fetchone()
+    try:
+        row: sqlite3.Row | None = conn.execute(sql, params).fetchone()
+    except OverflowError:
+        return None  # an integer beyond SQLite's 64 bits: no row can match it
     return row
 
 
 def all_rows(conn: sqlite3.Connection, sql: str, *params: Any) -> list[sqlite3.Row]:
-    return list(conn.execute(sql, params).fetchall())
+    try:
+        return list(conn.execute(sql, params).fetchall())
+    except OverflowError:
+        return []  # an integer beyond SQLite's 64 bits: no row can match it
 
 
 def insert(conn: sqlite3.Connection, table: str, values: dict[str, Any]) -> int:
