@@ -101,11 +101,25 @@ def _simulation(request: Request, state: SandboxState, seed: int,
     runners: dict[tuple[int, tuple[int, ...]], Simulation] = getattr(
         request.app.state, "simulations", {})
     request.app.state.simulations = runners
+    runner = runners.get(key)
+    if runner is not None and not _still_valid(state, runner):
+        del runners[key]  # the database was reset under it
     if key not in runners:
         runners[key] = Simulation(state, _simulated(state), seed, tuple(property_ids),
                                   first_arrival=first_day, first_booking_day=first_day,
                                   params=SimParams())
     return runners[key]
+
+
+def _still_valid(state: SandboxState, runner: Simulation) -> bool:
+    """Whether the bookings the runner remembers are still the database's."""
+    for hotel in runner.hotels:
+        for ref, reservation_id in list(hotel.engine.reservation_of.items())[:1]:
+            row = one(state.conn, "SELECT external_ref FROM reservations WHERE id = ?",
+                      reservation_id)
+            if row is None or row["external_ref"] != ref:
+                return False
+    return True
 
 
 def _play(request: Request, state: SandboxState, seed: int, days: int,

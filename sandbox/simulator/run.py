@@ -40,6 +40,8 @@ class SimulationReport:
     business_date: date
     seconds: float
     hotels: list[dict[str, Any]] = field(default_factory=list)
+    failures: dict[str, int] = field(default_factory=dict)
+    """Actions a service refused unexpectedly (none in a sound run)."""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -106,6 +108,7 @@ def simulate_database(
                 "property_id": hotel.property_id, "bookings": asdict(hotel.engine.stats),
                 "front_desk": asdict(hotel.desk.stats),
             })
+        report.failures = dict(simulation.failures)
         if db_path != ":memory:":
             Path(db_path).parent.mkdir(parents=True, exist_ok=True)
             target = sqlite3.connect(db_path)

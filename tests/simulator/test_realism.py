@@ -63,8 +63,9 @@ def _pages(api: httpx.Client) -> Iterator[dict[str, Any]]:
 def hotel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hotel]:
     folder = tmp_path_factory.mktemp("realism")
     db_path = folder / "hotel.sqlite"
-    simulate_database(str(db_path), days=DAYS, seed=2025, start=START,
-                      pos_export=folder / "pos")
+    report = simulate_database(str(db_path), days=DAYS, seed=2025, start=START,
+                               pos_export=folder / "pos")
+    assert report.failures == {}
     conn = open_db(str(db_path))
     now = stored_clock(conn)
     conn.close()

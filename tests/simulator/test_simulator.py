@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from sandbox.cli import sandbox as sandbox_cli
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.pos import LEDGER_COLUMNS
-from sandbox.simulator.run import simulate_database
+from sandbox.simulator.run import SimulationReport, simulate_database
 
 START = date(2025, 5, 1)
 DAYS = 15
@@ -40,15 +40,25 @@ def content_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
+REPORTS: dict[str, SimulationReport] = {}
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("sim")
     paths = {}
     for name, seed, days in (("a", 11, DAYS), ("b", 11, DAYS), ("c", 12, 2)):
         paths[name] = folder / f"{name}.sqlite"
-        simulate_database(str(paths[name]), days=days, seed=seed, start=START, params=QUICK,
-                          pos_export=folder / f"pos-{name}")
+        REPORTS[name] = simulate_database(str(paths[name]), days=days, seed=seed, start=START,
+                                          params=QUICK, pos_export=folder / f"pos-{name}")
     return paths
+
+
+def test_no_service_refused_an_action_unexpectedly(runs: dict[str, Path]) -> None:
+    assert all(report.failures == {} for report in REPORTS.values()), REPORTS["a"].failures
+    desk = REPORTS["a"].hotels[0]["front_desk"]
+    assert desk["check_ins"] > 200
+    assert desk["check_outs"] > 150
 
 
 def test_same_seed_same_database_other_seed_another(runs: dict[str, Path]) -> None:
