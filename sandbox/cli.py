@@ -34,8 +34,11 @@ def sandbox() -> None:
               show_default=True, help="Wall time, or simulated time moved by /_sandbox/advance.")
 @click.option("--start", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S%z"]), default=None,
               help="Simulated clock: start instant (default: where the database left it).")
+@click.option("--pos-export", type=click.Path(file_okay=False), default=None,
+              help="Folder for the POS ledger of days simulated through /_sandbox.")
 def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, admin: bool,
-          allow_http_webhooks: bool, clock_kind: str, start: datetime | None) -> None:
+          allow_http_webhooks: bool, clock_kind: str, start: datetime | None,
+          pos_export: str | None) -> None:
     """Serve API v1 under /v1 until interrupted.
 
     \b
@@ -52,7 +55,8 @@ def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, 
     if db_path != ":memory:":
         os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
     settings = SandboxSettings(db_path=db_path, rate_per_minute=rate_per_minute, burst=burst,
-                               admin=admin, allow_http_webhooks=allow_http_webhooks)
+                               admin=admin, allow_http_webhooks=allow_http_webhooks,
+                               pos_export_dir=pos_export)
     app = create_app(settings, server_clock(clock_kind, db_path, start))
     click.echo(f"Sandbox PMS API v1 at http://{host}:{port}/v1  (database: {db_path})")
     click.echo("Keys:")

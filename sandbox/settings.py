@@ -19,3 +19,5 @@ class SandboxSettings:
     """A webhook receiver that has not answered within this time has failed (spec: 10 s)."""
     idempotency_wait_seconds: float = 30.0
     """How long a repeat waits for the first request with the same Idempotency-Key."""
+    pos_export_dir: str | None = None
+    """Folder where days simulated through /_sandbox write their POS ledger CSV files."""

@@ -14,6 +14,7 @@ GET /_sandbox/clock lives in routes/admin.py.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -107,8 +108,13 @@ def _simulation(request: Request, state: SandboxState, seed: int,
     if key not in runners:
         runners[key] = Simulation(state, _simulated(state), seed, tuple(property_ids),
                                   first_arrival=first_day, first_booking_day=first_day,
-                                  params=SimParams())
+                                  params=SimParams(), pos_export=_pos_export(state))
     return runners[key]
+
+
+def _pos_export(state: SandboxState) -> Path | None:
+    folder = state.settings.pos_export_dir
+    return Path(folder) if folder else None
 
 
 def _still_valid(state: SandboxState, runner: Simulation) -> bool:
