@@ -89,6 +89,12 @@ def _show_sandbox(api: httpx.Client, nights: int) -> None:
     click.echo(f"  {'total':<14}  {quote.total:>9.2f} {prop.currency}")
 
 
+def _add_sync() -> None:
+    from .sync_command import sync
+
+    main.add_command(sync)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -96,6 +102,7 @@ def _load_plugins() -> None:
             main.add_command(command, name=entry.name)
 
 
+_add_sync()
 _load_plugins()
 
 

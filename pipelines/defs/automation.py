@@ -1,0 +1,75 @@
+"""Jobs, schedules and the event sensor.
+
+- `pms_sync`: every ingestion asset but the availability snapshot, one run per property;
+  hourly schedule, and the `pms_events_sensor` starts it when a property's log has new events.
+- `pms_availability_snapshot`: the 365-night availability snapshot, daily after the night
+  audit (06:00 UTC by default: the business date has moved by then in European hotels).
+Schedules and the sensor start stopped; switch them on in the UI (Automation).
+"""
+
+import json
+
+import dagster as dg
+
+from pipelines.api import PmsError
+
+from .keys import INGESTION_GROUP, stream_key
+from .partitions import PROPERTY_CODES
+from .resources import PmsApiResource
+
+AVAILABILITY = stream_key("availability")
+
+pms_sync = dg.define_asset_job(
+    "pms_sync", selection=dg.AssetSelection.groups(INGESTION_GROUP)
+    - dg.AssetSelection.assets(AVAILABILITY),
+    description="Land every PMS stream but availability.")
+
+pms_availability_snapshot = dg.define_asset_job(
+    "pms_availability_snapshot", selection=dg.AssetSelection.assets(AVAILABILITY),
+    description="Snapshot 365 nights of availability.")
+
+
+@dg.schedule(job=pms_sync, cron_schedule="0 * * * *", name="pms_sync_hourly",
+             description="Sync every property each hour.")
+def pms_sync_hourly(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
+    stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
+        else ""
+    return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code)
+            for code in PROPERTY_CODES]
+
+
+@dg.schedule(job=pms_availability_snapshot, cron_schedule="0 6 * * *",
+             name="pms_availability_daily",
+             description="Snapshot availability once a day, after the night audits.")
+def pms_availability_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
+    stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
+        else ""
+    return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code)
+            for code in PROPERTY_CODES]
+
+
+@dg.sensor(job=pms_sync, name="pms_events_sensor", minimum_interval_seconds=60,
+           description="Start a sync of a property when GET /events shows events after the "
+                       "last one seen (one call per property and tick).")
+def pms_events_sensor(context: dg.SensorEvaluationContext,
+                      pms: PmsApiResource) -> dg.SensorResult:
+    from pipelines.api import PmsClient
+
+    seen: dict[str, int] = json.loads(context.cursor) if context.cursor else {}
+    requests: list[dg.RunRequest] = []
+    for code in PROPERTY_CODES:
+        after = seen.get(code, 0)
+        try:
+            endpoint = pms.endpoint(code)
+            with PmsClient(endpoint.base_url, endpoint.api_key, max_attempts=2,
+                           rate_per_minute=endpoint.rate_per_minute,
+                           burst=endpoint.burst) as client:
+                batch = client.get_events(after, limit=500)
+        except (PmsError, ValueError) as error:
+            context.log.warning(f"property {code}: events not read: {error}")
+            continue
+        if batch.data:
+            seen[code] = batch.data[-1].id
+            requests.append(dg.RunRequest(run_key=f"{code}:events:{seen[code]}",
+                                          partition_key=code))
+    return dg.SensorResult(run_requests=requests, cursor=json.dumps(seen, sort_keys=True))

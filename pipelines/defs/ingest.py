@@ -1,0 +1,104 @@
+"""The ingestion assets: one per sync stream, partitioned by property, all in pool `duckdb`.
+
+Each asset runs `pipelines.ingest` for its stream and reports calls, rows, seconds and a
+preview as metadata. The event log asset carries the `event_gap` check.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+import dagster as dg
+
+from pipelines.ingest import StreamResult, sync_stream
+
+from .keys import INGESTION_GROUP, OWNERS, POOL, stream_key
+from .partitions import PROPERTIES
+from .resources import PmsApiResource, SyncSettingsResource, WarehouseResource
+
+EVENT_GAP_CHECK = "event_gap"
+
+DESCRIPTIONS = {
+    "reference": "Property, room types, rooms, rate plans, age brackets, items and "
+                 "classifications (core.property ... core.classifications), replaced each run.",
+    "events": "The event log after the last landed id (core.events), each event once; an "
+              "event cursor fallen out of the 30-day log is a gap: recorded, the check "
+              "fails, and the reservations are fully resynced.",
+    "reservations": "Reservations changed since the cursor less the overlap window "
+                    "(core.reservations, core.reservation_rooms, room versions, stay guests).",
+    "folios": "Folios and lines of reservations changed, rooms in house or departed lately, "
+              "and folios not closed yet (core.folios, core.folio_lines).",
+    "availability": "Availability of the next 365 nights per room type, snapshot on the "
+                    "property's business date (core.availability).",
+    "pos_ledger": "POS ledger CSV files of the property's folder, each once; bad files "
+                  "quarantined (core.pos_ledger, core.pos_ledger_files).",
+}
+DEPS: dict[str, list[str]] = {
+    "reference": [], "events": [], "reservations": ["events"], "folios": ["reservations"],
+    "availability": ["reference"], "pos_ledger": [],
+}
+
+
+def _metadata(result: StreamResult) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "calls": result.calls, "rows": result.rows, "seconds": result.seconds,
+        "errors": result.errors, "status": result.status,
+        **{f"detail_{k}": v for k, v in result.details.items()},
+    }
+    if result.cursor is not None:
+        meta["cursor"] = result.cursor
+    if result.message:
+        meta["message"] = result.message
+    if result.preview:
+        meta["preview"] = dg.MetadataValue.md(_markdown(result.preview))
+    return meta
+
+
+def _markdown(rows: Sequence[dict[str, Any]]) -> str:
+    names = list(rows[0])
+    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+    lines += ["| " + " | ".join(str(r[n]) for n in names) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
+         warehouse: WarehouseResource, sync_settings: SyncSettingsResource) -> StreamResult:
+    endpoint = sync_settings.endpoint(pms.endpoint(context.partition_key))
+    with warehouse.connect() as conn:
+        result = sync_stream(endpoint, conn, context.run_id, stream, sync_settings.settings())
+    context.log.info(f"{stream} of {endpoint.code}: {result.calls} calls, {result.rows} rows, "
+                     f"{result.seconds} s" + (f" ({result.message})" if result.message else ""))
+    return result
+
+
+def _stream_asset(stream: str) -> dg.AssetsDefinition:
+    check_specs = ([dg.AssetCheckSpec(EVENT_GAP_CHECK, asset=stream_key(stream),
+                                      description="The event cursor is still inside the "
+                                                  "30-day log (no event lost).")]
+                   if stream == "events" else None)
+
+    @dg.asset(
+        key=stream_key(stream), group_name=INGESTION_GROUP, description=DESCRIPTIONS[stream],
+        owners=OWNERS, kinds={"python", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
+        deps=[stream_key(d) for d in DEPS[stream]], check_specs=check_specs,
+    )
+    def _asset(context: dg.AssetExecutionContext, pms: PmsApiResource,
+               warehouse: WarehouseResource,
+               sync_settings: SyncSettingsResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
+        result = _run(context, stream, pms, warehouse, sync_settings)
+        checks = None
+        if stream == "events":
+            checks = [dg.AssetCheckResult(
+                check_name=EVENT_GAP_CHECK, passed=result.status != "gap",
+                severity=dg.AssetCheckSeverity.ERROR,
+                metadata={"message": result.message or "no gap"})]
+        return dg.MaterializeResult(metadata=_metadata(result), check_results=checks)
+
+    return _asset
+
+
+reference_asset = _stream_asset("reference")
+events_asset = _stream_asset("events")
+reservations_asset = _stream_asset("reservations")
+folios_asset = _stream_asset("folios")
+availability_asset = _stream_asset("availability")
+pos_ledger_asset = _stream_asset("pos_ledger")

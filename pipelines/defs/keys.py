@@ -1,0 +1,15 @@
+"""Asset keys, groups and names shared by the modules of `pipelines.defs`."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+INGESTION_GROUP = "ingestion"
+OWNERS = ["team:data-platform"]
+POOL = "duckdb"
+"""Every step that writes (or reads) the DuckDB file holds this pool (size 1: dagster.yaml)."""
+
+
+def stream_key(stream: str) -> dg.AssetKey:
+    """The asset of one sync stream: pms/reference, pms/events, pms/reservations, ..."""
+    return dg.AssetKey(["pms", stream])

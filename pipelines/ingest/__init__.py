@@ -1,0 +1,24 @@
+"""The sync core: land a PMS property in the DuckDB warehouse, stream by stream.
+
+Dagster-free: the assets of `pipelines.defs` and `pmsw sync` both run these functions.
+Streams (docs/ingestion.md): reference, events, reservations, folios, availability,
+pos_ledger. Each writes its rows and moves its cursor in one DuckDB transaction.
+"""
+
+from .context import StreamResult, SyncContext, run_stream
+from .properties import (
+    Endpoint,
+    PropertyConfig,
+    PropertyConfigError,
+    find_property,
+    load_properties,
+    properties_file,
+)
+from .settings import SyncSettings
+from .streams import STREAMS, sync_property, sync_stream
+
+__all__ = [
+    "STREAMS", "Endpoint", "PropertyConfig", "PropertyConfigError", "StreamResult",
+    "SyncContext", "SyncSettings", "find_property", "load_properties", "properties_file",
+    "run_stream", "sync_property", "sync_stream",
+]

@@ -1,0 +1,72 @@
+"""Count the HTTP calls of a sync and read the server's time, through httpx event hooks.
+
+Every attempt the client sends (retries included) passes the request hook; every answer the
+response hook, which keeps the latest `Date` header: the PMS's clock, used as `fetched_at`.
+
+Test hook: with `PMSW_TEST_HOOKS=1` and `PMSW_TEST_KILL_AFTER_CALLS=N`, the process kills
+itself with SIGKILL just before sending call N + 1 (the crash-and-rerun tests). Without
+`PMSW_TEST_HOOKS` the variable is ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+import httpx
+
+TEST_HOOKS_ENV = "PMSW_TEST_HOOKS"
+KILL_AFTER_ENV = "PMSW_TEST_KILL_AFTER_CALLS"
+
+
+class CallMeter:
+    """Calls sent, answers received, and the server time of the latest answer (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.ok = 0
+        self.server_time: datetime | None = None
+        kill = os.environ.get(KILL_AFTER_ENV) if os.environ.get(TEST_HOOKS_ENV) == "1" else None
+        self._kill_after = int(kill) if kill else None
+
+    @property
+    def errors(self) -> int:
+        """Attempts that got no 2xx answer (retried or final)."""
+        return self.calls - self.ok
+
+    def on_request(self, request: httpx.Request) -> None:
+        with self._lock:
+            if self._kill_after is not None and self.calls >= self._kill_after:
+                os.kill(os.getpid(), signal.SIGKILL)
+            self.calls += 1
+
+    def on_response(self, response: httpx.Response) -> None:
+        stamp = _parse_date(response.headers.get("Date"))
+        with self._lock:
+            if response.status_code < 300:
+                self.ok += 1
+            if stamp is not None and (self.server_time is None or stamp > self.server_time):
+                self.server_time = stamp
+
+    def http_client(self, timeout: float = 30.0) -> httpx.Client:
+        """An httpx client whose every attempt and answer passes through this meter."""
+        return httpx.Client(
+            timeout=timeout,
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+            headers={"User-Agent": "pms-warehouse-sync", "Accept": "application/json"},
+            event_hooks={"request": [self.on_request], "response": [self.on_response]},
+        )
+
+
+def _parse_date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        parsed = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
