@@ -17,12 +17,12 @@ from models.availability import (
 )
 from models.common import Scope
 
-from ..db import all_rows, from_cents, to_cents
+from ..db import all_rows, from_cents
 from ..deps import Ctx, require
 from ..errors import invalid_request
 from ..services import property_data
 from ..services.availability import type_availability
-from ..services.pricing import price_stay
+from ..services.pricing import override_cents, price_stay
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["availability and quotes"])
@@ -75,8 +75,7 @@ async def create_quote(ctx: AvailabilityRead, body: QuoteRequest) -> Quote:
         ctx.conn, ctx.property_id, room_type_id=body.room_type_id, arrival=body.arrival,
         departure=body.departure, adults=body.adults, brackets=dict(body.brackets),
         rate_plan_id=body.rate_plan_id, offer_id=body.offer_id, discount_pct=body.discount_pct,
-        price_override_cents=None if body.price_override is None
-        else to_cents(body.price_override),
+        price_override_cents=override_cents(body.price_override),
     )
     return Quote(
         total=from_cents(priced.total_cents),

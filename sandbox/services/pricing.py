@@ -20,6 +20,8 @@ from ..errors import invalid_request, rule_violation
 HUNDRED = Decimal(100)
 MAX_NIGHTS = 366
 """Longest stay the engine prices (a bound of this sandbox; the spec names none)."""
+MAX_NIGHTLY_PRICE = Decimal(1_000_000)
+"""Highest `price_override` accepted (a bound of this sandbox, like ChargeInput's unit_price)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,15 @@ class PricedStay:
     rate_plan_id: int
     nights: list[NightPrice]
     total_cents: int
+
+
+def override_cents(price_override: Decimal | None, field: str = "price_override") -> int | None:
+    """A request's `price_override` in cents; 400 naming `field` when outside 0..1,000,000."""
+    if price_override is None:
+        return None
+    if not Decimal(0) <= price_override <= MAX_NIGHTLY_PRICE:
+        raise invalid_request(f"{field} must be between 0 and {MAX_NIGHTLY_PRICE}", field=field)
+    return round_cents(price_override * HUNDRED)
 
 
 def round_cents(value: Decimal) -> int:
@@ -87,8 +98,11 @@ def price_stay(
         raise invalid_request("adults must be at least 1", field="adults")
     if discount_pct is not None and not Decimal(0) <= discount_pct <= HUNDRED:
         raise invalid_request("discount_pct must be between 0 and 100", field="discount_pct")
-    if price_override_cents is not None and price_override_cents < 0:
-        raise invalid_request("price_override must not be negative", field="price_override")
+    if price_override_cents is not None and not (
+        0 <= price_override_cents <= MAX_NIGHTLY_PRICE * HUNDRED
+    ):
+        raise invalid_request(f"price_override must be between 0 and {MAX_NIGHTLY_PRICE}",
+                              field="price_override")
 
     room_type = _by_id(conn, "SELECT id, code, max_pax, is_virtual, base_price_cents "
                        "FROM room_types WHERE id = ? AND property_id = ?", room_type_id,

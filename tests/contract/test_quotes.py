@@ -234,6 +234,8 @@ def test_unknown_room_type_is_404(sandbox: RunningSandbox, api: httpx.Client) ->
          "discount_pct"),
         ({"arrival": "2030-03-04", "departure": "2030-03-05", "price_override": -1},
          "price_override"),
+        ({"arrival": "2030-03-04", "departure": "2030-03-05", "price_override": 1e30},
+         "price_override"),  # docs/sandbox.md: at most 1,000,000 a night
     ],
 )
 def test_malformed_request_is_400_naming_the_field(api: httpx.Client, body: dict[str, Any],

@@ -18,7 +18,7 @@ from sandbox.clock import SimulatedClock
 from sandbox.db import open_db, transaction
 from sandbox.errors import ApiError
 from sandbox.seed import seed
-from sandbox.services.pricing import PricedStay, price_stay
+from sandbox.services.pricing import PricedStay, override_cents, price_stay
 
 MONDAY = date(2026, 3, 2)  # March: a "mid" month of the seed; April is "high".
 
@@ -149,6 +149,7 @@ def test_infants_do_not_count_against_max_pax(conn: sqlite3.Connection) -> None:
         ({"adults": 0}, 400, "adults"),
         ({"discount_pct": Decimal("101")}, 400, "discount_pct"),
         ({"price_override_cents": -1}, 400, "price_override"),
+        ({"price_override_cents": 10**20}, 400, "price_override"),
         ({"room_type_id": 999}, 422, "room_type_id"),
         ({"rate_plan_id": 999}, 422, "rate_plan_id"),
         ({"offer_id": 999}, 422, "offer_id"),
@@ -177,3 +178,12 @@ def test_refusals_from_the_property_data(conn: sqlite3.Connection) -> None:
     for name, (overrides, field) in cases.items():
         error = refusal(conn, **overrides)
         assert (error.status, error.code.value, error.field) == (422, "rule_violation", field), name
+
+
+def test_override_cents_converts_and_bounds_the_amount() -> None:
+    assert override_cents(None) is None
+    assert override_cents(Decimal("123.455")) == 12346
+    assert override_cents(Decimal(1_000_000)) == 100_000_000
+    with pytest.raises(ApiError) as caught:
+        override_cents(Decimal("1e30"), field="rooms[0].price_override")
+    assert (caught.value.status, caught.value.field) == (400, "rooms[0].price_override")
