@@ -85,9 +85,10 @@ def price_stay(
     """Price every night of [arrival, departure); refuse what cannot be priced.
 
     Refusals name the field: 400 `invalid_request` for malformed values (departure not after
-    arrival, adults below 1, discount outside 0..100, negative override), 422 `rule_violation`
-    for what the property's data refuses (unknown or virtual room type, unknown or inactive
-    rate plan, unknown or inactive offer, unknown bracket, more persons than `max_pax`).
+    arrival, adults below 1, discount outside 0..100, override outside 0..1,000,000), 422
+    `rule_violation` for what the property's data refuses (unknown or virtual room type,
+    unknown or inactive rate plan or offer, unknown bracket, more persons than `max_pax`, a stay
+    over 366 nights).
     Contract plans are accepted by id although GET /rate-plans hides them.
     """
     if departure <= arrival:
