@@ -26,7 +26,6 @@ import json
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal
 
 from models.common import CancelledBy, FolioStatus, ReservationStatus
 from models.events import EventType
@@ -34,9 +33,9 @@ from models.events import EventType
 from ..db import all_rows, insert, iso, one, transaction, ts, update
 from ..deps import Ctx
 from ..errors import rule_violation
-from .folios import CHARGE, open_folio, post_line
+from .folios import open_folio
 from .stay_ops import clear_head_option
-from .stay_store import accommodation_vat, stay_event, touch
+from .stay_store import post_room_night, stay_event, touch
 
 S = ReservationStatus
 NO_SHOW = "no_show"
@@ -164,16 +163,9 @@ def _charge_night(ctx: Ctx, stay: sqlite3.Row, night: date, label: str,
     if price is None:
         result.unpriced_nights.append(stay["id"])
         return
-    item = one(conn, "SELECT id FROM items WHERE property_id = ? AND code = 'ROOM'",
-               ctx.property_id)
-    room = one(conn, "SELECT code FROM rooms WHERE id = ?", stay["room_id"])
-    line_id = post_line(
-        conn, _open_folio_of(ctx, stay), line_type=CHARGE, description=f"{label} night {night}",
-        posted_on=night, quantity=Decimal(1), unit_price_cents=price["price_cents"],
-        tax_pct=accommodation_vat(conn, ctx.property_id),
-        room_code="" if room is None else room["code"],
-        service_item_id=None if item is None else item["id"], reservation_room_id=stay["id"],
-        now=ctx.now())
+    line_id = post_room_night(ctx, stay, _open_folio_of(ctx, stay),
+                              cents=price["price_cents"], posted_on=night,
+                              description=f"{label} night {night}")
     insert(conn, "audit_room_charges", {"reservation_room_id": stay["id"], "night": iso(night),
                                         "folio_line_id": line_id})
     result.room_charges += 1

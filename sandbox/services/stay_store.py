@@ -18,12 +18,9 @@ from models.events import EventType
 from ..db import all_rows, iso, one, ts
 from ..deps import Ctx
 from .events import record_event
-from .folios import post_line
+from .folios import CHARGE, post_line
 from .pricing import PricedStay, price_stay
 from .reservation_view import room_code
-
-ACCOMMODATION = "accommodation"
-"""Folio line type of a room night (a charge: it counts in `charges`)."""
 
 
 def price_row(conn: sqlite3.Connection, property_id: int,
@@ -107,20 +104,28 @@ def accommodation_vat(conn: sqlite3.Connection, property_id: int) -> Decimal:
     return Decimal(row["accommodation_vat_pct"])
 
 
+def post_room_night(ctx: Ctx, stay: sqlite3.Row, folio_id: int, *, cents: int, posted_on: date,
+                    description: str) -> int:
+    """Post one room night of `stay` on a folio: line type `charge`, item ROOM, the property's
+    accommodation VAT. The night audit and check-in/check-out charges all post through here."""
+    item = one(ctx.conn, "SELECT id FROM items WHERE property_id = ? AND code = 'ROOM'",
+               ctx.property_id)
+    return post_line(ctx.conn, folio_id, line_type=CHARGE, description=description,
+                     posted_on=posted_on, quantity=Decimal(1), unit_price_cents=cents,
+                     tax_pct=accommodation_vat(ctx.conn, ctx.property_id),
+                     room_code=room_code(ctx.conn, stay["room_id"]),
+                     service_item_id=None if item is None else item["id"],
+                     reservation_room_id=stay["id"], now=ctx.now())
+
+
 def post_nights(ctx: Ctx, stay: sqlite3.Row, folio_id: int, nights: list[tuple[date, int]],
                 label: str) -> int:
     """Charge each night (its stored price) on the folio, posted on the business date.
 
     Returns the amount charged in cents.
     """
-    item = one(ctx.conn, "SELECT id FROM items WHERE property_id = ? AND code = 'ROOM'",
-               ctx.property_id)
-    vat = accommodation_vat(ctx.conn, ctx.property_id)
-    code = room_code(ctx.conn, stay["room_id"])
     for night, cents in nights:
-        post_line(ctx.conn, folio_id, line_type=ACCOMMODATION,
-                  description=f"Accommodation {iso(night)} ({label})",
-                  posted_on=ctx.business_date(), quantity=Decimal(1), unit_price_cents=cents,
-                  tax_pct=vat, room_code=code, service_item_id=None if item is None
-                  else item["id"], reservation_room_id=stay["id"], now=ctx.now())
+        post_room_night(ctx, stay, folio_id, cents=cents,
+                        posted_on=ctx.business_date(),
+                        description=f"Accommodation {iso(night)} ({label})")
     return sum(cents for _, cents in nights)
