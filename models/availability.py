@@ -12,6 +12,9 @@ from .common import Input, Num, Resource
 Brackets = dict[int, Annotated[int, Field(ge=0)]]
 """Children by age bracket id (spec, convention 9)."""
 
+NightlyPrice = Annotated[Num, Field(ge=0, le=1_000_000)]
+"""`price_override`: a fixed nightly price; the sandbox bounds it to a million a night."""
+
 
 class AvailabilityDay(Resource):
     date: date
@@ -43,7 +46,7 @@ class QuoteRequest(Input):
     rate_plan_id: int | None = None
     offer_id: int | None = None
     discount_pct: Annotated[Num, Field(ge=0, le=100)] | None = None
-    price_override: Annotated[Num, Field(ge=0)] | None = None
+    price_override: NightlyPrice | None = None
 
 
 class QuoteNight(Resource):

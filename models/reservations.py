@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .availability import Brackets
+from .availability import Brackets, NightlyPrice
 from .common import (
     CancelledBy,
     FolioStatus,
@@ -136,7 +136,7 @@ class RoomRequest(Input):
     rate_plan_id: int | None = None
     offer_id: int | None = None
     discount_pct: Annotated[Num, Field(ge=0, le=100)] | None = None
-    price_override: Annotated[Num, Field(ge=0)] | None = None
+    price_override: NightlyPrice | None = None
     arrival_time: HHMM | None = None
     notes: str | None = None
     units: list[Unit] | None = None
@@ -194,7 +194,7 @@ class StayPatch(Input):
     offer_id: int | None = None
     room_id: int | None = None
     discount_pct: Annotated[Num, Field(ge=0, le=100)] | None = None
-    price_override: Annotated[Num, Field(ge=0)] | None = None
+    price_override: NightlyPrice | None = None
     clear_offer: bool = False
     clear_price_override: bool = False
     clear_room: bool = False
