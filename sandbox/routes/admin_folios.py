@@ -18,7 +18,7 @@ from ..db import one, to_cents
 from ..deps import get_state
 from ..errors import not_found
 from ..services.folio_lifecycle import close_folio, post_payment, reopen_folio, suspend_folio
-from ..services.folios import SQLITE_INT, folio_model, folio_totals
+from ..services.folios import folio_model, folio_totals
 from ..state import SandboxState
 from .common import ERROR_RESPONSES
 
@@ -34,7 +34,7 @@ class PaymentInput(Input):
 
 
 def _property_of(state: SandboxState, folio_id: int) -> int:
-    row = None if folio_id not in SQLITE_INT else one(
+    row = one(
         state.conn, "SELECT property_id FROM folios WHERE id = ?", folio_id)
     if row is None:
         raise not_found(f"folio {folio_id}")

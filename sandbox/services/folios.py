@@ -20,8 +20,6 @@ from ..errors import not_found, rule_violation
 
 CHARGE = "charge"
 PAYMENT = "payment"
-SQLITE_INT = range(-(2**63), 2**63)
-"""Ids outside SQLite's INTEGER cannot exist; they are looked up as missing, not crashed on."""
 
 
 def open_folio(
@@ -163,7 +161,7 @@ def folio_model(conn: sqlite3.Connection, property_id: int, folio_id: int) -> Fo
 
 def folio_row(conn: sqlite3.Connection, property_id: int, folio_id: int) -> sqlite3.Row:
     """The folio of this property, or 404 (a folio of another property does not exist)."""
-    row = None if folio_id not in SQLITE_INT else one(
+    row = one(
         conn, "SELECT * FROM folios WHERE id = ? AND property_id = ?", folio_id, property_id)
     if row is None:
         raise not_found(f"folio {folio_id}")
@@ -183,7 +181,7 @@ def reservation_folios(
     conn: sqlite3.Connection, property_id: int, reservation_id: int
 ) -> list[Folio]:
     """Every folio of a reservation of this property, with lines (404 for another property's)."""
-    if reservation_id not in SQLITE_INT or one(
+    if one(
             conn, "SELECT 1 FROM reservations WHERE id = ? AND property_id = ?",
             reservation_id, property_id) is None:
         raise not_found(f"reservation {reservation_id}")
@@ -214,7 +212,7 @@ def post_charge(
     """
     with transaction(conn):
         folio = folio_row(conn, property_id, folio_id)
-        item = None if charge.item_id not in SQLITE_INT else one(
+        item = one(
             conn, "SELECT * FROM items WHERE id = ? AND property_id = ?", charge.item_id,
             property_id)
         if item is None:
@@ -226,7 +224,7 @@ def post_charge(
         stay_id = charge.reservation_room_id
         if stay_id is None:
             stay_id = folio["reservation_room_id"]
-        elif stay_id not in SQLITE_INT or one(
+        elif one(
                 conn, "SELECT 1 FROM reservation_rooms WHERE id = ? AND reservation_id IS ? "
                 "AND property_id = ?", stay_id, folio["reservation_id"], property_id) is None:
             raise rule_violation(f"reservation room {stay_id} is not a room of the folio's "

@@ -20,8 +20,6 @@ from .countries import is_country_code
 
 COUNTRY_FIELDS = ("birth_country", "nationality", "country_code", "doc_issue_country")
 """GuestInput fields that hold an ISO 3166-1 alpha-2 code."""
-SQLITE_INT = range(-(2**63), 2**63)
-"""Ids outside SQLite's INTEGER cannot exist; they are looked up as missing, not crashed on."""
 READ_ONLY_FIELDS = frozenset({"id", "display_name"})
 """Fields of the record that a client cannot set; sent as extras, they are ignored."""
 
@@ -100,7 +98,7 @@ def update_guest(
 
 
 def guest_row(conn: sqlite3.Connection, property_id: int, guest_id: int) -> sqlite3.Row:
-    row = None if guest_id not in SQLITE_INT else one(
+    row = one(
         conn, "SELECT * FROM guests WHERE id = ? AND property_id = ?", guest_id, property_id)
     if row is None:
         raise not_found(f"guest {guest_id}")
@@ -108,7 +106,7 @@ def guest_row(conn: sqlite3.Connection, property_id: int, guest_id: int) -> sqli
 
 
 def guest_exists(conn: sqlite3.Connection, property_id: int, guest_id: int) -> bool:
-    return guest_id in SQLITE_INT and one(
+    return one(
         conn, "SELECT 1 FROM guests WHERE id = ? AND property_id = ?", guest_id, property_id
     ) is not None
 

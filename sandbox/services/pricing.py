@@ -148,9 +148,7 @@ def price_stay(
 
 def _by_id(conn: sqlite3.Connection, sql: str, record_id: int,
            property_id: int) -> sqlite3.Row | None:
-    """The row of `record_id`, or None; an id beyond SQLite's integers cannot exist."""
-    if not -(2**63) <= record_id < 2**63:
-        return None
+    """The row of `record_id` in the property, or None."""
     return one(conn, sql, record_id, property_id)
 
 

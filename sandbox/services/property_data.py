@@ -120,7 +120,7 @@ def classifications(conn: sqlite3.Connection, property_id: int) -> Classificatio
 
 def require_room_type(conn: sqlite3.Connection, property_id: int, room_type_id: int) -> None:
     """404 `not_found` unless the room type exists in the property (virtual ones included)."""
-    if not -(2**63) <= room_type_id < 2**63 or one(
+    if one(
         conn, "SELECT 1 FROM room_types WHERE id = ? AND property_id = ?",
         room_type_id, property_id,
     ) is None:
