@@ -1,0 +1,64 @@
+"""One reconciliation of one property: expected charges, matches, statuses, summary."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+
+from pipelines.transforms.money import from_cents
+
+from .config import PropertyRules
+from .expected import expected_charges
+from .frames import STATUSES, Frame
+from .matching import match, net_lines
+from .outcome import folio_targets, outcome
+
+RESULT_COLUMNS = (
+    "key", "property_id", "reservation_id", "reservation_room_id", "folio_id", "item_id",
+    "item_code", "business_date", "source", "source_ref", "description", "quantity",
+    "unit_price", "expected_amount", "posted_amount", "status", "idempotency_key",
+    "posted_line_id", "reason", "error_code",
+)
+
+
+def reconcile(*, stays: Frame, items: Frame, age_brackets: Frame, ledger: Frame,
+              folios: Frame, lines: Frame, rules: PropertyRules, first: date,
+              last: date) -> pl.DataFrame:
+    """Every expected charge of business dates [first, last] with its status (matched,
+    amount_mismatch, missing or blocked), the line that answers it or the open folio it
+    would be posted on (`target_folio_id`), and the reason. Amounts in cents."""
+    expected = expected_charges(stays=stays, items=items, age_brackets=age_brackets,
+                                ledger=ledger, rules=rules, first=first, last=last)
+    charge_lines = net_lines(lines)
+    matched = match(expected, charge_lines)
+    return outcome(matched, stays, folio_targets(stays, folios, charge_lines)).sort("key")
+
+
+def postable(results: pl.DataFrame) -> pl.DataFrame:
+    """The charges an apply run posts: missing, repostable, with an open folio."""
+    return results.filter((pl.col("status") == "missing") & pl.col("repost")
+                          & pl.col("target_folio_id").is_not_null())
+
+
+def results_frame(results: pl.DataFrame) -> pl.DataFrame:
+    """The results as stored (recon.results without run_id): Decimal amounts and quantity,
+    `folio_id` the folio of the answering line, else the one posted on or to post on."""
+    return results.with_columns(
+        folio_id=pl.coalesce("folio_id", "target_folio_id"),
+        quantity=(pl.col("quantity_milli").cast(pl.Decimal(20, 3)) / 1000).cast(
+            pl.Decimal(12, 3)),
+        unit_price=from_cents(pl.col("unit_cents")),
+        expected_amount=from_cents(pl.col("expected_cents")),
+        posted_amount=from_cents(pl.col("posted_cents")),
+        posted_line_id=pl.col("folio_line_id"),
+    ).select(RESULT_COLUMNS)
+
+
+def summarize(results: pl.DataFrame) -> dict[str, tuple[int, int]]:
+    """Per status: (count, expected amount in cents); every status present."""
+    counts = dict.fromkeys(STATUSES, (0, 0))
+    for row in results.group_by("status").agg(
+            n=pl.len(), cents=pl.col("expected_cents").fill_null(0).sum()).iter_rows():
+        counts[str(row[0])] = (int(row[1]), int(row[2]))
+    return counts

@@ -1,0 +1,11 @@
+"""A reconciliation run: the warehouse in, the API out (apply), recon.* written.
+
+The logic is `pipelines.reconcile` (pure); this package is its one impure shell, used by the
+Dagster job `reconcile` (pipelines/defs/reconcile.py) and `pmsw reconcile`.
+"""
+
+from .apply import Applier, ApplyStats
+from .run import Mode, ReconReport, closed_dates, open_warehouse, run_reconciliation
+
+__all__ = ["Applier", "ApplyStats", "Mode", "ReconReport", "closed_dates", "open_warehouse",
+           "run_reconciliation"]

@@ -1,0 +1,127 @@
+"""One reconciliation run of one property: read the warehouse, reconcile, post (apply),
+write recon.runs and recon.results.
+
+The DuckDB file is held only while reading the inputs and while writing the results (one
+transaction), never during the HTTP calls, so a sync or another run can use it meanwhile;
+a file locked by another process is waited for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from enum import StrEnum
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipelines.api import PmsClient
+from pipelines.reconcile import RulesConfig, reconcile, results_frame, summarize
+from pipelines.warehouse import connect
+from pipelines.warehouse.recon import ReconInputError, property_row, read_inputs, save_run
+
+from .apply import Applier, ApplyStats
+
+
+class Mode(StrEnum):
+    DRY_RUN = "dry_run"
+    APPLY = "apply"
+
+
+@dataclass
+class ReconReport:
+    run_id: int
+    property_id: int
+    property_code: str
+    mode: Mode
+    first: date
+    last: date
+    summary: dict[str, tuple[int, int]]
+    """Per status: (count, expected amount in cents)."""
+    results: pl.DataFrame = field(repr=False)
+    """The stored results (recon.results columns but run_id)."""
+    apply: ApplyStats | None = None
+
+
+@contextmanager
+def open_warehouse(path: str | Path, *, wait_seconds: float = 120.0
+                   ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Connect to the warehouse, waiting while another process holds the file."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            conn = connect(path)
+            break
+        except duckdb.IOException as error:
+            if "lock" not in str(error).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def closed_dates(business_date: date, first: date | None,
+                 last: date | None) -> tuple[date, date]:
+    """The business dates to reconcile: by default the last one closed (business date - 1);
+    a date not yet closed in the warehouse is refused, naming it."""
+    latest = business_date - timedelta(days=1)
+    last = last or (first if first is not None and first <= latest else latest)
+    first = first or last
+    if first > last:
+        raise ReconInputError(f"--from {first} is after --to {last}")
+    if last > latest:
+        raise ReconInputError(
+            f"business date {last} is not closed in the warehouse: the property's business "
+            f"date was {business_date} when last synced (sync after the night audit)")
+    return first, last
+
+
+def run_reconciliation(
+    warehouse: str | Path,
+    rules: RulesConfig,
+    *,
+    mode: Mode = Mode.DRY_RUN,
+    first: date | None = None,
+    last: date | None = None,
+    property_id: int | None = None,
+    client: PmsClient | None = None,
+    before_write: Callable[[], None] | None = None,
+) -> ReconReport:
+    """Reconcile one property (the warehouse's only one, or `property_id`) over business
+    dates [first, last] (default: the last closed date); apply needs `client`.
+
+    `before_write` runs after the posts and before the results are written (operations
+    hooks; the crash tests stop the process there)."""
+    if mode is Mode.APPLY and client is None:
+        raise ValueError("apply mode needs an API client")
+    started_at = datetime.now(UTC)
+    with open_warehouse(warehouse) as conn:
+        pid, code, business_date = property_row(conn, property_id)
+        first, last = closed_dates(business_date, first, last)
+        inputs = read_inputs(conn, pid, first, last)
+    property_rules = rules.for_property(code)
+    results = reconcile(stays=inputs.stays, items=inputs.items, age_brackets=inputs.age_brackets,
+                        ledger=inputs.ledger, folios=inputs.folios, lines=inputs.lines,
+                        rules=property_rules, first=first, last=last)
+    stats = None
+    if mode is Mode.APPLY:
+        assert client is not None
+        applier = Applier(client, pid, inputs.stays)
+        results = applier.apply(results)
+        stats = applier.stats
+    if before_write is not None:
+        before_write()
+    stored = results_frame(results)
+    summary = summarize(results)
+    with open_warehouse(warehouse) as conn:
+        run_id = save_run(conn, property_id=pid, mode=mode.value, first=first, last=last,
+                          started_at=started_at, finished_at=datetime.now(UTC),
+                          summary=summary, rules=property_rules.model_dump(mode="json"),
+                          results=stored)
+    return ReconReport(run_id, pid, code, mode, first, last, summary, stored, stats)
