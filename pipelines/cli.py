@@ -95,6 +95,12 @@ def _add_sync() -> None:
     main.add_command(sync)
 
 
+def _add_reconcile() -> None:
+    from .reconcile_command import reconcile
+
+    main.add_command(reconcile)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -103,6 +109,7 @@ def _load_plugins() -> None:
 
 
 _add_sync()
+_add_reconcile()
 _load_plugins()
 
 
