@@ -74,12 +74,14 @@ def _user_error(error: BaseException) -> BaseException:
 
 
 def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
-             full_folio_refresh: bool, show_progress: bool) -> int:
-    """Sync each property; print a line per stream; return the process exit code."""
+             full_folio_refresh: bool, show_progress: bool, marts: bool = True) -> int:
+    """Sync each property (then build its marts); print a line per stream and mart; return
+    the process exit code."""
     import dagster as dg
 
     from pipelines.definitions import defs
     from pipelines.defs.keys import stream_key
+    from pipelines.defs.marts import MARTS_GROUP
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
     from pipelines.ingest.progress import progress_hook
     from pipelines.warehouse import connect
@@ -89,7 +91,9 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     resources["sync_settings"] = SyncSettingsResource(full_folio_refresh=full_folio_refresh)
     every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
              if isinstance(d, dg.AssetsDefinition)]
-    selection = dg.AssetSelection.assets(*[stream_key(s) for s in streams])
+    selection: dg.AssetSelection = dg.AssetSelection.assets(*[stream_key(s) for s in streams])
+    if marts:
+        selection = selection | dg.AssetSelection.groups(MARTS_GROUP)
     failed = 0
     bars = Bars()
     for code in codes:
@@ -117,6 +121,10 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
             note = f" [{status}: {message}]" if status != "success" or message else ""
             click.echo(f"{code:<10} {stream:<13} {calls:>6} calls {count:>8} rows "
                        f"{seconds:>8.2f} s {errors:>4} errors{note}")
+        for event in result.get_asset_materialization_events():
+            key, meta = event.asset_key, event.materialization.metadata
+            if key is not None and key.path[0] == "mart" and "rows" in meta:
+                click.echo(f"{code:<10} mart.{key.path[-1]:<22} {meta['rows'].value:>8} rows")
         for evaluation in result.get_asset_check_evaluations():
             if not evaluation.passed:
                 click.echo(f"pmsw sync: property {code}: check {evaluation.check_name} "
@@ -135,9 +143,11 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
 @click.option("--full-folio-refresh", is_flag=True,
               help="Re-read the folios of every reservation (closed folios stay final).")
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
+@click.option("--no-marts", is_flag=True, help="Land the data only; do not rebuild the marts.")
 def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
-         full_folio_refresh: bool, no_progress: bool) -> None:
-    """Land the PMS in the DuckDB warehouse: every stream of every property, incrementally.
+         full_folio_refresh: bool, no_progress: bool, no_marts: bool) -> None:
+    """Land the PMS in the DuckDB warehouse: every stream of every property, incrementally,
+    then rebuild the property's marts (mart.*).
 
     \b
     Properties: PMSW_PROPERTIES_FILE (or ./properties.yaml), else one property from
@@ -151,5 +161,5 @@ def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
     except PropertyConfigError as error:
         raise click.ClickException(str(error)) from None
     code = run_sync([p.code for p in chosen], warehouse, list(streams) or list(STREAMS),
-                    full_folio_refresh, not no_progress)
+                    full_folio_refresh, not no_progress, not no_marts)
     raise SystemExit(code)

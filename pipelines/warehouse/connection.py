@@ -1,4 +1,4 @@
-"""Open the warehouse: a DuckDB file, the session in UTC, migrations applied."""
+"""Open the warehouse: a DuckDB file, the session in UTC, migrations and views applied."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import duckdb
 
 from .migrate import migrate
+from .views import apply_views
 
 DEFAULT_PATH = Path("data/warehouse.duckdb")
 
@@ -26,4 +27,5 @@ def connect(
     conn.execute("SET TimeZone = 'UTC'")
     if not read_only:
         migrate(conn)
+        apply_views(conn)
     return conn

@@ -1,0 +1,123 @@
+"""Read the core.* tables of one property into polars frames (DuckDB -> Arrow -> polars)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from pipelines.transforms.frames import DEFAULT_TIMEZONE
+from pipelines.transforms.money import DEFAULT_ACCOMMODATION_VAT_PCT
+
+
+def frame(conn: duckdb.DuckDBPyConnection, sql: str,
+          params: list[Any] | dict[str, Any]) -> pl.DataFrame:
+    """The result of `sql` as a polars frame, column types kept even when it is empty."""
+    return pl.DataFrame(conn.query(sql, params=params))
+
+
+@dataclass(frozen=True)
+class PropertyFacts:
+    property_id: int
+    business_date: date
+    timezone: str
+
+
+def property_facts(conn: duckdb.DuckDBPyConnection, property_id: int) -> PropertyFacts:
+    """Business date and time zone of the property as last synced; ValueError before any sync."""
+    found = conn.execute("SELECT business_date, timezone FROM core.property "
+                         "WHERE property_id = ?", [property_id]).fetchall()
+    if not found:
+        raise ValueError(f"property {property_id} is not in core.property: sync its reference "
+                         "data before building the marts")
+    business_date, timezone = found[0]
+    return PropertyFacts(property_id, business_date, timezone or DEFAULT_TIMEZONE)
+
+
+def accommodation_vat(conn: duckdb.DuckDBPyConnection, property_id: int) -> Decimal:
+    """The VAT of the property's accommodation item (the rate its room charges carry);
+    10% when it has none or several different ones."""
+    rates = conn.execute("SELECT DISTINCT tax_pct FROM core.items WHERE property_id = ? AND "
+                         "department = 'accommodation'", [property_id]).fetchall()
+    if len(rates) != 1:
+        return DEFAULT_ACCOMMODATION_VAT_PCT
+    return Decimal(rates[0][0]).normalize()
+
+
+def room_entries(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, """
+        SELECT property_id, reservation_id, reservation_room_id, status, arrival, departure,
+               room_type_id, room_id, room_code, rate_plan_id, channel, source, market,
+               adults, children, CAST(brackets AS VARCHAR) AS brackets, total, created_at
+        FROM core.reservation_rooms WHERE property_id = ? ORDER BY reservation_room_id
+    """, [property_id])
+
+
+def room_versions(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, """
+        SELECT property_id, reservation_room_id, status, arrival, departure, total,
+               valid_from, valid_to, created_at
+        FROM core.reservation_room_versions WHERE property_id = ?
+        ORDER BY reservation_room_id, valid_from
+    """, [property_id])
+
+
+def events(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, """
+        SELECT property_id, type, entity, entity_id, created_at, CAST(data AS VARCHAR) AS data
+        FROM core.events WHERE property_id = ? ORDER BY event_id
+    """, [property_id])
+
+
+def folio_lines(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, """
+        SELECT property_id, folio_line_id, reservation_id, reservation_room_id, type, posted_on,
+               service_item_id, amount_gross, amount_net
+        FROM core.folio_lines WHERE property_id = ? ORDER BY folio_line_id
+    """, [property_id])
+
+
+def items(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, "SELECT property_id, item_id, department FROM core.items "
+                       "WHERE property_id = ?", [property_id])
+
+
+def age_brackets(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, "SELECT property_id, age_bracket_id, counts_as_person "
+                       "FROM core.age_brackets WHERE property_id = ?", [property_id])
+
+
+def rooms(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, "SELECT property_id, room_id, room_type_id, sellable FROM core.rooms "
+                       "WHERE property_id = ?", [property_id])
+
+
+def availability(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    return frame(conn, """
+        SELECT property_id, snapshot_date, stay_date, room_type_id, total, out_of_order
+        FROM core.availability WHERE property_id = ?
+    """, [property_id])
+
+
+def business_dates(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    """Every business date the warehouse has seen: of each property payload fetched, of each
+    availability snapshot, and the current one."""
+    return frame(conn, """
+        SELECT DISTINCT property_id, business_date FROM (
+            SELECT property_id, business_date FROM core.property WHERE property_id = $p
+            UNION ALL
+            SELECT property_id, CAST(payload ->> 'business_date' AS DATE) FROM raw.payloads
+            WHERE property_id = $p AND stream = 'property'
+            UNION ALL
+            SELECT property_id, snapshot_date FROM core.availability WHERE property_id = $p
+        ) WHERE business_date IS NOT NULL ORDER BY business_date
+    """, {"p": property_id})
+
+
+def mart(conn: duckdb.DuckDBPyConnection, table: str, property_id: int) -> pl.DataFrame:
+    """The property's rows of a mart already built (its inputs for the marts built on it)."""
+    return frame(conn, f"SELECT * FROM mart.{table} WHERE property_id = ?", [property_id])

@@ -1,0 +1,21 @@
+-- Occupancy, ADR, RevPAR and TRevPAR by month of stay, per property (weighted: sums of the
+-- month, never averages of daily ratios). is_actual_days counts the nights already lived.
+CREATE OR REPLACE VIEW mart.v_kpi_by_month AS
+SELECT property_id,
+       CAST(date_trunc('month', stay_date) AS DATE) AS month,
+       count(*) AS days,
+       count(*) FILTER (WHERE is_actual) AS is_actual_days,
+       sum(rooms_available) AS rooms_available,
+       sum(rooms_available_net_ooo) AS rooms_available_net_ooo,
+       sum(rooms_sold) AS rooms_sold,
+       sum(rooms_complimentary) AS rooms_complimentary,
+       round(100 * sum(rooms_sold) / nullif(sum(rooms_available), 0), 2) AS occupancy_pct,
+       round(100 * sum(rooms_sold) / nullif(sum(rooms_available_net_ooo), 0), 2)
+           AS occupancy_net_ooo_pct,
+       sum(room_revenue_net) AS room_revenue_net,
+       mart.money_ratio(sum(room_revenue_net), sum(rooms_sold)) AS adr_net,
+       mart.money_ratio(sum(room_revenue_net), sum(rooms_available)) AS revpar_net,
+       sum(total_revenue_net) AS total_revenue_net,
+       mart.money_ratio(sum(total_revenue_net), sum(rooms_available)) AS trevpar_net
+FROM mart.occupancy_daily
+GROUP BY ALL;

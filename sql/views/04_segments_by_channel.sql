@@ -1,0 +1,18 @@
+-- Rooms sold, net room revenue, ADR and share of the month's rooms sold by month of stay and
+-- channel (mart.segment_daily rolled up over the other dimensions).
+CREATE OR REPLACE VIEW mart.v_segments_by_channel AS
+WITH by_channel AS (
+    SELECT property_id,
+           CAST(date_trunc('month', stay_date) AS DATE) AS month,
+           coalesce(channel, '(none)') AS channel,
+           sum(rooms_sold) AS rooms_sold,
+           sum(room_revenue_net) AS room_revenue_net
+    FROM mart.segment_daily
+    GROUP BY 1, 2, 3
+)
+SELECT property_id, month, channel, rooms_sold, room_revenue_net,
+       mart.money_ratio(room_revenue_net, rooms_sold) AS adr_net,
+       round(100 * rooms_sold
+             / nullif(sum(rooms_sold) OVER (PARTITION BY property_id, month), 0), 2)
+           AS share_of_rooms_sold_pct
+FROM by_channel;

@@ -1,0 +1,50 @@
+"""Fixtures of the mart tests: the hand-built hotel, lived once per module and synced into a
+DuckDB warehouse whose marts are built by the real Dagster assets."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import dagster as dg
+import httpx
+import pytest
+
+from pipelines.defs.marts import MART_ASSETS
+from pipelines.defs.resources import PmsApiResource, WarehouseResource
+from pipelines.warehouse import connect
+from sandbox.clock import SimulatedClock
+from sandbox.server import running_sandbox
+from sandbox.settings import SandboxSettings
+from tests.conftest import ALL_SCOPES_KEY, UNLIMITED, auth
+
+from .hotel import Hotel, live_the_days
+
+PARTITION = "default"
+"""The one property partition when no properties file exists (pipelines.ingest.properties)."""
+
+
+def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResult:
+    """Build every mart of the property through the Dagster assets (as `pmsw sync` does)."""
+    return dg.materialize(
+        MART_ASSETS, partition_key=PARTITION,
+        resources={"pms": PmsApiResource(base_url=base_url, api_key=ALL_SCOPES_KEY),
+                   "warehouse": WarehouseResource(path=str(warehouse))})
+
+
+@pytest.fixture(scope="module")
+def hotel_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The warehouse file of the hand-built hotel (tests/marts/hotel.py), marts built."""
+    path = tmp_path_factory.mktemp("hotel") / "warehouse.duckdb"
+    clock = SimulatedClock(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))  # 09:00 in Rome, BD Mar 2
+    with running_sandbox(SandboxSettings(admin=True, rate_per_minute=UNLIMITED["rate_per_minute"],
+                                         burst=UNLIMITED["burst"]), clock) as sandbox, \
+            httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as api:
+        conn = connect(path)
+        try:
+            live_the_days(Hotel(sandbox, clock, api, conn))
+        finally:
+            conn.close()
+        result = materialize_marts(sandbox.base_url, path)
+        assert result.success
+    return path

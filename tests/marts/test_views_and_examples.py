@@ -1,0 +1,128 @@
+"""The analyst views (sql/views/) and example queries (sql/examples/) run on the hand-built
+hotel (tests/marts/hotel.py), with the figures of March 2026 worked out by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from pipelines.warehouse.migrate import sql_dir
+
+EXAMPLES = sorted((sql_dir() / "examples").glob("*.sql"))
+
+
+@pytest.fixture(scope="module")
+def db(hotel_warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def rows(db: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
+    cursor = db.execute(sql)
+    names = [c[0] for c in cursor.description or []]
+    return [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
+
+
+def test_kpi_by_month(db: duckdb.DuckDBPyConnection) -> None:
+    march = rows(db, "SELECT * FROM mart.v_kpi_by_month WHERE month = '2026-03-01'")[0]
+    # Mar 2-31: 30 days x 78 rooms = 2340; out of order 1+1+2+2+1 = 7 -> 2333.
+    # Sold: Mar 2: 2, 3: 3, 4: 2, 5: 2, 6: 2, 7: 1, 10: 1, 11: 1 = 14; revenue 220 + 420 +
+    # 230 + 250 + 250 + 170 + 100 + 100 = 1740.00; other revenue 13.64 + 20.49.
+    assert march == {
+        "property_id": 1, "month": date(2026, 3, 1), "days": 30, "is_actual_days": 4,
+        "rooms_available": 2340, "rooms_available_net_ooo": 2333, "rooms_sold": 14,
+        "rooms_complimentary": 1,
+        "occupancy_pct": pytest.approx(0.60),  # 1400 / 2340 = 0.598
+        "occupancy_net_ooo_pct": pytest.approx(0.60),  # 1400 / 2333 = 0.6001
+        "room_revenue_net": Decimal("1740.00"),
+        "adr_net": Decimal("124.29"),  # 1740 / 14 = 124.2857
+        "revpar_net": Decimal("0.74"),  # 1740 / 2340 = 0.7436
+        "total_revenue_net": Decimal("1774.13"),
+        "trevpar_net": Decimal("0.76"),  # 1774.13 / 2340 = 0.7582
+    }
+
+
+def test_month_and_year_to_date(db: duckdb.DuckDBPyConnection) -> None:
+    got = {r["period"]: r for r in rows(db, "SELECT * FROM mart.v_mtd_yoy")}
+    assert set(got) == {"MTD", "YTD"}
+    for period, first in (("MTD", date(2026, 3, 1)), ("YTD", date(2026, 1, 1))):
+        row = got[period]
+        # Nights lived Mar 2-5: sold 2 + 3 + 2 + 2 = 9 of 4 x 78 = 312 -> 2.88%;
+        # revenue 220 + 420 + 230 + 250 = 1120.00; ADR 124.44; RevPAR 3.59. No last year.
+        assert (row["first_day"], row["last_day"], row["rooms_sold"], row["occupancy_pct"],
+                row["adr_net"], row["revpar_net"], row["room_revenue_net"]) == (
+            first, date(2026, 3, 5), 9, pytest.approx(2.88), Decimal("124.44"),
+            Decimal("3.59"), Decimal("1120.00"))
+        assert row["ly_rooms_sold"] is None
+        assert row["room_revenue_change_pct"] is None
+
+
+def test_pickup_last_7_days(db: duckdb.DuckDBPyConnection) -> None:
+    got = {r["stay_date"]: r for r in rows(db, "SELECT * FROM mart.v_pickup_last_7_days")}
+    assert len(got) == 366  # every stay date of the snapshot of the business date Mar 6
+    # Mar 9: R8 and R9 came, R8 cancelled and R9 moved away: nothing on the books.
+    mar9 = got[date(2026, 3, 9)]
+    assert (mar9["rooms_otb"], mar9["rooms_new_7d"], mar9["rooms_cancelled_7d"],
+            mar9["rooms_net_7d"], mar9["revenue_net_7d"]) == (0, 2, 2, 0, Decimal("0.00"))
+    mar6 = got[date(2026, 3, 6)]  # R3 170 + R10 80; R10b came and went
+    assert (mar6["rooms_otb"], mar6["revenue_otb_net"], mar6["rooms_new_7d"],
+            mar6["rooms_cancelled_7d"]) == (2, Decimal("250.00"), 3, 1)
+
+
+def test_segments_by_channel(db: duckdb.DuckDBPyConnection) -> None:
+    got = {r["channel"]: (r["rooms_sold"], r["room_revenue_net"], r["adr_net"],
+                          r["share_of_rooms_sold_pct"])
+           for r in rows(db, "SELECT * FROM mart.v_segments_by_channel")}
+    assert got == {
+        # R2 3 nights x 120 + the no-show R4's 90.00 = 450.00 over 3 rooms sold.
+        "booking_com": (3, Decimal("450.00"), Decimal("150.00"), pytest.approx(21.43)),
+        "expedia": (3, Decimal("330.00"), Decimal("110.00"), pytest.approx(21.43)),
+        "website": (4, Decimal("400.00"), Decimal("100.00"), pytest.approx(28.57)),
+        "gds": (1, Decimal("140.00"), Decimal("140.00"), pytest.approx(7.14)),
+        # R3 2 x 170 + R10 80 = 420.00 over 3.
+        "email": (3, Decimal("420.00"), Decimal("140.00"), pytest.approx(21.43)),
+    }
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example_query_runs_and_says_what_it_answers(
+        db: duckdb.DuckDBPyConnection, path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("-- Answers:"), "each example opens with the question it answers"
+    assert rows(db, text), f"{path.name} returned nothing on the hand-built hotel"
+
+
+def test_examples_figures(db: duckdb.DuckDBPyConnection) -> None:
+    """A few figures of the examples, by hand."""
+    def run(stem: str) -> list[dict[str, Any]]:
+        return rows(db, (sql_dir() / "examples" / f"{stem}.sql").read_text(encoding="utf-8"))
+
+    ahead = run("01_next_30_nights_on_the_books")
+    assert len(ahead) == 30
+    assert (ahead[0]["stay_date"], ahead[0]["rooms_otb"], ahead[0]["rooms_available_net_ooo"],
+            ahead[0]["otb_occupancy_pct"]) == (date(2026, 3, 6), 2, 77, pytest.approx(2.6))
+    assert len(run("03_cancellations_by_channel")) == 6
+    (mix,) = run("05_revenue_mix_by_month")
+    # Rooms 220 + 420 + 230 + 250; VAT 22 + 42 + 23 + 1.36 + 4.51 + 25 = 117.87.
+    assert (mix["rooms_net"], mix["food_beverage_net"], mix["other_net"],
+            mix["total_revenue_net"], mix["vat"], mix["city_tax_collected"]) == (
+        Decimal("1120.00"), Decimal("13.64"), Decimal("20.49"), Decimal("1154.13"),
+        Decimal("117.87"), Decimal("7.50"))
+
+
+def test_money_ratio_is_half_up_to_the_cent(db: duckdb.DuckDBPyConnection) -> None:
+    """The views' ADR/RevPAR helper rounds like the marts: half away from zero, exactly."""
+    got = rows(db, """SELECT mart.money_ratio(0.05, 2) AS tie, mart.money_ratio(-0.05, 2) AS neg,
+                             mart.money_ratio(1740.00, 14) AS adr, mart.money_ratio(1, 0) AS none
+                   """)[0]
+    assert got == {"tie": Decimal("0.03"), "neg": Decimal("-0.03"),
+                   "adr": Decimal("124.29"), "none": None}
