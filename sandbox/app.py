@@ -9,12 +9,14 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models.errors import ErrorCode
 
 from .clock import Clock, WallClock
 from .db import open_db
+from .deps import Require, access
 from .errors import ApiError
 from .middleware import (
     IdempotencyMiddleware,
@@ -46,8 +48,25 @@ def field_of(loc: tuple[Any, ...] | list[Any]) -> str:
     return text or "body"
 
 
-async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+def _access_of_route(request: Request) -> None:
+    """Run the route's key and scope checks (they raise ApiError).
+
+    FastAPI reads and parses the body before it solves the dependencies, so without this a
+    malformed body would answer 400 to a caller without a key (spec, Authentication 4-5:
+    401/402/403 come first)."""
+    route = request.scope.get("route")
+    if isinstance(route, APIRoute):
+        for dependency in route.dependant.dependencies:
+            if isinstance(dependency.call, Require):
+                access(request, dependency.call.scope)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
+    try:
+        _access_of_route(request)
+    except ApiError as refused:
+        return error_response(refused)
     first = exc.errors()[0]
     field = field_of(tuple(first.get("loc", ())))
     if first.get("type") == "json_invalid":

@@ -1,0 +1,69 @@
+"""Conformance audit of the sandbox against the spec: each test names the rule it checks.
+
+Written from the spec (`pms-api-v1.md`); each one failed on the sandbox before its fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.settings import SandboxSettings
+from tests.conftest import auth
+
+UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
+QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}
+
+
+@pytest.fixture(scope="module")
+def shared() -> Iterator[RunningSandbox]:
+    """One sandbox for the tests that book nothing."""
+    with running_sandbox(UNLIMITED) as running:
+        yield running
+
+
+def _post(sandbox: RunningSandbox, path: str, content: bytes,
+          headers: dict[str, str] | None = None) -> httpx.Response:
+    return httpx.post(sandbox.base_url + path, content=content,
+                      headers={"Content-Type": "application/json", **(headers or {})})
+
+
+# --- Authentication comes before reading the body -------------------------------------------
+
+@pytest.mark.parametrize("content", [b"{not json", b'{"rooms": "none"}', b"[]"])
+def test_no_key_is_401_whatever_the_body(shared: RunningSandbox, content: bytes) -> None:
+    """Spec, Authentication 1 and 4: every call carries a key; no key is 401 `unauthenticated`
+    (Endpoints: "Every endpoint answers 401 and 403 as in Errors"), so a call without a key
+    learns nothing about its body, not even that it is malformed."""
+    response = _post(shared, "/reservations", content)
+    assert response.status_code == 401, response.text
+    assert response.json()["error"]["code"] == "unauthenticated"
+
+
+@pytest.mark.parametrize(("key", "status", "code"), [
+    ("nope", 401, "invalid_key"),
+    ("sbx_test_revoked", 401, "key_revoked"),
+    ("sbx_test_expired", 402, "subscription_expired"),
+    ("sbx_test_suspended", 403, "account_suspended"),
+    ("sbx_test_api_disabled", 403, "api_disabled"),
+    ("sbx_test_read_only", 403, "insufficient_scope"),
+])
+def test_key_refusals_come_before_a_malformed_body(shared: RunningSandbox, key: str,
+                                                   status: int, code: str) -> None:
+    """Spec, Authentication 4-5: the key's refusal (401, 402, 403 `insufficient_scope` for a
+    read-only key on POST /reservations, which needs reservations:write) answers before the
+    body is judged."""
+    response = _post(shared, "/reservations", b"{not json", auth(key))
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+
+
+def test_a_malformed_body_with_a_good_key_is_still_400(shared: RunningSandbox) -> None:
+    """Spec, Errors: 400 `invalid_request`, a parameter is missing or malformed."""
+    response = _post(shared, "/reservations", b"{not json", auth())
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "invalid_request"
