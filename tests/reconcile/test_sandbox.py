@@ -1,0 +1,349 @@
+"""Safety of the reconciliation against the sandbox's simulated hotel (issue 7, Safety).
+
+A fortnight is simulated once for the module with a raised share of lost postings
+(simulator ground truth: sim_dropped_postings), served, and synced into a template warehouse
+by the ingestion code. Each test serves its own copy of the database and works on its own
+copy of the warehouse, over real HTTP.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from pathlib import Path
+
+import duckdb
+import httpx
+import polars as pl
+import pytest
+
+from pipelines.api import PmsClient, RetryPolicy
+from pipelines.ingest import SyncSettings, sync_property
+from pipelines.ingest.properties import Endpoint
+from pipelines.reconcile import load_rules
+from pipelines.reconcile_run import Mode, ReconReport, run_reconciliation
+from pipelines.warehouse import connect
+from sandbox.clock import SimulatedClock
+from sandbox.db import open_db
+from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.settings import SandboxSettings
+from sandbox.simulator.engine import stored_clock
+from sandbox.simulator.params import PosParams, SimParams
+from sandbox.simulator.run import simulate_database
+from tests.conftest import ALL_SCOPES_KEY
+
+pytestmark = pytest.mark.slow
+
+START = date(2025, 5, 1)
+DAYS = 14
+FIRST, LAST = START, START + timedelta(days=DAYS - 1)
+PARAMS = replace(SimParams(), warmup_days=21, pos=replace(PosParams(), drop_share=0.06))
+RULES = load_rules()
+
+Charge = tuple[int, str, str, str]
+"""(reservation room, business date, item code, source reference)."""
+
+
+@dataclass(frozen=True)
+class Stretch:
+    db: Path
+    pos: Path
+    warehouse: Path
+    truth: frozenset[Charge]
+
+
+@dataclass
+class World:
+    sandbox: RunningSandbox
+    warehouse: Path
+    pos: Path
+    client: PmsClient
+
+    def run(self, mode: Mode = Mode.DRY_RUN, client: PmsClient | None = None) -> ReconReport:
+        return run_reconciliation(self.warehouse, RULES, mode=mode, first=FIRST, last=LAST,
+                                  client=(client or self.client) if mode is Mode.APPLY else None)
+
+    def sync(self, streams: list[str] | None = None) -> None:
+        _sync(self.sandbox, self.warehouse, self.pos, streams)
+
+
+def _sync(sandbox: RunningSandbox, warehouse: Path, pos: Path,
+          streams: list[str] | None = None) -> None:
+    endpoint = Endpoint("rome", sandbox.base_url, ALL_SCOPES_KEY, 1_000_000, 1_000_000, pos)
+    conn = connect(warehouse)
+    try:
+        sync_property(endpoint, conn, f"sync-{time.monotonic_ns()}",
+                      SyncSettings(stay_guests=False, availability_nights=1), streams)
+    finally:
+        conn.close()
+
+
+def _charge(row: dict[str, object]) -> Charge:
+    return (int(str(row["reservation_room_id"])), str(row["business_date"]),
+            str(row["item_code"]), str(row["source_ref"]))
+
+
+@pytest.fixture(scope="module")
+def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
+    folder = tmp_path_factory.mktemp("recon")
+    db, pos, warehouse = folder / "sim.sqlite", folder / "pos", folder / "template.duckdb"
+    report = simulate_database(str(db), days=DAYS, seed=5, start=START, params=PARAMS,
+                               pos_export=pos)
+    assert report.failures == {}
+    served = folder / "served.sqlite"
+    shutil.copy(db, served)
+    with running_sandbox_for(served) as sandbox:
+        _sync(sandbox, warehouse, pos)
+    conn = sqlite3.connect(db)
+    truth = frozenset(
+        (rrid, day, item, f"{ticket}/{line}" if kind == "pos" else "rule:city_tax")
+        for kind, rrid, day, item, ticket, line in conn.execute(
+            "SELECT kind, reservation_room_id, business_date, item_code, ticket_id, line "
+            "FROM sim_dropped_postings"))
+    conn.close()
+    assert len(truth) >= 30, "the stretch should lose enough postings to be a test"
+    return Stretch(db, pos, warehouse, truth)
+
+
+@contextmanager
+def running_sandbox_for(db: Path) -> Iterator[RunningSandbox]:
+    """Serve a simulated database, its clock carrying on from where the simulation ended."""
+    conn = open_db(str(db))
+    now = stored_clock(conn)
+    conn.close()
+    assert now is not None
+    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=1_000_000,
+                               burst=1_000_000)
+    with running_sandbox(settings, SimulatedClock(now)) as sandbox:
+        yield sandbox
+
+
+@pytest.fixture
+def world(stretch: Stretch, tmp_path: Path) -> Iterator[World]:
+    db, warehouse = tmp_path / "pms.sqlite", tmp_path / "warehouse.duckdb"
+    shutil.copy(stretch.db, db)
+    shutil.copy(stretch.warehouse, warehouse)
+    with running_sandbox_for(db) as sandbox, PmsClient(
+            sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
+            burst=1_000_000) as client:
+        yield World(sandbox, warehouse, stretch.pos, client)
+
+
+def not_matched(report: ReconReport) -> pl.DataFrame:
+    return report.results.filter(pl.col("status") != "matched")
+
+
+def lines_on_folios(client: PmsClient, rows: pl.DataFrame) -> dict[str, int]:
+    """Per key: lines of the reservation's folios carrying the charge (description, item,
+    date) as the API shows them now."""
+    counts: dict[str, int] = {}
+    for reservation_id in set(rows["reservation_id"].to_list()):
+        lines = [ln for f in client.list_folios(reservation_id) for ln in f.lines
+                 if ln.reversal_of is None]
+        for row in rows.filter(pl.col("reservation_id") == reservation_id).iter_rows(
+                named=True):
+            counts[row["key"]] = sum(
+                1 for ln in lines if ln.description == row["description"]
+                and ln.service_item_id == row["item_id"]
+                and ln.posted_on == row["business_date"])
+    return counts
+
+
+def test_dry_run_finds_exactly_the_dropped_postings(stretch: Stretch, world: World) -> None:
+    """Issue 7, Safety: the dry run finds exactly the charges the simulator dropped and
+    nothing else; it posts nothing and writes one run with its results."""
+    report = world.run()
+    found = {_charge(r) for r in not_matched(report).iter_rows(named=True)}
+    assert found == stretch.truth
+    summary = report.summary
+    assert summary["amount_mismatch"] == (0, 0)
+    assert summary["posted"] == (0, 0)
+    assert summary["missing"][0] > 0
+    assert summary["blocked"][0] > 0  # lost on stays that left: their folios are closed
+    blocked = report.results.filter(pl.col("status") == "blocked")
+    assert all(r.startswith("no open folio for the room entry (folio ")
+               and "closed" in r for r in blocked["reason"])
+    sources = set(report.results["source"])
+    assert {"pos", "rule:city_tax", "rule:room_nights"} <= sources
+    # The simulator rings every B&B breakfast at the POS: the ledger covers the package.
+    assert "rule:breakfast" not in sources
+    assert report.apply is None  # a dry run has no API client: it cannot post
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        runs = conn.execute("SELECT run_id, mode, first_date, last_date, missing_count, "
+                            "blocked_count, expected_count FROM recon.runs").fetchall()
+        stored = conn.execute("SELECT count(*), count(DISTINCT key) FROM recon.results "
+                              "WHERE run_id = ?", [report.run_id]).fetchone()
+    finally:
+        conn.close()
+    assert runs == [(report.run_id, "dry_run", FIRST, LAST, summary["missing"][0],
+                     summary["blocked"][0], report.results.height)]
+    assert stored == (report.results.height, report.results.height)
+
+
+def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) -> None:
+    """Issue 7, Safety: apply posts each missing charge once (seen on the folio after);
+    a second apply, before or after a sync, posts nothing."""
+    dry = world.run()
+    missing = dry.results.filter(pl.col("status") == "missing")
+    first = world.run(Mode.APPLY)
+    posted = first.results.filter(pl.col("status") == "posted")
+    assert sorted(posted["key"]) == sorted(missing["key"])
+    assert posted["posted_line_id"].null_count() == 0
+    assert first.summary["failed"] == (0, 0)
+    assert set(lines_on_folios(world.client, posted).values()) == {1}
+    again = world.run(Mode.APPLY)  # the warehouse has not seen the posts yet
+    assert again.apply is not None
+    assert again.apply.posts == 0
+    assert set(again.results.filter(pl.col("key").is_in(posted["key"].to_list()))["status"]) \
+        == {"matched"}
+    world.sync(["folios"])
+    after_sync = world.run(Mode.APPLY)
+    assert after_sync.apply is not None
+    assert after_sync.apply.posts == 0
+    assert after_sync.summary["missing"] == (0, 0)
+    assert set(lines_on_folios(world.client, posted).values()) == {1}
+
+
+KILLED_APPLY = """
+import pathlib, sys, time
+from datetime import date
+from pipelines.api import PmsClient
+from pipelines.reconcile import load_rules
+from pipelines.reconcile_run import Mode, run_reconciliation
+base, key, warehouse, first, last, flag = sys.argv[1:7]
+
+def stop_here() -> None:
+    pathlib.Path(flag).write_text("posted, results not written")
+    time.sleep(120)
+
+with PmsClient(base, key) as client:
+    run_reconciliation(warehouse, load_rules(), mode=Mode.APPLY, client=client,
+                       first=date.fromisoformat(first), last=date.fromisoformat(last),
+                       before_write=stop_here)
+"""
+
+
+def test_apply_killed_before_writing_its_results_posts_nothing_twice(
+        world: World, tmp_path: Path) -> None:
+    """Issue 7, Safety: an apply SIGKILLed after its posts and before its results were
+    written, then run again, posts nothing twice."""
+    flag = tmp_path / "posted.flag"
+    process = subprocess.Popen(
+        [sys.executable, "-c", KILLED_APPLY, world.sandbox.base_url, ALL_SCOPES_KEY,
+         str(world.warehouse), FIRST.isoformat(), LAST.isoformat(), str(flag)])
+    try:
+        deadline = time.monotonic() + 120
+        while not flag.exists():
+            assert process.poll() is None, "the apply ended before its crash point"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        row = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
+    finally:
+        conn.close()
+    assert row == (0,)  # the killed run wrote nothing
+    rerun = world.run(Mode.APPLY)
+    assert rerun.apply is not None
+    assert rerun.apply.posts == 0
+    was_missing = world.run().results  # stale warehouse: these are the ones run 1 posted
+    posted_by_killed = was_missing.filter(pl.col("status") == "missing")
+    assert posted_by_killed.height > 0
+    assert set(lines_on_folios(world.client, posted_by_killed).values()) == {1}
+    assert set(rerun.results.filter(pl.col("key").is_in(posted_by_killed["key"].to_list()))
+               ["status"]) == {"matched"}
+
+
+def test_two_applies_at_once_post_each_charge_once(world: World, tmp_path: Path) -> None:
+    """Issue 7, Safety: two `pmsw reconcile --apply` at the same time post each charge once
+    (same Idempotency-Keys; the warehouse file is waited for, not fought over)."""
+    missing = world.run().results.filter(pl.col("status") == "missing")
+    env = {k: v for k, v in os.environ.items() if k != "PMSW_PROPERTIES_FILE"}
+    env.update(PMS_API_BASE_URL=world.sandbox.base_url, PMS_API_KEY=ALL_SCOPES_KEY)
+    command = [sys.executable, "-m", "pipelines.cli", "reconcile", "--apply",
+               "--from", FIRST.isoformat(), "--to", LAST.isoformat(),
+               "--warehouse", str(world.warehouse)]
+    processes = [subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=180) for p in processes]
+    for process, (out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, err[-2000:]
+        assert "Reconciliation run" in out
+        assert re.search(r"^\s+failed\s+0\s", out, re.MULTILINE), out
+    assert set(lines_on_folios(world.client, missing).values()) == {1}
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        runs = conn.execute("SELECT mode, posted_count + missing_count FROM recon.runs "
+                            "WHERE mode = 'apply'").fetchall()
+    finally:
+        conn.close()
+    assert len(runs) == 2
+
+
+def test_faults_during_apply_still_post_each_charge_once(world: World) -> None:
+    """Issue 7, Safety: 5xx answers and connections dropped before and after the work
+    during apply; after the runs each charge is on its folio exactly once."""
+    missing = world.run().results.filter(pl.col("status") == "missing")
+    admin = httpx.Client(base_url=world.sandbox.root_url, timeout=30)
+    faults = {"error_rate": 0.2, "drop_before_rate": 0.1, "drop_after_rate": 0.25,
+              "truncate_rate": 0.05, "seed": 11}
+    assert admin.put("/_sandbox/faults", json=faults).status_code == 200
+    retrying = PmsClient(world.sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
+                         burst=1_000_000,
+                         retry=RetryPolicy(max_attempts=8, backoff_base=0.02, backoff_cap=0.1))
+    try:
+        runs = [world.run(Mode.APPLY, retrying)]
+        while runs[-1].summary["failed"][0] and len(runs) < 4:
+            runs.append(world.run(Mode.APPLY, retrying))
+        counts = admin.get("/_sandbox/faults").json()["counts"]
+        assert admin.put("/_sandbox/faults", json={}).status_code == 200
+    finally:
+        retrying.close()
+        admin.close()
+    assert counts.get("drop_after", 0) > 0
+    assert counts.get("error_500", 0) + counts.get("error_502", 0) > 0
+    assert runs[-1].summary["failed"] == (0, 0)
+    assert set(lines_on_folios(world.client, missing).values()) == {1}
+
+
+def test_a_closed_folio_yields_blocked_not_an_error(world: World) -> None:
+    """Issue 7, Statuses: a charge whose folio was closed since the sync is `blocked` with
+    the reason; the other charges are posted."""
+    missing = world.run().results.filter(pl.col("status") == "missing")
+    victim = missing.row(0, named=True)
+    admin = httpx.Client(base_url=world.sandbox.root_url, timeout=30)
+    try:
+        folio_id = victim["folio_id"]
+        assert admin.post(f"/_sandbox/folios/{folio_id}/payments", json={}).status_code == 200
+        assert admin.post(f"/_sandbox/folios/{folio_id}/close").status_code == 200
+    finally:
+        admin.close()
+    report = world.run(Mode.APPLY)
+    by_key = {r["key"]: r for r in report.results.iter_rows(named=True)}
+    closed = {k for k in missing["key"] if k != victim["key"]
+              and missing.filter(pl.col("key") == k)["folio_id"][0] == folio_id}
+    for key in {victim["key"], *closed}:
+        assert by_key[key]["status"] == "blocked"
+        assert f"folio {folio_id} closed" in by_key[key]["reason"]
+        assert by_key[key]["error_code"] is None
+    others = [k for k in missing["key"] if k not in closed and k != victim["key"]]
+    assert others
+    assert {by_key[k]["status"] for k in others} == {"posted"}
+    world.sync(["folios"])
+    assert world.run().results.filter(pl.col("key") == victim["key"])["status"].to_list() \
+        == ["blocked"]
