@@ -347,3 +347,59 @@ def test_a_closed_folio_yields_blocked_not_an_error(world: World) -> None:
     world.sync(["folios"])
     assert world.run().results.filter(pl.col("key") == victim["key"])["status"].to_list() \
         == ["blocked"]
+
+
+def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -> None:
+    """Issue 7, Modes: the job `reconcile` (one property partition) runs a dry run by
+    default and apply with the business dates given as run config."""
+    from pipelines.defs.reconcile import reconcile_job
+    from pipelines.defs.resources import PmsApiResource, WarehouseResource
+
+    resources = {"pms": PmsApiResource(base_url=world.sandbox.base_url, api_key=ALL_SCOPES_KEY),
+                 "warehouse": WarehouseResource(path=str(world.warehouse))}
+    dates = {"first_date": FIRST.isoformat(), "last_date": LAST.isoformat()}
+    dry = reconcile_job.execute_in_process(
+        run_config={"ops": {"reconcile_folios": {"config": dates}}},
+        resources=resources, partition_key="default")
+    assert dry.success
+    dry_out = dry.output_for_node("reconcile_folios")
+    missing = dry_out["summary"]["missing"]["count"]
+    assert missing > 0
+    assert dry_out["summary"]["posted"]["count"] == 0
+    applied = reconcile_job.execute_in_process(
+        run_config={"ops": {"reconcile_folios": {"config": {**dates, "mode": "apply"}}}},
+        resources=resources, partition_key="default")
+    assert applied.success
+    summary = applied.output_for_node("reconcile_folios")["summary"]
+    assert summary["posted"]["count"] == missing
+    assert summary["missing"]["count"] == 0
+    assert applied.output_for_node("reconcile_folios")["run_id"] == \
+        dry_out["run_id"] + 1
+
+
+def test_command_line_dry_run_and_refusals(world: World) -> None:
+    """`pmsw reconcile` prints the summary table; a date not closed, or --date with --from,
+    is refused with a message naming it."""
+    from click.testing import CliRunner
+
+    from pipelines.cli import main
+
+    runner = CliRunner(env={"PMS_API_BASE_URL": None, "PMS_API_KEY": None,
+                            "PMSW_PROPERTIES_FILE": None})
+    wh = ["--warehouse", str(world.warehouse)]
+    ok = runner.invoke(main, ["reconcile", "--from", FIRST.isoformat(), "--to",
+                              LAST.isoformat(), *wh])
+    assert ok.exit_code == 0, ok.output
+    assert f"business dates {FIRST} to {LAST}, dry_run" in ok.output
+    assert re.search(r"^\s+matched\s+\d+\s+\d+\.\d\d$", ok.output, re.MULTILINE)
+    later = LAST + timedelta(days=2)
+    refused = runner.invoke(main, ["reconcile", "--date", later.isoformat(), *wh])
+    assert refused.exit_code == 1
+    assert f"business date {later} is not closed in the warehouse" in refused.output
+    both = runner.invoke(main, ["reconcile", "--date", FIRST.isoformat(), "--from",
+                                FIRST.isoformat(), "--to", LAST.isoformat(), *wh])
+    assert both.exit_code == 2
+    assert "not both" in both.output
+    apply_without_api = runner.invoke(main, ["reconcile", "--apply", *wh])
+    assert apply_without_api.exit_code == 1
+    assert "PMS_API_BASE_URL" in apply_without_api.output
