@@ -6,13 +6,10 @@ point group (the sandbox does so), so `pipelines` never imports `sandbox`.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import click
-import httpx
-
-from models import Availability, ListOf, Property, Quote, RatePlan, RoomType
 
 
 @click.group()
@@ -22,71 +19,39 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--nights", default=7, show_default=True, type=click.IntRange(1, 62),
-              help="Nights of availability to show.")
-def demo(nights: int) -> None:
-    """Start the sandbox PMS, show what it serves over API v1, and stop it."""
-    from .sandbox_process import TEST_KEY, sandbox_process
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("data/warehouse.duckdb"), show_default=True,
+              help="DuckDB file the demo builds (a file it did not make is never replaced).")
+@click.option("--days", default=337, show_default=True, type=click.IntRange(1, 3000),
+              help="Days simulated before the daily syncs.")
+@click.option("--daily-syncs", default=28, show_default=True, type=click.IntRange(1, 400),
+              help="Days then played one at a time, each followed by a sync.")
+@click.option("--seed", default=42, show_default=True, type=int, help="Simulator seed.")
+def demo(warehouse: Path, days: int, daily_syncs: int, seed: int) -> None:
+    """Run the whole product against the sandbox PMS and print a KPI summary.
 
-    click.echo("Starting the sandbox PMS (pmsw sandbox serve, fresh database)...")
-    with sandbox_process() as base_url, httpx.Client(
-        base_url=base_url, headers={"Authorization": f"Bearer {TEST_KEY}"}, timeout=30,
-    ) as api:
-        click.echo(f"Sandbox PMS API v1 at {base_url}\n")
-        _show_sandbox(api, nights)
-    click.echo("\nSandbox stopped.")
+    \b
+    Starts the sandbox (a child process on loopback, data/demo/), simulates a year of two
+    hotels, syncs daily over the last four weeks, builds every mart, reconciles the folios
+    (dry run, then apply) and prints occupancy, ADR, RevPAR, pickup and reconciliation.
+    Each run starts clean: data/demo/ and the warehouse the demo made are replaced.
+    Examples:
+      make demo                                  # the same as: pmsw demo
+      pmsw demo --days 60 --daily-syncs 7        # a shorter stretch, in well under a minute
+    """
+    from .demo import DemoConfig, DemoError, run_demo
 
-
-def _get(api: httpx.Client, path: str, **params: str) -> httpx.Response:
-    response = api.get(path, params=params)
-    response.raise_for_status()
-    return response
-
-
-def _show_sandbox(api: httpx.Client, nights: int) -> None:
-    prop = Property.model_validate(_get(api, "/property").json())
-    types = ListOf[RoomType].model_validate(_get(api, "/room-types").json()).data
-    plans = ListOf[RatePlan].model_validate(_get(api, "/rate-plans").json()).data
-    click.echo(f"Property {prop.id}: {prop.name} ({prop.code}), {prop.city}, "
-               f"{prop.star_rating} stars, {prop.currency}, business date {prop.business_date}")
-
-    click.echo(f"\nRoom types ({sum(t.rooms for t in types)} rooms on sale):")
-    for room_type in types:
-        click.echo(f"  {room_type.code:<5} {room_type.name:<24} {room_type.rooms:>3} rooms  "
-                   f"max {room_type.max_pax} persons")
-
-    click.echo("\nRate plans:")
-    for plan in plans:
-        notes = [n for n, on in (("default", plan.is_default), ("per person", plan.per_person))
-                 if on]
-        if plan.discount_pct:
-            notes.append(f"-{plan.discount_pct}%")
-        line = f"  {plan.code:<5} {plan.name:<24} {plan.cadence.value:<8} {', '.join(notes)}"
-        click.echo(line.rstrip())
-
-    first = prop.business_date
-    end = first + timedelta(days=nights)
-    availability = Availability.model_validate(_get(
-        api, "/availability", **{"from": first.isoformat(), "to": end.isoformat()}).json())
-    click.echo(f"\nAvailable rooms, {nights} nights from {first}:")
-    days = availability.data[0].days if availability.data else []
-    click.echo("  " + " " * 5 + "".join(f"{d.date:%a %d}".rjust(8) for d in days))
-    for entry in availability.data:
-        click.echo(f"  {entry.code:<5}" + "".join(f"{d.available:>8}" for d in entry.days))
-
-    room_type = types[0]
-    default_plan = next((p for p in plans if p.is_default), plans[0])
-    arrival, departure = first + timedelta(days=7), first + timedelta(days=10)
-    response = api.post("/quotes", json={
-        "room_type_id": room_type.id, "arrival": arrival.isoformat(),
-        "departure": departure.isoformat(), "adults": 2})
-    response.raise_for_status()
-    quote = Quote.model_validate(response.json())
-    click.echo(f"\nQuote: {room_type.code}, 2 adults, {arrival} to {departure}, "
-               f"plan {default_plan.code} (default):")
-    for night in quote.nights:
-        click.echo(f"  {night.date:%a %Y-%m-%d}  {night.price:>9.2f} {prop.currency}")
-    click.echo(f"  {'total':<14}  {quote.total:>9.2f} {prop.currency}")
+    config = DemoConfig(data_dir=warehouse.parent, warehouse=warehouse, days=days,
+                        daily_syncs=daily_syncs, seed=seed)
+    click.echo(f"pms-warehouse demo: two hotels, {days + daily_syncs} days of PMS life, the "
+               "warehouse, the marts, the reconciliation.")
+    try:
+        result = run_demo(config)
+    except DemoError as error:
+        raise click.ClickException(str(error)) from None
+    assert result.summary is not None
+    click.echo(result.summary.text())
+    click.echo(f"\nDemo done in {result.total_seconds:.0f} s.")
 
 
 def _add_sync() -> None:
@@ -101,6 +66,12 @@ def _add_reconcile() -> None:
     main.add_command(reconcile)
 
 
+def _add_report() -> None:
+    from .reports.command import report
+
+    main.add_command(report)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -110,6 +81,7 @@ def _load_plugins() -> None:
 
 _add_sync()
 _add_reconcile()
+_add_report()
 _load_plugins()
 
 

@@ -11,8 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -33,14 +33,23 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 @contextmanager
-def sandbox_process(startup_timeout: float = 60.0) -> Iterator[str]:
-    """Start a sandbox on a fresh database in a temporary directory; yield its base URL
-    (ending in `/v1`); stop it and delete the database when the block ends."""
+def sandbox_process(startup_timeout: float = 60.0, *, db_path: Path | None = None,
+                    extra_args: Sequence[str] = (), log_path: Path | None = None,
+                    ) -> Iterator[str]:
+    """Start a sandbox and yield its base URL (ending in `/v1`); stop it when the block ends.
+
+    Without `db_path` the database lives in a temporary directory deleted afterwards.
+    `extra_args` go to `pmsw sandbox serve` (e.g. `--admin --clock simulated`); the server's
+    output goes to `log_path` (default: next to the database)."""
     host, port = "127.0.0.1", free_port()
-    with tempfile.TemporaryDirectory(prefix="pmsw-sandbox-") as workdir:
-        log_path = Path(workdir) / "server.log"
+    with ExitStack() as stack:
+        if db_path is None:
+            workdir = Path(stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="pmsw-sandbox-")))
+            db_path = workdir / "sandbox.sqlite"
+        log_path = log_path or db_path.with_suffix(".log")
         command = [sys.executable, "-m", "pipelines.cli", "sandbox", "serve", "--host", host,
-                   "--port", str(port), "--db", str(Path(workdir) / "sandbox.sqlite")]
+                   "--port", str(port), "--db", str(db_path), *extra_args]
         with log_path.open("wb") as log:
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         base_url = f"http://{host}:{port}/v1"

@@ -1,4 +1,6 @@
-"""`pmsw demo` (issue 2: `make demo` starts the sandbox and shows what it serves)."""
+"""`pmsw demo` (issue 8; README, "What the demo does"): the whole product against the sandbox
+on a short stretch, run twice (each run starts clean), and never replacing a warehouse it did
+not make. The full-size run is timed by benchmarks/bench_demo.py."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import httpx
 import pytest
 
@@ -22,27 +25,51 @@ def pmsw() -> list[str]:
     return [found]
 
 
-def test_demo_starts_the_sandbox_shows_it_and_stops_it() -> None:
-    result = subprocess.run([*pmsw(), "demo", "--nights", "7"], capture_output=True, text=True,
-                            timeout=120, check=False)
-    assert result.returncode == 0, result.stderr + result.stdout
-    out = result.stdout
-    base_url = re.search(r"Sandbox PMS API v1 at (http://127\.0\.0\.1:\d+/v1)", out)
-    assert base_url is not None, out
-    assert "Hotel Aurelia Roma (ROMA01)" in out
-    for code in ("STD", "SUP", "DLX", "JSU"):
-        assert re.search(rf"^  {code}\s+.+\s\d+ rooms", out, re.M), code
-    assert "DUS" not in out  # the virtual type is not listed
-    assert re.search(r"^  BAR\s+Best Available Rate\s+daily\s+default$", out, re.M)
-    assert "CORP" not in out  # contract plans are hidden
-    rows = re.findall(r"^  (STD|SUP|DLX|JSU)((?:\s+-?\d+){7})$", out, re.M)
-    assert len(rows) == 4, out  # availability: one row per type, 7 nights
-    nights = re.findall(r"^  \w{3} \d{4}-\d{2}-\d{2}\s+(\d+\.\d{2}) EUR$", out, re.M)
-    total = re.search(r"^  total\s+(\d+\.\d{2}) EUR$", out, re.M)
-    assert len(nights) == 3
-    assert total is not None
-    assert sum(float(n) for n in nights) == pytest.approx(float(total.group(1)))
-    assert out.rstrip().endswith("Sandbox stopped.")
-    # The server was stopped: nothing answers on its port any more.
-    with pytest.raises(httpx.TransportError):
+def run_demo(warehouse: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*pmsw(), "demo", "--warehouse", str(warehouse), "--days", "12",
+                           "--daily-syncs", "2"], capture_output=True, text=True, timeout=300,
+                          check=False)
+
+
+def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> None:
+    warehouse = tmp_path / "warehouse.duckdb"
+    first = run_demo(warehouse)
+    assert first.returncode == 0, first.stderr + first.stdout
+    out = first.stdout
+    for step in range(1, 9):
+        assert re.search(rf"^\[{step}/8\] ", out, re.M), out  # progress, step by step
+    for hotel in ("Hotel Aurelia Roma (ROMA01)", "Albergo Laguna Firenze (FIRE01)"):
+        assert hotel in out
+    assert len(re.findall(r"last 30 nights \(actual\)\s+\d+\.\d%\s+[\d,]+\.\d\d", out)) == 2
+    assert len(re.findall(r"next 30 nights \(on the books\)\s+\d+\.\d%", out)) == 2
+    assert len(re.findall(r"7-day pickup, next 30 nights: [+-]\d+ room nights", out)) == 2
+    assert len(re.findall(r"reconciliation dry_run ", out)) == 2
+    assert len(re.findall(r"reconciliation apply ", out)) == 2
+    assert f"Warehouse: {warehouse}" in out
+    assert "notebooks/revenue_manager.ipynb" in out
+    base_url = re.search(r"API v1 at (http://127\.0\.0\.1:\d+/v1)", out)
+    assert base_url is not None
+    with pytest.raises(httpx.TransportError):  # the sandbox was stopped
         httpx.get(f"{base_url.group(1)}/openapi.json", timeout=2)
+
+    second = run_demo(warehouse)  # starts clean: same hotels, same seed, same figures
+    assert second.returncode == 0, second.stderr + second.stdout
+    summary = out[out.index("Hotel Aurelia Roma"):out.index("Warehouse:")]
+    assert summary in second.stdout
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        runs = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
+    finally:
+        conn.close()
+    assert runs == (4,)  # dry run and apply per hotel: the first run's were removed
+
+
+def test_demo_never_replaces_a_warehouse_it_did_not_make(tmp_path: Path) -> None:
+    warehouse = tmp_path / "warehouse.duckdb"
+    warehouse.write_bytes(b"someone's data")
+    result = run_demo(warehouse)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"Error: {warehouse} exists and was not made by the demo: move it away, or pass "
+        "--warehouse with another file"]
+    assert warehouse.read_bytes() == b"someone's data"

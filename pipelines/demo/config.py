@@ -1,0 +1,104 @@
+"""What the demo builds and where: the hotels, the stretch simulated, the files it owns."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+
+from pipelines.ingest import Endpoint
+
+UNLIMITED_RATE = 1_000_000
+"""The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute)."""
+
+
+class DemoError(RuntimeError):
+    """The demo cannot go on; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class DemoHotel:
+    property_id: int
+    code: str
+    key_env: str
+    default_key: str
+    """The sandbox's shared test key of the property (docs/sandbox.md, Keys)."""
+
+    def endpoint(self, base_url: str, pos_root: Path) -> Endpoint:
+        key = os.environ.get(self.key_env) or self.default_key
+        return Endpoint(self.code, base_url, key, UNLIMITED_RATE, UNLIMITED_RATE,
+                        pos_root / self.code)
+
+
+HOTELS = (
+    DemoHotel(1, "ROMA01", "PMSW_DEMO_KEY_ROMA01", "sbx_test_all_scopes"),
+    DemoHotel(2, "FIRE01", "PMSW_DEMO_KEY_FIRE01", "sbx_test_other_property"),
+)
+
+
+@dataclass(frozen=True)
+class DemoConfig:
+    data_dir: Path = Path("data")
+    warehouse: Path = Path("data/warehouse.duckdb")
+    days: int = 337
+    """Days simulated before the daily syncs start (a year with the daily stretch)."""
+    daily_syncs: int = 28
+    """Days played one at a time, each followed by a sync (pickup and pace snapshots)."""
+    seed: int = 42
+    end: date | None = None
+    """The business date the demo ends on (default: today, so the data look current)."""
+    hotels: tuple[DemoHotel, ...] = HOTELS
+    progress: bool = True
+    notebooks: Path = field(default=Path("notebooks"))
+
+    @property
+    def demo_dir(self) -> Path:
+        return self.data_dir / "demo"
+
+    @property
+    def sandbox_db(self) -> Path:
+        return self.demo_dir / "sandbox.sqlite"
+
+    @property
+    def pos_incoming(self) -> Path:
+        """Where the sandbox writes the POS ledger files (all hotels, as a POS would)."""
+        return self.demo_dir / "pos-export"
+
+    @property
+    def pos_root(self) -> Path:
+        """One folder per property, as the ingestion reads them."""
+        return self.demo_dir / "pos"
+
+    @property
+    def marker(self) -> Path:
+        """Names the warehouse the demo made: only that file is ever deleted by a rerun."""
+        return self.demo_dir / "warehouse-made-by-demo"
+
+    def start(self) -> date:
+        end = self.end or date.today()
+        return end - timedelta(days=self.days + self.daily_syncs)
+
+
+def start_clean(config: DemoConfig) -> None:
+    """Remove what an earlier demo left (data/demo/ and the warehouse it made).
+
+    A warehouse the demo did not make (say, one `pmsw sync` filled from a real PMS) is never
+    deleted: the demo stops and says so."""
+    warehouse = config.warehouse.resolve()
+    made_by_demo = (config.marker.is_file()
+                    and config.marker.read_text(encoding="utf-8").strip() == str(warehouse))
+    if warehouse.exists() and not made_by_demo:
+        raise DemoError(f"{config.warehouse} exists and was not made by the demo: move it "
+                        "away, or pass --warehouse with another file")
+    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
+        path.unlink(missing_ok=True)
+    if config.demo_dir.exists():
+        shutil.rmtree(config.demo_dir)
+    config.demo_dir.mkdir(parents=True)
+    config.pos_incoming.mkdir()
+    for hotel in config.hotels:
+        (config.pos_root / hotel.code).mkdir(parents=True)
+    warehouse.parent.mkdir(parents=True, exist_ok=True)
+    config.marker.write_text(f"{warehouse}\n", encoding="utf-8")

@@ -1,0 +1,112 @@
+"""The demo's closing summary, read back from the warehouse with the same queries as
+`pmsw report` (so the figures printed are the ones a user finds afterwards)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from pipelines.reports import open_warehouse, resolve_property
+from pipelines.reports.reports import Table, run_report
+
+from .config import DemoConfig
+
+
+@dataclass(frozen=True)
+class HotelSummary:
+    code: str
+    name: str
+    currency: str
+    business_date: Any
+    last_30: tuple[Any, ...]
+    """occupancy total row: ('total', available, sold, occ %, revenue, ADR, RevPAR, '')."""
+    next_30: tuple[Any, ...]
+    pickup_7: tuple[Any, ...]
+    """pickup total row: ('total', '', otb, new, cancelled, net, revenue)."""
+    recon: list[tuple[Any, ...]]
+    """recon.runs rows of the demo: run, mode, dates, expected, per status count/amount."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    hotels: list[HotelSummary]
+    warehouse: str
+    notebooks: str
+
+    def text(self) -> str:
+        lines = []
+        for h in self.hotels:
+            lines.append(f"\n{h.name} ({h.code}), business date {h.business_date}, net of VAT, "
+                         f"{h.currency}")
+            lines.append(f"  {'':<34}{'occupancy':>10}{'ADR':>10}{'RevPAR':>10}"
+                         f"{'rooms sold':>12}")
+            for label, row in (("last 30 nights (actual)", h.last_30),
+                               ("next 30 nights (on the books)", h.next_30)):
+                lines.append(f"  {label:<34}{_pct(row[3]):>10}{_money(row[5]):>10}"
+                             f"{_money(row[6]):>10}{row[2]:>12}")
+            p = h.pickup_7
+            lines.append(f"  7-day pickup, next 30 nights: {p[5]:+} room nights ({p[3]} new, "
+                         f"{p[4]} cancelled), {_money(p[6], signed=True)} revenue")
+            for run in h.recon:
+                lines.append(f"  reconciliation {run[1]:<8} {run[2]} to {run[3]}: "
+                             + _recon_counts(run))
+        lines.append(f"\nWarehouse: {self.warehouse}  (pmsw report occupancy --property "
+                     f"{self.hotels[0].code}; duckdb {self.warehouse})")
+        lines.append(f"Notebooks: {self.notebooks}/revenue_manager.ipynb, "
+                     f"{self.notebooks}/finance_reconciliation.ipynb "
+                     "(PMSW_WAREHOUSE names another warehouse)")
+        return "\n".join(lines)
+
+
+STATUSES = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
+
+
+def _recon_counts(run: tuple[Any, ...]) -> str:
+    found = []
+    for i, status in enumerate(STATUSES):
+        count, amount = run[5 + 2 * i], run[6 + 2 * i]
+        if count:
+            found.append(f"{count} {status} ({_money(amount)})")
+    return ", ".join(found) or "nothing expected"
+
+
+def _pct(value: Decimal | None) -> str:
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def _money(value: Decimal | None, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+,.2f}" if signed else f"{value:,.2f}"
+
+
+def _total(table: Table) -> tuple[Any, ...]:
+    if table.total is None:
+        return ("total", 0, 0, None, Decimal("0.00"), None, None, "")
+    return table.total
+
+
+def read_summary(config: DemoConfig) -> Summary:
+    conn = open_warehouse(config.warehouse)
+    path = config.warehouse
+    try:
+        hotels = []
+        for hotel in config.hotels:
+            prop = resolve_property(conn, path, hotel.code)
+            bd = prop.business_date
+            last_30 = _total(run_report(conn, path, "occupancy", prop,
+                                        bd - timedelta(days=30), bd - timedelta(days=1)))
+            next_30 = _total(run_report(conn, path, "occupancy", prop,
+                                        bd, bd + timedelta(days=29)))
+            pickup = run_report(conn, path, "pickup", prop, bd, bd + timedelta(days=29),
+                                window=7)
+            pickup_7 = pickup.total or ("total", "", 0, 0, 0, 0, Decimal("0.00"))
+            recon = run_report(conn, path, "reconciliation", prop, bd - timedelta(days=400),
+                               bd).rows
+            hotels.append(HotelSummary(prop.code, prop.name, prop.currency, bd, last_30,
+                                       next_30, pickup_7, recon))
+    finally:
+        conn.close()
+    return Summary(hotels, str(config.warehouse), str(config.notebooks))

@@ -1,0 +1,12 @@
+"""`pmsw report ...`: tables read from the warehouse (DuckDB, read-only) for a property and
+a date range, rendered as a table, CSV or JSON. Click wiring lives in `command.py`."""
+
+from .errors import ReportError
+from .render import FORMATS, render
+from .reports import REPORTS, Report, Table
+from .warehouse import PropertyRow, open_warehouse, resolve_property
+
+__all__ = [
+    "FORMATS", "REPORTS", "PropertyRow", "Report", "ReportError", "Table", "open_warehouse",
+    "render", "resolve_property",
+]

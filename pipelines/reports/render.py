@@ -1,0 +1,85 @@
+"""Render a report table as aligned text, CSV or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from .reports import Table
+
+FORMATS = ("table", "csv", "json")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        # Amounts with two decimals: a float prints them exactly (shortest repr).
+        return int(value) if value == value.to_integral_value() and value.as_tuple(
+            ).exponent == 0 else float(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return f"{value:,.2f}" if value.as_tuple().exponent != 0 else f"{value}"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+    return str(value)
+
+
+def render(table: Table, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps({"report": table.title, "columns": list(table.columns),
+                           "rows": [{c: _json_value(v) for c, v in zip(table.columns, row,
+                                                                     strict=True)}
+                                    for row in table.rows],
+                           "total": None if table.total is None else {
+                               c: _json_value(v) for c, v in zip(table.columns, table.total,
+                                                                 strict=True)}},
+                          indent=2)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(table.columns)
+        for row in table.rows:
+            writer.writerow(["" if v is None else _json_value(v) for v in row])
+        return out.getvalue().rstrip("\n")
+    return _aligned(table)
+
+
+def _aligned(table: Table) -> str:
+    body = [[_text(v) for v in row] for row in table.rows]
+    total = [_text(v) for v in table.total] if table.total is not None else None
+    lines_all = [list(table.columns), *body, *([total] if total else [])]
+    widths = [max(len(r[i]) for r in lines_all) for i in range(len(table.columns))]
+    numeric = [all(_is_number(r[i]) for r in body + ([total] if total else []))
+               for i in range(len(table.columns))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if num else c.ljust(w)
+                         for c, w, num in zip(cells, widths, numeric, strict=True)).rstrip()
+
+    out = [table.title, "", line(list(table.columns)),
+           "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in body]
+    if total is not None:
+        out += ["  ".join("-" * w for w in widths), line(total)]
+    if not body:
+        out.append("(no rows)")
+    return "\n".join(out)
+
+
+def _is_number(text: str) -> bool:
+    stripped = text.replace(",", "").replace(".", "", 1).lstrip("-+")
+    return stripped.isdigit() or text == ""

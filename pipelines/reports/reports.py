@@ -1,0 +1,243 @@
+"""The reports: each a SQL reading of the marts (or recon.*) for one property and a date
+range, inclusive at both ends. Definitions of the figures: docs/kpi.md and
+docs/reconciliation.md; the reports only select and sum them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from .errors import ReportError
+from .warehouse import PropertyRow, require_tables
+
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    columns: Sequence[str]
+    rows: list[tuple[Any, ...]]
+    total: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a report is asked: the property, the stay (or business) dates, the options."""
+
+    prop: PropertyRow
+    first: date
+    last: date
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Report:
+    name: str
+    tables: tuple[str, ...]
+    default_range: Callable[[date], tuple[date, date]]
+    """From the property's business date: the dates shown when --from/--to are omitted."""
+    build: Callable[[duckdb.DuckDBPyConnection, Query], Table]
+
+
+def _past_30(business_date: date) -> tuple[date, date]:
+    return business_date - timedelta(days=30), business_date - timedelta(days=1)
+
+
+def _next_30(business_date: date) -> tuple[date, date]:
+    return business_date, business_date + timedelta(days=29)
+
+
+def _ratio(num: Decimal | int, den: Decimal | int, scale: int = 1) -> Decimal | None:
+    if not den:
+        return None
+    return (Decimal(num) * scale / Decimal(den)).quantize(CENT, ROUND_HALF_UP)
+
+
+def _title(q: Query, what: str) -> str:
+    return (f"{what} - {q.prop.name} ({q.prop.code}), {q.first} to {q.last}, "
+            f"{q.prop.currency}, business date {q.prop.business_date}")
+
+
+def occupancy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT stay_date, rooms_available, rooms_sold, occupancy_pct, room_revenue_net, "
+        "adr_net, revpar_net, CASE WHEN is_actual THEN 'actual' ELSE 'on the books' END "
+        "FROM mart.occupancy_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
+        "ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
+    available = sum(int(r[1]) for r in rows)
+    sold = sum(int(r[2]) for r in rows)
+    revenue = sum((Decimal(r[4]) for r in rows), Decimal("0.00"))
+    total = ("total", available, sold, _ratio(sold, available, 100), revenue,
+             _ratio(revenue, sold), _ratio(revenue, available), "") if rows else None
+    return Table(_title(q, "Occupancy, ADR and RevPAR (net of VAT)"),
+                 ("stay_date", "rooms_available", "rooms_sold", "occupancy_pct",
+                  "room_revenue_net", "adr_net", "revpar_net", "basis"),
+                 [tuple(r) for r in rows], total)
+
+
+def pickup(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    window = int(q.options.get("window", 7))
+    as_of = q.options.get("as_of") or _latest(conn, "mart.pickup", "as_of_date", q.prop)
+    if as_of is None:
+        return Table(_title(q, f"Pickup over {window} days"), _PICKUP_COLUMNS, [])
+    found = {r[0]: r[1:] for r in conn.execute(
+        "SELECT stay_date, rooms_new, rooms_cancelled, rooms_net, revenue_net FROM mart.pickup "
+        "WHERE property_id = ? AND as_of_date = ? AND window_days = ? AND stay_date BETWEEN ? "
+        "AND ?", [q.prop.property_id, as_of, window, q.first, q.last]).fetchall()}
+    otb = dict(conn.execute(
+        "SELECT stay_date, rooms_otb FROM mart.otb_snapshots WHERE property_id = ? AND "
+        "snapshot_date = ? AND stay_date BETWEEN ? AND ?",
+        [q.prop.property_id, as_of, q.first, q.last]).fetchall())
+    rows = []
+    for day in _days(max(q.first, as_of), q.last):
+        new, cancelled, net, revenue = found.get(day, (0, 0, 0, Decimal("0.00")))
+        rows.append((day, f"{day:%a}", otb.get(day, 0), new, cancelled, net, revenue))
+    total = ("total", "", sum(r[2] for r in rows), sum(r[3] for r in rows),
+             sum(r[4] for r in rows), sum(r[5] for r in rows),
+             sum((r[6] for r in rows), Decimal("0.00"))) if rows else None
+    return Table(_title(q, f"Pickup over the {window} days to {as_of}, by stay date"),
+                 _PICKUP_COLUMNS, rows, total)
+
+
+_PICKUP_COLUMNS = ("stay_date", "weekday", "rooms_otb", "rooms_new", "rooms_cancelled",
+                   "rooms_net", "revenue_net")
+
+
+def pace(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    as_of = q.options.get("as_of") or _latest(conn, "mart.otb_snapshots", "snapshot_date",
+                                              q.prop)
+    columns = ("stay_date", "weekday", "days_before", "rooms_otb", "stly_rooms_otb",
+               "rooms_vs_stly", "revenue_otb_net", "stly_revenue_otb_net")
+    if as_of is None:
+        return Table(_title(q, "Pace"), columns, [])
+    rows = [(r[0], f"{r[0]:%a}", r[1], r[2], r[3], None if r[3] is None else r[2] - r[3],
+             r[4], r[5]) for r in conn.execute(
+        "SELECT stay_date, days_before, rooms_otb, stly_rooms_otb, revenue_otb_net, "
+        "stly_revenue_otb_net FROM mart.pace WHERE property_id = ? AND stay_date BETWEEN ? "
+        "AND ? AND days_before = stay_date - CAST(? AS DATE) ORDER BY stay_date",
+        [q.prop.property_id, q.first, q.last, as_of]).fetchall()]
+    total = ("total", "", "", sum(r[3] for r in rows),
+             sum(r[4] or 0 for r in rows), sum(r[5] or 0 for r in rows),
+             sum((r[6] for r in rows), Decimal("0.00")),
+             sum((r[7] or Decimal("0.00") for r in rows), Decimal("0.00"))) if rows else None
+    return Table(_title(q, f"Pace as of {as_of}: on the books vs same time last year"),
+                 columns, rows, total)
+
+
+SEGMENT_DIMENSIONS = ("channel", "source", "market", "rate_plan", "room_type")
+
+
+def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    by = str(q.options.get("by", "channel"))
+    label = {
+        "channel": "coalesce(s.channel, '(none)')",
+        "source": "coalesce(s.source, '(none)')",
+        "market": "coalesce(s.market, '(none)')",
+        "rate_plan": "coalesce(rp.code, '(none)')",
+        "room_type": "coalesce(rt.code, CAST(s.room_type_id AS VARCHAR))",
+    }[by]
+    rows = conn.execute(
+        f"SELECT {label} AS segment, sum(s.rooms_sold) AS rooms_sold, "
+        "sum(s.room_revenue_net) AS room_revenue_net FROM mart.segment_daily s "
+        "LEFT JOIN core.rate_plans rp ON rp.property_id = s.property_id AND "
+        "rp.rate_plan_id = s.rate_plan_id "
+        "LEFT JOIN core.room_types rt ON rt.property_id = s.property_id AND "
+        "rt.room_type_id = s.room_type_id "
+        "WHERE s.property_id = ? AND s.stay_date BETWEEN ? AND ? GROUP BY ALL "
+        "ORDER BY room_revenue_net DESC, segment", [q.prop.property_id, q.first, q.last],
+    ).fetchall()
+    sold = sum(int(r[1]) for r in rows)
+    revenue = sum((Decimal(r[2]) for r in rows), Decimal("0.00"))
+    out = [(r[0], int(r[1]), _ratio(int(r[1]), sold, 100), Decimal(r[2]),
+            _ratio(Decimal(r[2]), revenue, 100), _ratio(Decimal(r[2]), int(r[1])))
+           for r in rows]
+    total = ("total", sold, _ratio(sold, sold, 100), revenue, _ratio(revenue, revenue, 100),
+             _ratio(revenue, sold)) if rows else None
+    return Table(_title(q, f"Segments by {by.replace('_', ' ')} (stay dates)"),
+                 (by, "rooms_sold", "rooms_share_pct", "room_revenue_net",
+                  "revenue_share_pct", "adr_net"), out, total)
+
+
+def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT date, "
+        "sum(revenue_net) FILTER (WHERE department = 'accommodation'), "
+        "sum(revenue_net) FILTER (WHERE department = 'food_and_beverage'), "
+        "sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
+        "('accommodation', 'food_and_beverage')), "
+        "sum(revenue_net) FILTER (WHERE is_revenue), sum(revenue_gross) FILTER (WHERE "
+        "is_revenue), sum(revenue_gross) FILTER (WHERE NOT is_revenue) "
+        "FROM mart.revenue_daily WHERE property_id = ? AND date BETWEEN ? AND ? "
+        "GROUP BY date ORDER BY date", [q.prop.property_id, q.first, q.last]).fetchall()
+    zero = Decimal("0.00")
+    clean = [(r[0], *[zero if v is None else Decimal(v) for v in r[1:]]) for r in rows]
+    total = ("total", *[sum((r[i] for r in clean), zero) for i in range(1, 7)]) \
+        if clean else None
+    return Table(_title(q, "Revenue by posting date and department (city tax apart, not "
+                           "revenue)"),
+                 ("date", "accommodation_net", "food_and_beverage_net", "other_net",
+                  "total_revenue_net", "total_revenue_gross", "city_tax"), clean, total)
+
+
+def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    statuses = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
+    rows = conn.execute(
+        "SELECT run_id, mode, first_date, last_date, expected_count, "
+        + ", ".join(f"{s}_count, {s}_amount" for s in statuses)
+        + " FROM recon.runs WHERE property_id = ? AND last_date >= ? AND first_date <= ? "
+        "ORDER BY run_id", [q.prop.property_id, q.first, q.last]).fetchall()
+    columns = ("run_id", "mode", "first_date", "last_date", "expected",
+               *[f"{s}{suffix}" for s in statuses for suffix in ("", "_amount")])
+    return Table(_title(q, "Reconciliation runs covering these business dates (counts and "
+                           "expected amounts per status)"), columns,
+                 [tuple(r) for r in rows])
+
+
+def _latest(conn: duckdb.DuckDBPyConnection, table: str, column: str,
+            prop: PropertyRow) -> date | None:
+    row = conn.execute(f"SELECT max({column}) FROM {table} WHERE property_id = ? AND "
+                       f"{column} <= ?", [prop.property_id, prop.business_date]).fetchone()
+    return None if row is None else row[0]
+
+
+def _days(first: date, last: date) -> list[date]:
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
+
+
+REPORTS: dict[str, Report] = {
+    "occupancy": Report("occupancy", ("mart.occupancy_daily",), _past_30, occupancy),
+    "pickup": Report("pickup", ("mart.pickup", "mart.otb_snapshots"), _next_30, pickup),
+    "pace": Report("pace", ("mart.pace", "mart.otb_snapshots"), _next_30, pace),
+    "segments": Report("segments", ("mart.segment_daily", "core.rate_plans",
+                                    "core.room_types"), _past_30, segments),
+    "revenue": Report("revenue", ("mart.revenue_daily",), _past_30, revenue),
+    "reconciliation": Report("reconciliation", ("recon.runs",), _past_30, reconciliation),
+}
+
+
+def run_report(conn: duckdb.DuckDBPyConnection, path: Path, name: str, prop: PropertyRow,
+               first: date | None, last: date | None, **options: Any) -> Table:
+    """Check the tables and the range, then build report `name`."""
+    report = REPORTS[name]
+    require_tables(conn, path, *report.tables)
+    default_first, default_last = report.default_range(prop.business_date)
+    span = default_last - default_first
+    if first is None and last is None:
+        first, last = default_first, default_last
+    elif first is None:
+        assert last is not None
+        first = last - span
+    elif last is None:
+        last = first + span
+    if first > last:
+        raise ReportError(f"--from {first} is after --to {last}")
+    if (last - first).days > 3660:
+        raise ReportError(f"--from {first} to --to {last} spans more than ten years")
+    return report.build(conn, Query(prop, first, last, options))

@@ -1,0 +1,186 @@
+"""`pmsw report ...` on a warehouse built by the real pipeline (tests/demo_warehouse.py).
+
+Each report is checked against the marts it reads, by an independent query, and against the
+definitions it states in its help (docs/kpi.md): totals divide sums, never average ratios.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pipelines.cli import main
+
+
+def report(warehouse: Path, *args: str) -> Any:
+    """Run `pmsw report ... --format json` and parse its output."""
+    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output + result.stderr
+    return json.loads(result.stdout)
+
+
+def query(warehouse: Path, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def business_date(warehouse: Path, code: str) -> tuple[int, date]:
+    pid, bd = query(warehouse, "SELECT property_id, business_date FROM core.property "
+                               "WHERE code = ?", [code])[0]
+    return int(pid), bd
+
+
+def test_occupancy_rows_are_the_mart_and_the_total_divides_the_sums(warehouse: Path) -> None:
+    pid, bd = business_date(warehouse, "ROMA01")
+    first, last = bd - timedelta(days=10), bd + timedelta(days=4)
+    out = report(warehouse, "occupancy", "--property", "ROMA01", "--from", str(first),
+                 "--to", str(last))
+    expected = query(warehouse, "SELECT stay_date, rooms_available, rooms_sold, "
+                     "room_revenue_net FROM mart.occupancy_daily WHERE property_id = ? AND "
+                     "stay_date BETWEEN ? AND ? ORDER BY 1", [pid, first, last])
+    assert len(out["rows"]) == 15 == len(expected)
+    for row, (day, available, sold, revenue) in zip(out["rows"], expected, strict=True):
+        assert (row["stay_date"], row["rooms_available"], row["rooms_sold"]) == (
+            day.isoformat(), available, sold)
+        assert Decimal(str(row["room_revenue_net"])) == revenue
+        assert row["basis"] == ("actual" if day < bd else "on the books")
+    sold = sum(r[2] for r in expected)
+    available = sum(r[1] for r in expected)
+    revenue = sum(r[3] for r in expected)
+    total = out["total"]
+    assert total["rooms_sold"] == sold > 0
+    assert Decimal(str(total["occupancy_pct"])) == (Decimal(100 * sold) / available).quantize(
+        Decimal("0.01"))
+    assert Decimal(str(total["adr_net"])) == (revenue / sold).quantize(Decimal("0.01"))
+    assert Decimal(str(total["revpar_net"])) == (revenue / available).quantize(Decimal("0.01"))
+
+
+def test_occupancy_default_range_is_the_last_30_nights(warehouse: Path) -> None:
+    _, bd = business_date(warehouse, "FIRE01")
+    out = report(warehouse, "occupancy", "--property", "fire01")
+    days = [r["stay_date"] for r in out["rows"]]
+    assert days[0] == str(bd - timedelta(days=30))
+    assert days[-1] == str(bd - timedelta(days=1))
+    assert all(r["basis"] == "actual" for r in out["rows"])
+
+
+def test_pickup_lists_every_stay_date_with_the_mart_figures_or_zero(warehouse: Path) -> None:
+    pid, bd = business_date(warehouse, "ROMA01")
+    out = report(warehouse, "pickup", "--property", "1", "--window", "7")
+    assert [r["stay_date"] for r in out["rows"]] == [
+        str(bd + timedelta(days=n)) for n in range(30)]  # zero-pickup dates are listed too
+    found = {d.isoformat(): (new, cancelled, net) for d, new, cancelled, net in query(
+        warehouse, "SELECT stay_date, rooms_new, rooms_cancelled, rooms_net FROM mart.pickup "
+        "WHERE property_id = ? AND window_days = 7 AND as_of_date = ?", [pid, bd])}
+    for row in out["rows"]:
+        assert (row["rooms_new"], row["rooms_cancelled"], row["rooms_net"]) == found.get(
+            row["stay_date"], (0, 0, 0))
+        assert row["rooms_net"] == row["rooms_new"] - row["rooms_cancelled"]
+    assert any(row["rooms_new"] for row in out["rows"])
+    assert out["total"]["rooms_net"] == sum(r["rooms_net"] for r in out["rows"])
+
+
+def test_pickup_30_days_is_at_least_the_7_day_new_bookings(warehouse: Path) -> None:
+    """docs/kpi.md, Pickup: new room nights are counted per day, so the 30-day window holds
+    the 7-day window's (the stretch synced covers both)."""
+    week = report(warehouse, "pickup", "--property", "ROMA01", "--window", "7")
+    month = report(warehouse, "pickup", "--property", "ROMA01", "--window", "30")
+    assert month["total"]["rooms_new"] >= week["total"]["rooms_new"] > 0
+
+
+def test_pace_reads_the_days_before_of_each_stay_date_as_of_the_business_date(
+        warehouse: Path) -> None:
+    pid, bd = business_date(warehouse, "ROMA01")
+    out = report(warehouse, "pace", "--property", "ROMA01", "--from", str(bd),
+                 "--to", str(bd + timedelta(days=9)))
+    assert len(out["rows"]) == 10
+    for row in out["rows"]:
+        stay = date.fromisoformat(row["stay_date"])
+        assert row["days_before"] == (stay - bd).days
+        [(otb,)] = query(warehouse, "SELECT rooms_otb FROM mart.otb_snapshots WHERE "
+                         "property_id = ? AND snapshot_date = ? AND stay_date = ?",
+                         [pid, bd, stay])
+        assert row["rooms_otb"] == otb
+
+
+def test_segments_by_channel_sum_to_the_occupancy_rooms_sold(warehouse: Path) -> None:
+    """docs/kpi.md, Segments: summed over the segments they give occupancy's figures."""
+    args = ["--property", "ROMA01"]
+    segments = report(warehouse, "segments", *args)
+    occupancy = report(warehouse, "occupancy", *args)
+    assert segments["total"]["rooms_sold"] == occupancy["total"]["rooms_sold"]
+    assert Decimal(str(segments["total"]["room_revenue_net"])) == Decimal(
+        str(occupancy["total"]["room_revenue_net"]))
+    assert {r["channel"] for r in segments["rows"]} >= {"booking_com", "website"}
+    share = sum(Decimal(str(r["rooms_share_pct"])) for r in segments["rows"])
+    assert abs(share - 100) <= Decimal("0.01") * len(segments["rows"])
+
+
+@pytest.mark.parametrize("by", ["source", "market", "rate_plan", "room_type"])
+def test_segments_by_each_dimension_keep_the_total(warehouse: Path, by: str) -> None:
+    base = report(warehouse, "segments", "--property", "FIRE01")
+    other = report(warehouse, "segments", "--property", "FIRE01", "--by", by)
+    assert other["columns"][0] == by
+    assert other["total"]["rooms_sold"] == base["total"]["rooms_sold"]
+
+
+def test_revenue_total_is_the_departments_and_city_tax_is_apart(warehouse: Path) -> None:
+    pid, bd = business_date(warehouse, "ROMA01")
+    out = report(warehouse, "revenue", "--property", "ROMA01")
+    assert out["rows"]
+    for row in out["rows"]:
+        parts = sum(Decimal(str(row[c])) for c in (
+            "accommodation_net", "food_and_beverage_net", "other_net"))
+        assert Decimal(str(row["total_revenue_net"])) == parts
+    [(city_tax,)] = query(warehouse, "SELECT sum(revenue_gross) FROM mart.revenue_daily WHERE "
+                          "property_id = ? AND NOT is_revenue AND date BETWEEN ? AND ?",
+                          [pid, bd - timedelta(days=30), bd - timedelta(days=1)])
+    assert Decimal(str(out["total"]["city_tax"])) == city_tax
+    assert city_tax > 0
+
+
+def test_reconciliation_lists_the_dry_run_and_the_apply_that_posted_what_it_found(
+        warehouse: Path) -> None:
+    out = report(warehouse, "reconciliation", "--property", "ROMA01")
+    modes = [r["mode"] for r in out["rows"]]
+    assert modes == ["dry_run", "apply"]
+    dry, applied = out["rows"]
+    assert applied["posted"] + applied["failed"] + applied["missing"] == dry["missing"]
+    assert applied["matched"] == dry["matched"]
+
+
+def test_csv_and_table_formats_carry_the_same_rows(warehouse: Path) -> None:
+    runner = CliRunner()
+    args = ["report", "occupancy", "--property", "ROMA01", "--warehouse", str(warehouse)]
+    as_json = report(warehouse, "occupancy", "--property", "ROMA01")
+    as_csv = runner.invoke(main, [*args, "--format", "csv"])
+    assert as_csv.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    assert [r["stay_date"] for r in rows] == [r["stay_date"] for r in as_json["rows"]]
+    assert [int(r["rooms_sold"]) for r in rows] == [r["rooms_sold"] for r in as_json["rows"]]
+    table = runner.invoke(main, args)
+    assert table.exit_code == 0
+    assert "Hotel Aurelia Roma (ROMA01)" in table.stdout
+    assert table.stdout.rstrip().splitlines()[-1].startswith("total")
+
+
+def test_every_report_has_examples_in_its_help() -> None:
+    runner = CliRunner()
+    for name in ("occupancy", "pickup", "pace", "segments", "revenue", "reconciliation"):
+        result = runner.invoke(main, ["report", name, "--help"])
+        assert result.exit_code == 0
+        assert "Examples:" in result.stdout
+        assert f"pmsw report {name} --property" in result.stdout
