@@ -5,7 +5,7 @@ versions), computes the three marts with pipelines.transforms and with the same 
 written directly in DuckDB SQL, checks both give the same totals, and prints seconds, the ratio
 polars / duckdb and the peak memory of the process (resource.getrusage).
 
-    .venv/bin/python benchmarks/bench_marts.py --hotels 2 --years 1   # a quick run
+    .venv/bin/python benchmarks/bench_marts.py --quick     # a quick run: 2 hotels x 1 year
 """
 
 from __future__ import annotations
@@ -278,7 +278,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hotels", type=int, default=100)
     parser.add_argument("--years", type=int, default=3)
+    parser.add_argument("--quick", action="store_true",
+                        help="2 hotels x 1 year (seconds), whatever --hotels/--years say")
     args = parser.parse_args()
+    if args.quick:
+        args.hotels, args.years = 2, 1
 
     versions = synthetic_versions(args.hotels, args.years)
     nights = versions.select(

@@ -81,7 +81,7 @@ def booking_kpis(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame
             cancellation_rate_room_nights=_rate(
                 pl.col("cancelled_room_nights"), pl.col("room_nights")
             ),
-            avg_lead_time_days=pl.col("avg_lead_time_days").round(2),
+            avg_lead_time_days=pl.col("avg_lead_time_days").round(2, mode="half_away_from_zero"),
             alos=_rate(pl.col("stayed_room_nights"), pl.col("stayed_rooms")),
             no_show_rate=_rate(pl.col("no_shows"), pl.col("stayed_rooms") + pl.col("no_shows")),
         )
@@ -91,5 +91,9 @@ def booking_kpis(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame
 
 
 def _rate(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
-    """part / whole to four decimals; null when whole is 0."""
-    return pl.when(whole > 0).then((part / whole).round(4)).otherwise(None)
+    """part / whole to four decimals, half-up (docs/kpi.md); null when whole is 0."""
+    return (
+        pl.when(whole > 0)
+        .then((part / whole).round(4, mode="half_away_from_zero"))
+        .otherwise(None)
+    )

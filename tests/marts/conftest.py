@@ -1,4 +1,4 @@
-"""Fixtures of the mart tests: the hand-built hotel, lived once per module and synced into a
+"""Fixtures of the mart tests: the hand-built hotel, lived once per session and synced into a
 DuckDB warehouse whose marts are built by the real Dagster assets."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResu
                    "warehouse": WarehouseResource(path=str(warehouse))})
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def hotel_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The warehouse file of the hand-built hotel (tests/marts/hotel.py), marts built."""
     path = tmp_path_factory.mktemp("hotel") / "warehouse.duckdb"

@@ -1,0 +1,420 @@
+"""The marts' definitions written again, directly in DuckDB SQL from docs/kpi.md, to cross-check
+the polars transforms (tests/marts/test_crosscheck.py). Nothing here calls pipelines.transforms.
+
+The SQL takes the simplest reading of each definition rather than the transforms' algorithms:
+OTB is a join of snapshot dates with the versions valid at their end (no change stream, no
+running sums); pickup counts, day by day, each room night that was on the books at the end of
+a day and not at the end of the day before (new) or the reverse (cancelled). Money is integer
+cents, every rounding half-up (half away from zero) in integer arithmetic.
+
+`build(conn, property_id)` creates temp tables x_<mart> with the columns of mart.<mart>.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+ON_THE_BOOKS = "('confirmed', 'checked_in', 'checked_out')"
+HORIZON = 365
+WINDOWS = (1, 7, 14, 30)
+
+
+def half_up(num: str, den: str) -> str:
+    """SQL: integer num / positive integer den, rounded half away from zero."""
+    return f"(sign({num}) * ((abs({num}) * 2 + ({den})) // (2 * ({den}))))"
+
+
+def cents_to_money(cents: str) -> str:
+    return f"CAST(CAST({cents} AS DECIMAL(18, 0)) * 0.01 AS DECIMAL(18, 2))"
+
+
+def money_ratio(cents: str, den: str) -> str:
+    return f"CASE WHEN ({den}) > 0 THEN {cents_to_money(half_up(cents, den))} END"
+
+
+def pct(part: str, whole: str) -> str:
+    """part / whole x 100, two decimals half-up, as DECIMAL(7,2); NULL when whole is 0."""
+    return (f"CASE WHEN ({whole}) > 0 THEN CAST(CAST({half_up(f'({part}) * 10000', whole)} "
+            f"AS DECIMAL(18, 0)) * 0.01 AS DECIMAL(7, 2)) END")
+
+
+def rate(part: str, whole: str) -> str:
+    """part / whole, four decimals half-up; NULL when whole is 0."""
+    return (f"CASE WHEN ({whole}) > 0 THEN CAST(CAST({half_up(f'({part}) * 10000', whole)} "
+            f"AS DECIMAL(18, 0)) * 0.0001 AS DECIMAL(7, 4)) END")
+
+
+def net(gross: str, vat_bp: int) -> str:
+    return half_up(f"({gross}) * 10000", str(10000 + vat_bp))
+
+
+def build(conn: duckdb.DuckDBPyConnection, property_id: int) -> None:
+    p = int(property_id)
+    tz, vat_bp = _facts(conn, p)
+    for sql in _statements(p, tz, vat_bp):
+        conn.execute(sql)
+
+
+def _facts(conn: duckdb.DuckDBPyConnection, p: int) -> tuple[str, int]:
+    tz = conn.execute("SELECT timezone FROM core.property WHERE property_id = ?",
+                      [p]).fetchall()[0][0]
+    vats = conn.execute("SELECT DISTINCT tax_pct FROM core.items WHERE property_id = ? AND "
+                        "department = 'accommodation'", [p]).fetchall()
+    vat_bp = int(vats[0][0] * 100) if len(vats) == 1 else 1000
+    return str(tz), vat_bp
+
+
+def _local(column: str, tz: str) -> str:
+    return f"CAST(timezone('{tz}', {column}) AS DATE)"
+
+
+def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
+    bd = f"(SELECT business_date FROM core.property WHERE property_id = {p})"
+    return [
+        # Cancellations from the event log: the last stay.cancelled of each room entry.
+        f"""CREATE OR REPLACE TEMP TABLE x_cancel AS
+        SELECT entity_id AS reservation_room_id, max(created_at) AS cancelled_at,
+               arg_max(data ->> 'reason', (created_at, event_id)) = 'no_show' AS last_no_show
+        FROM core.events WHERE property_id = {p} AND type = 'stay.cancelled' AND entity = 'stay'
+        GROUP BY 1""",
+        # Room entries with persons, is_no_show, is_complimentary.
+        f"""CREATE OR REPLACE TEMP TABLE x_rooms AS
+        WITH kids AS (
+            SELECT r.reservation_room_id,
+                   sum(CAST(json_extract_string(r.brackets, '$."' || k || '"') AS INTEGER))
+                       FILTER (WHERE coalesce(a.counts_as_person, true)) AS counted
+            FROM core.reservation_rooms r CROSS JOIN unnest(json_keys(r.brackets)) AS t(k)
+            LEFT JOIN core.age_brackets a
+              ON a.property_id = r.property_id AND a.age_bracket_id = CAST(k AS BIGINT)
+            WHERE r.property_id = {p} GROUP BY 1)
+        SELECT r.*, r.adults + coalesce(kids.counted, 0) AS persons,
+               r.status = 'cancelled' AND coalesce(c.last_no_show, false) AS is_no_show,
+               r.total = 0 AND r.status <> 'cancelled' AS is_complimentary,
+               CAST(round(r.total * 100) AS BIGINT) AS total_cents
+        FROM core.reservation_rooms r
+        LEFT JOIN kids USING (reservation_room_id)
+        LEFT JOIN x_cancel c USING (reservation_room_id)
+        WHERE r.property_id = {p}""",
+        # Charge lines with their department and room entry (the single entry of the
+        # reservation when the line has none).
+        f"""CREATE OR REPLACE TEMP TABLE x_lines AS
+        WITH single AS (
+            SELECT reservation_id, min(reservation_room_id) AS only_entry
+            FROM core.reservation_rooms WHERE property_id = {p}
+            GROUP BY 1 HAVING count(*) = 1)
+        SELECT l.posted_on,
+               coalesce(l.reservation_room_id, s.only_entry) AS reservation_room_id,
+               CASE WHEN i.department IN ('accommodation', 'food_beverage', 'other', 'city_tax')
+                    THEN i.department
+                    WHEN l.type = 'accommodation' THEN 'accommodation' ELSE 'other' END
+                   AS department,
+               CAST(round(l.amount_gross * 100) AS BIGINT) AS gross,
+               CAST(round(l.amount_net * 100) AS BIGINT) AS net
+        FROM core.folio_lines l
+        LEFT JOIN core.items i ON i.property_id = l.property_id AND i.item_id = l.service_item_id
+        LEFT JOIN single s ON s.reservation_id = l.reservation_id
+        WHERE l.property_id = {p} AND l.type <> 'payment'""",
+        f"""CREATE OR REPLACE TEMP TABLE x_revenue_daily AS
+        SELECT {p} AS property_id, posted_on AS date, department,
+               department <> 'city_tax' AS is_revenue,
+               {cents_to_money('sum(net)')} AS revenue_net,
+               {cents_to_money('sum(gross)')} AS revenue_gross,
+               {cents_to_money('sum(gross) - sum(net)')} AS vat
+        FROM x_lines GROUP BY ALL""",
+        # One row per room entry and night.
+        f"""CREATE OR REPLACE TEMP TABLE x_stay_nights AS
+        WITH n AS (
+            SELECT r.*, CAST(s AS DATE) AS stay_date,
+                   datediff('day', r.arrival, r.departure) AS n_nights
+            FROM x_rooms r CROSS JOIN unnest(generate_series(r.arrival, r.departure - 1,
+                                                             INTERVAL 1 DAY)) AS t(s)
+            WHERE r.departure > r.arrival
+        ), split AS (
+            SELECT *, datediff('day', arrival, stay_date) AS idx,
+                   {half_up('total_cents', 'n_nights')} AS per_night FROM n
+        ), priced AS (
+            SELECT *, CASE WHEN idx = n_nights - 1 THEN total_cents - per_night * (n_nights - 1)
+                           ELSE per_night END AS split_gross FROM split
+        ), posted AS (
+            SELECT l.reservation_room_id,
+                   least(greatest(l.posted_on, r.arrival), r.departure - 1) AS stay_date,
+                   sum(l.gross) AS gross, sum(l.net) AS net
+            FROM x_lines l JOIN x_rooms r USING (reservation_room_id)
+            WHERE l.department = 'accommodation' AND l.posted_on < {bd}
+              AND r.departure > r.arrival
+            GROUP BY 1, 2)
+        SELECT p.property_id, p.reservation_id, p.reservation_room_id, p.stay_date, p.arrival,
+               p.departure, p.n_nights AS nights, p.idx AS night_index, p.status,
+               p.status = 'option' AS is_option, p.status = 'cancelled' AS is_cancelled,
+               p.is_no_show, p.is_complimentary, p.room_type_id, p.room_id, p.room_code,
+               p.rate_plan_id, p.channel, p.source, p.market, p.adults, p.children, p.persons,
+               {cents_to_money('''CASE WHEN p.stay_date < BD THEN coalesce(x.gross, 0)
+                                      WHEN p.status = 'cancelled' THEN 0
+                                      ELSE p.split_gross END'''.replace('BD', bd))}
+                   AS room_revenue_gross,
+               {cents_to_money(f'''CASE WHEN p.stay_date < {bd} THEN coalesce(x.net, 0)
+                                       WHEN p.status = 'cancelled' THEN 0
+                                       ELSE {net('p.split_gross', vat_bp)} END''')}
+                   AS room_revenue_net,
+               CASE WHEN p.stay_date < {bd} THEN 'folio' ELSE 'stay' END AS room_revenue_source,
+               p.stay_date < {bd} AS is_actual
+        FROM priced p LEFT JOIN posted x USING (reservation_room_id, stay_date)""",
+        # Occupancy per date (and per room type).
+        f"""CREATE OR REPLACE TEMP TABLE x_night_facts AS
+        SELECT s.*, coalesce(rm.room_type_id, s.room_type_id) AS eff_type,
+               s.status IN {ON_THE_BOOKS} AND NOT s.is_no_show AS in_house,
+               CAST(round(s.room_revenue_net * 100) AS BIGINT) AS net_cents,
+               CAST(round(s.room_revenue_gross * 100) AS BIGINT) AS gross_cents
+        FROM x_stay_nights s
+        LEFT JOIN core.rooms rm ON rm.property_id = {p} AND rm.room_id = s.room_id""",
+        f"""CREATE OR REPLACE TEMP TABLE x_supply AS
+        WITH bounds AS (
+            SELECT min(d) AS first, max(d) AS last FROM (
+                SELECT stay_date AS d FROM x_stay_nights
+                UNION ALL SELECT stay_date + 1 FROM x_stay_nights
+                UNION ALL SELECT stay_date FROM core.availability WHERE property_id = {p})
+        ), dates AS (
+            SELECT CAST(unnest(generate_series(first, last, INTERVAL 1 DAY)) AS DATE) AS date
+            FROM bounds WHERE first IS NOT NULL
+        ), types AS (
+            SELECT DISTINCT room_type_id FROM (
+                SELECT room_type_id FROM core.rooms WHERE property_id = {p}
+                UNION ALL SELECT room_type_id FROM core.availability WHERE property_id = {p})
+        ), snap AS (
+            SELECT d.date, a.room_type_id,
+                   arg_max(a.total, a.snapshot_date) AS total,
+                   arg_max(a.out_of_order, a.snapshot_date) AS ooo
+            FROM dates d JOIN core.availability a
+              ON a.property_id = {p} AND a.stay_date = d.date AND a.snapshot_date <= d.date
+            GROUP BY 1, 2
+        ), listed AS (
+            SELECT room_type_id, count(*) AS n FROM core.rooms
+            WHERE property_id = {p} AND sellable GROUP BY 1)
+        SELECT d.date, t.room_type_id,
+               coalesce(snap.total, listed.n, 0) AS available, coalesce(snap.ooo, 0) AS ooo
+        FROM dates d CROSS JOIN types t
+        LEFT JOIN snap ON snap.date = d.date AND snap.room_type_id = t.room_type_id
+        LEFT JOIN listed ON listed.room_type_id = t.room_type_id""",
+        """CREATE OR REPLACE TEMP TABLE x_demand AS
+        SELECT stay_date AS date, eff_type AS room_type_id,
+               count(*) FILTER (WHERE in_house AND NOT is_complimentary) AS sold,
+               count(*) FILTER (WHERE in_house AND is_complimentary) AS comp,
+               count(*) FILTER (WHERE status = 'option') AS opt,
+               count(*) FILTER (WHERE in_house AND night_index = 0) AS arrivals,
+               0 AS departures,
+               coalesce(sum(persons) FILTER (WHERE in_house), 0) AS persons,
+               coalesce(sum(net_cents) FILTER (WHERE status <> 'option'), 0) AS net,
+               coalesce(sum(gross_cents) FILTER (WHERE status <> 'option'), 0) AS gross
+        FROM x_night_facts GROUP BY 1, 2
+        UNION ALL
+        SELECT stay_date + 1, eff_type, 0, 0, 0, 0, count(*), 0, 0, 0
+        FROM x_night_facts WHERE in_house AND night_index = nights - 1 GROUP BY 1, 2""",
+        # Other revenue: by date from the lines; by type through the night the line falls on.
+        """CREATE OR REPLACE TEMP TABLE x_other AS
+        SELECT l.posted_on AS date, NULL::BIGINT AS room_type_id, sum(l.net) AS net, true AS daily
+        FROM x_lines l WHERE l.department IN ('food_beverage', 'other') GROUP BY 1
+        UNION ALL
+        SELECT l.posted_on, f.eff_type, sum(l.net), false
+        FROM x_lines l JOIN x_rooms r USING (reservation_room_id)
+        JOIN x_night_facts f ON f.reservation_room_id = l.reservation_room_id
+         AND f.stay_date = least(greatest(l.posted_on, r.arrival), r.departure - 1)
+        WHERE l.department IN ('food_beverage', 'other') AND r.departure > r.arrival
+        GROUP BY 1, 2""",
+        _occupancy_sql(p, bd, by_type=False),
+        _occupancy_sql(p, bd, by_type=True),
+        # History before the first sync, rebuilt (docs/kpi.md), and the snapshot dates.
+        f"""CREATE OR REPLACE TEMP TABLE x_versions AS
+        WITH v AS (SELECT * FROM core.reservation_room_versions WHERE property_id = {p}),
+        first AS (SELECT * FROM v QUALIFY row_number() OVER (
+                      PARTITION BY reservation_room_id ORDER BY valid_from) = 1),
+        rebuilt AS (
+            SELECT f.reservation_room_id, f.arrival, f.departure, f.total,
+                   CASE WHEN f.status = 'cancelled' THEN 'confirmed' ELSE f.status END AS status,
+                   f.created_at AS valid_from,
+                   CASE WHEN f.status = 'cancelled'
+                        THEN least(coalesce(c.cancelled_at, f.valid_from), f.valid_from)
+                        ELSE f.valid_from END AS valid_to
+            FROM first f LEFT JOIN x_cancel c USING (reservation_room_id))
+        SELECT reservation_room_id, arrival, departure, total, status, valid_from, valid_to
+        FROM v
+        UNION ALL SELECT * FROM rebuilt WHERE valid_from < valid_to""",
+        f"""CREATE OR REPLACE TEMP TABLE x_range AS
+        WITH seen AS (
+            SELECT business_date AS d FROM core.property WHERE property_id = {p}
+            UNION ALL SELECT CAST(payload ->> 'business_date' AS DATE) FROM raw.payloads
+                      WHERE property_id = {p} AND stream = 'property'
+            UNION ALL SELECT snapshot_date FROM core.availability WHERE property_id = {p})
+        SELECT least((SELECT min(d) FROM seen),
+                     (SELECT min({_local('valid_from', tz)}) FROM x_versions)) AS first,
+               (SELECT max(d) FROM seen) AS last""",
+        # Each version night with the local snapshot dates it counts on: [from, to).
+        f"""CREATE OR REPLACE TEMP TABLE x_version_nights AS
+        WITH v AS (
+            SELECT *, {_local('valid_from', tz)} AS s_from, {_local('valid_to', tz)} AS s_to,
+                   datediff('day', arrival, departure) AS n_nights,
+                   CAST(round(total * 100) AS BIGINT) AS total_cents
+            FROM x_versions
+            WHERE status IN {ON_THE_BOOKS} OR status = 'option'),
+        n AS (
+            SELECT v.*, CAST(s AS DATE) AS stay_date,
+                   {half_up('total_cents', 'n_nights')} AS per_night
+            FROM v CROSS JOIN unnest(generate_series(arrival, departure - 1, INTERVAL 1 DAY))
+                 AS t(s)
+            WHERE departure > arrival)
+        SELECT reservation_room_id, stay_date, s_from, s_to, status = 'option' AS is_option,
+               {net('''CASE WHEN datediff('day', arrival, stay_date) = n_nights - 1
+                           THEN total_cents - per_night * (n_nights - 1) ELSE per_night END''',
+                    vat_bp)} AS net_cents
+        FROM n""",
+        # On the books at the end of each day (wide range for the pickup windows).
+        f"""CREATE OR REPLACE TEMP TABLE x_on AS
+        SELECT CAST(s AS DATE) AS snapshot_date, vn.reservation_room_id, vn.stay_date,
+               vn.is_option, vn.net_cents
+        FROM x_range r
+        CROSS JOIN unnest(generate_series(r.first - {max(WINDOWS) + 1}, r.last,
+                                          INTERVAL 1 DAY)) AS t(s)
+        JOIN x_version_nights vn
+          ON vn.s_from <= CAST(s AS DATE) AND (vn.s_to IS NULL OR CAST(s AS DATE) < vn.s_to)""",
+        f"""CREATE OR REPLACE TEMP TABLE x_otb_snapshots AS
+        WITH grid AS (
+            SELECT CAST(s AS DATE) AS snapshot_date,
+                   CAST(s AS DATE) + CAST(k AS INTEGER) AS stay_date
+            FROM x_range r CROSS JOIN unnest(generate_series(r.first, r.last, INTERVAL 1 DAY))
+                 AS t(s) CROSS JOIN range(0, {HORIZON + 1}) AS o(k)),
+        books AS (
+            SELECT snapshot_date, stay_date,
+                   count(*) FILTER (WHERE NOT is_option) AS rooms,
+                   sum(net_cents) FILTER (WHERE NOT is_option) AS net,
+                   count(*) FILTER (WHERE is_option) AS opt
+            FROM x_on GROUP BY 1, 2)
+        SELECT {p} AS property_id, g.snapshot_date, g.stay_date,
+               coalesce(b.rooms, 0) AS rooms_otb,
+               {cents_to_money('coalesce(b.net, 0)')} AS revenue_otb_net,
+               coalesce(b.opt, 0) AS rooms_option
+        FROM grid g LEFT JOIN books b USING (snapshot_date, stay_date)""",
+        # Pickup: per day, room nights that came on / went off the books, and revenue change.
+        """CREATE OR REPLACE TEMP TABLE x_daily AS
+        WITH b AS (SELECT * FROM x_on WHERE NOT is_option),
+        today AS (
+            SELECT t.snapshot_date AS day, t.stay_date, t.reservation_room_id,
+                   t.net_cents AS net_now, y.net_cents AS net_before,
+                   y.reservation_room_id IS NULL AS came
+            FROM b t LEFT JOIN b y ON y.reservation_room_id = t.reservation_room_id
+             AND y.stay_date = t.stay_date AND y.snapshot_date = t.snapshot_date - 1),
+        gone AS (
+            SELECT y.snapshot_date + 1 AS day, y.stay_date, y.net_cents
+            FROM b y LEFT JOIN b t ON t.reservation_room_id = y.reservation_room_id
+             AND t.stay_date = y.stay_date AND t.snapshot_date = y.snapshot_date + 1
+            WHERE t.reservation_room_id IS NULL
+              AND y.snapshot_date + 1 <= (SELECT last FROM x_range))
+        SELECT day, stay_date, sum(new) AS new, sum(cancelled) AS cancelled, sum(rc) AS rc
+        FROM (SELECT day, stay_date, CAST(came AS INTEGER) AS new, 0 AS cancelled,
+                     net_now - coalesce(net_before, 0) AS rc FROM today
+              UNION ALL SELECT day, stay_date, 0, 1, -net_cents FROM gone)
+        GROUP BY 1, 2""",
+        f"""CREATE OR REPLACE TEMP TABLE x_pickup AS
+        WITH w AS (SELECT unnest({list(WINDOWS)}) AS window_days),
+        spread AS (
+            SELECT d.day + CAST(k AS INTEGER) AS as_of_date, d.stay_date, w.window_days,
+                   d.new, d.cancelled, d.rc
+            FROM x_daily d CROSS JOIN w CROSS JOIN range(0, 31) AS o(k)
+            WHERE k < w.window_days)
+        SELECT {p} AS property_id, as_of_date, stay_date, window_days,
+               sum(new) AS rooms_new, sum(cancelled) AS rooms_cancelled,
+               sum(new) - sum(cancelled) AS rooms_net, {cents_to_money('sum(rc)')} AS revenue_net
+        FROM spread, x_range r
+        WHERE as_of_date BETWEEN r.first AND r.last
+          AND stay_date BETWEEN as_of_date AND as_of_date + {HORIZON}
+        GROUP BY ALL
+        HAVING sum(new) <> 0 OR sum(cancelled) <> 0 OR sum(rc) <> 0""",
+        """CREATE OR REPLACE TEMP TABLE x_pace AS
+        SELECT o.property_id, o.stay_date,
+               CAST(datediff('day', o.snapshot_date, o.stay_date) AS INTEGER) AS days_before,
+               o.rooms_otb, o.revenue_otb_net,
+               ly.rooms_otb AS stly_rooms_otb, ly.revenue_otb_net AS stly_revenue_otb_net
+        FROM x_otb_snapshots o LEFT JOIN x_otb_snapshots ly
+          ON ly.stay_date = o.stay_date - 364 AND ly.snapshot_date = o.snapshot_date - 364""",
+        f"""CREATE OR REPLACE TEMP TABLE x_segment_daily AS
+        SELECT property_id, stay_date, channel, source, market, rate_plan_id, room_type_id,
+               count(*) FILTER (WHERE status IN {ON_THE_BOOKS} AND NOT is_complimentary
+                                AND NOT is_no_show) AS rooms_sold,
+               {cents_to_money('sum(CAST(round(room_revenue_net * 100) AS BIGINT))')}
+                   AS room_revenue_net,
+               {money_ratio('sum(CAST(round(room_revenue_net * 100) AS BIGINT))',
+                            f"count(*) FILTER (WHERE status IN {ON_THE_BOOKS} "
+                            "AND NOT is_complimentary AND NOT is_no_show)")} AS adr_net
+        FROM x_stay_nights WHERE status <> 'option'
+        GROUP BY ALL
+        HAVING rooms_sold <> 0 OR sum(room_revenue_net) <> 0""",
+        f"""CREATE OR REPLACE TEMP TABLE x_booking_kpis AS
+        WITH heads AS (
+            SELECT reservation_id, min(arrival) AS arrival, min(channel) AS channel,
+                   min({_local('created_at', tz)}) AS created,
+                   bool_and(status = 'option') AS all_option,
+                   bool_and(status = 'cancelled') AS all_cancelled
+            FROM x_rooms GROUP BY 1),
+        kept AS (SELECT *, CAST(date_trunc('month', arrival) AS DATE) AS arrival_month,
+                        datediff('day', created, arrival) AS lead FROM heads
+                 WHERE NOT all_option),
+        per_head AS (
+            SELECT arrival_month, channel, count(*) AS bookings,
+                   count(*) FILTER (WHERE all_cancelled) AS cancelled_bookings,
+                   sum(lead) AS leads
+            FROM kept GROUP BY ALL),
+        per_room AS (
+            SELECT k.arrival_month, k.channel,
+                   sum(r.departure - r.arrival) AS room_nights,
+                   coalesce(sum(r.departure - r.arrival) FILTER (WHERE r.status = 'cancelled'),
+                            0) AS cancelled_nights,
+                   coalesce(sum(r.departure - r.arrival) FILTER (WHERE r.status <> 'cancelled'),
+                            0) AS stayed_nights,
+                   count(*) FILTER (WHERE r.status <> 'cancelled') AS stayed_rooms,
+                   count(*) FILTER (WHERE r.is_no_show) AS no_shows
+            FROM kept k JOIN x_rooms r USING (reservation_id) GROUP BY ALL)
+        SELECT {p} AS property_id, h.arrival_month, h.channel, h.bookings, r.room_nights,
+               {rate('h.cancelled_bookings', 'h.bookings')} AS cancellation_rate_bookings,
+               {rate('r.cancelled_nights', 'r.room_nights')} AS cancellation_rate_room_nights,
+               CAST(CAST({half_up('h.leads * 100', 'h.bookings')} AS DECIMAL(18, 0)) * 0.01
+                    AS DECIMAL(9, 2)) AS avg_lead_time_days,
+               {rate('r.stayed_nights', 'r.stayed_rooms')} AS alos,
+               {rate('r.no_shows', 'r.stayed_rooms + r.no_shows')} AS no_show_rate
+        FROM per_head h JOIN per_room r
+          ON r.arrival_month = h.arrival_month AND r.channel IS NOT DISTINCT FROM h.channel""",
+    ]
+
+
+def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
+    name = "x_occupancy_by_room_type" if by_type else "x_occupancy_daily"
+    key = "s.date, s.room_type_id" if by_type else "s.date"
+    out_key = "s.date AS stay_date, s.room_type_id" if by_type else "s.date AS stay_date"
+    other = ("o.room_type_id = s.room_type_id AND NOT o.daily" if by_type
+             else "o.daily")
+    avail, net_avail = "sum(s.available)", "sum(s.available) - sum(s.ooo)"
+    sold, total = "coalesce(sum(d.sold), 0)", "(coalesce(sum(d.net), 0) + coalesce(max(o.net), 0))"
+    return f"""CREATE OR REPLACE TEMP TABLE {name} AS
+        WITH d AS (SELECT date, room_type_id, sum(sold) AS sold, sum(comp) AS comp,
+                          sum(opt) AS opt, sum(arrivals) AS arrivals,
+                          sum(departures) AS departures, sum(persons) AS persons,
+                          sum(net) AS net, sum(gross) AS gross
+                   FROM x_demand GROUP BY 1, 2)
+        SELECT {p} AS property_id, {out_key},
+               {avail} AS rooms_available, sum(s.ooo) AS rooms_out_of_order,
+               {net_avail} AS rooms_available_net_ooo,
+               {sold} AS rooms_sold, coalesce(sum(d.comp), 0) AS rooms_complimentary,
+               coalesce(sum(d.opt), 0) AS rooms_option,
+               {pct(sold, avail)} AS occupancy_pct,
+               {pct(sold, net_avail)} AS occupancy_net_ooo_pct,
+               {cents_to_money('coalesce(sum(d.net), 0)')} AS room_revenue_net,
+               {cents_to_money('coalesce(sum(d.gross), 0)')} AS room_revenue_gross,
+               {money_ratio('coalesce(sum(d.net), 0)', sold)} AS adr_net,
+               {money_ratio('coalesce(sum(d.net), 0)', avail)} AS revpar_net,
+               {cents_to_money(total)} AS total_revenue_net,
+               {money_ratio(total, avail)} AS trevpar_net,
+               coalesce(sum(d.arrivals), 0) AS arrivals,
+               coalesce(sum(d.departures), 0) AS departures,
+               coalesce(sum(d.persons), 0) AS persons,
+               s.date < {bd} AS is_actual
+        FROM x_supply s
+        LEFT JOIN d ON d.date = s.date AND d.room_type_id = s.room_type_id
+        LEFT JOIN x_other o ON o.date = s.date AND {other}
+        GROUP BY {key}"""
