@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
@@ -31,6 +31,7 @@ from .routes.admin_time import router as admin_time_router
 from .seed import seed_if_empty
 from .settings import SandboxSettings
 from .state import SandboxState
+from .strict_body import strict_json_body
 from .webhook_dispatcher import running_dispatcher
 
 API_ROUTERS = (account, availability, reservations, guests, folios, events, webhooks)
@@ -118,7 +119,7 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     for module in API_ROUTERS:
-        app.include_router(module.router, prefix="/v1")
+        app.include_router(module.router, prefix="/v1", dependencies=[Depends(strict_json_body)])
     if settings.admin:
         app.include_router(admin.router)
         app.include_router(admin_folios_router, prefix="/_sandbox", include_in_schema=False)

@@ -67,3 +67,36 @@ def test_a_malformed_body_with_a_good_key_is_still_400(shared: RunningSandbox) -
     response = _post(shared, "/reservations", b"{not json", auth())
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == "invalid_request"
+
+
+# --- Body types are the spec's types ---------------------------------------------------------
+
+def _invalid(response: httpx.Response, field: str) -> None:
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert response.json()["error"]["field"] == field
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/quotes", {**QUOTE, "adults": "2"}, "adults"),
+    ("/quotes", {**QUOTE, "adults": 2.0}, "adults"),
+    ("/quotes", {**QUOTE, "room_type_id": "1"}, "room_type_id"),
+    ("/quotes", {**QUOTE, "arrival": "2031-03-03T00:00:00"}, "arrival"),
+    ("/reservations", {"rooms": [{**QUOTE, "adults": "1"}], "market": "leisure"},
+     "rooms[0].adults"),
+    ("/reservations", {"rooms": [QUOTE], "market": "leisure", "force": "true"}, "force"),
+    ("/reservations", {"rooms": [QUOTE], "market": "leisure", "status": "confirmed",
+                       "option_expires_on": 20310303}, "option_expires_on"),
+    ("/webhooks", {"url": "https://example.com/hook", "active": "yes"}, "active"),
+    ("/webhooks", {"url": "https://example.com/hook", "active": 1}, "active"),
+    ("/guests", {"last_name": "Rossi", "birth_date": "1980-01-01T00:00:00"}, "birth_date"),
+])
+def test_a_value_of_another_json_type_is_400(shared: RunningSandbox, path: str,
+                                             body: dict[str, Any], field: str) -> None:
+    """Spec, Resources: types are `int`, `bool`, `date` (YYYY-MM-DD, convention 2); Errors: 400
+    `invalid_request` when a parameter is malformed. A string where an int is due, a float for
+    an int, a string or a number for a bool, a date-time for a date are malformed values: a
+    strict sandbox refuses them instead of coercing them, so a client's typing slip is seen."""
+    with httpx.Client(base_url=shared.base_url, headers=auth()) as client:
+        _invalid(client.post(path, json=body), field)
+
