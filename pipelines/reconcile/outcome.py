@@ -88,7 +88,8 @@ def outcome(matched: pl.DataFrame, stays: Frame, targets: pl.DataFrame) -> pl.Da
                         pl.col("item_code")))
         .when(pl.col("target_folio_id").is_null())
         .then(pl.format("no open folio for the room entry ({})",
-                        pl.col("folio_note").fill_null("it has no folio")))
+                        pl.col("folio_note").fill_null(
+                            "none of the reservation's folios is known to be its own")))
     )
     mismatch_reason = pl.format(
         "line {} has quantity {} and amount {}; expected quantity {} and amount {}",

@@ -6,6 +6,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.transforms.line_rooms import with_single_room_entries
 from pipelines.transforms.money import from_cents
 
 from .config import PropertyRules
@@ -30,9 +31,15 @@ def reconcile(*, stays: Frame, items: Frame, age_brackets: Frame, ledger: Frame,
     would be posted on (`target_folio_id`), and the reason. Amounts in cents."""
     expected = expected_charges(stays=stays, items=items, age_brackets=age_brackets,
                                 ledger=ledger, rules=rules, first=first, last=last)
-    charge_lines = net_lines(lines)
+    charge_lines = room_lines(lines, stays)
     matched = match(expected, charge_lines)
     return outcome(matched, stays, folio_targets(stays, folios, charge_lines)).sort("key")
+
+
+def room_lines(lines: Frame, stays: Frame) -> pl.DataFrame:
+    """Charge lines net of reversals; a line without a room entry (posted while no room was
+    assigned, or before a room move) in a reservation of one room entry is that entry's."""
+    return net_lines(with_single_room_entries(lines, stays))
 
 
 def postable(results: pl.DataFrame) -> pl.DataFrame:

@@ -34,8 +34,9 @@ from pipelines.api import (
 )
 from pipelines.reconcile import BLOCKED, FAILED, MISSING, POSTED, postable
 from pipelines.reconcile.live import folio_frames
-from pipelines.reconcile.matching import match, net_lines
+from pipelines.reconcile.matching import match
 from pipelines.reconcile.outcome import folio_targets, outcome
+from pipelines.reconcile.reconcile import room_lines
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +148,7 @@ class Applier:
             "item_code", "item_id", "source", "source_ref", "description", "quantity_milli",
             "unit_cents", "expected_cents", "compare_amount", "repost", "key",
             "idempotency_key")
-        lines = net_lines(line_frame)
+        lines = room_lines(line_frame, self.stays)
         return outcome(match(expected, lines), self.stays,
                        folio_targets(self.stays, folio_frame, lines))
 

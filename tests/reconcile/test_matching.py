@@ -19,6 +19,8 @@ NO_RULES = PropertyRules.model_validate({
 STAY = stays({"reservation_room_id": 1, "arrival": D("2025-05-01"),
               "departure": D("2025-05-04"), "status": "checked_in"})
 OPEN = folios({"folio_id": 5, "reservation_id": 10})
+NO_FOLIO_OF_ITS_OWN = ("no open folio for the room entry (none of the reservation's folios "
+                       "is known to be its own)")
 
 
 def bar(ticket: str, quantity: int = 2, day: date = DAY) -> dict[str, Any]:
@@ -144,7 +146,7 @@ def test_closed_or_suspended_folio_blocks_with_the_reason() -> None:
                              "(folio 5 closed, folio 6 suspended)")
     assert postable(got).is_empty()
     none = run(ledger(bar("T-000001")), lines(), folio=folios())
-    assert none["reason"].to_list() == ["no open folio for the room entry (it has no folio)"]
+    assert none["reason"].to_list() == [NO_FOLIO_OF_ITS_OWN]
 
 
 def test_cancelled_room_unknown_room_and_unknown_item_are_blocked() -> None:
@@ -187,3 +189,17 @@ def test_summary_counts_and_amounts_per_status() -> None:
     assert summary["missing"] == (1, 800)
     assert summary["posted"] == (0, 0)
     assert Decimal(sum(c for _, c in summary.values())) == 2400
+
+
+def test_line_without_room_entry_counts_for_the_only_room_of_its_reservation() -> None:
+    """A line whose room number no longer matches (a room move) or was empty is the only
+    room entry's; in a reservation of several room entries it answers only by reference."""
+    line = {"folio_line_id": 70, "folio_id": 5, "reservation_id": 10, "item": "BAR",
+            "posted_on": DAY, "quantity": 2, "total": "16.00", "description": "Bar"}
+    assert status_of(run(ledger(bar("T-000001")), lines(line))) == {"T-000001/1": "matched"}
+    two = STAY.vstack(stays({"reservation_room_id": 2, "reservation_id": 10,
+                             "arrival": D("2025-05-01"), "departure": D("2025-05-04")}))
+    got = run(ledger(bar("T-000001")), lines(line), stay=two)
+    # Unmatched, and folio 5 cannot be told to belong to room entry 1: a person decides.
+    assert status_of(got) == {"T-000001/1": "blocked"}
+    assert got["reason"].to_list() == [NO_FOLIO_OF_ITS_OWN]
