@@ -47,7 +47,8 @@ class SyncContext:
         self.meter = CallMeter()
         self._http = self.meter.http_client()
         self.client = PmsClient(endpoint.base_url, endpoint.api_key, http_client=self._http,
-                                rate_per_minute=endpoint.rate_per_minute, burst=endpoint.burst)
+                                rate_per_minute=endpoint.rate_per_minute, burst=endpoint.burst,
+                                retry=self.settings.retry)
         self._property: Property | None = None
 
     def close(self) -> None:

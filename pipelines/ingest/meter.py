@@ -4,8 +4,8 @@ Every attempt the client sends (retries included) passes the request hook; every
 response hook, which keeps the latest `Date` header: the PMS's clock, used as `fetched_at`.
 
 Test hook: with `PMSW_TEST_HOOKS=1` and `PMSW_TEST_KILL_AFTER_CALLS=N`, the process kills
-itself with SIGKILL just before sending call N + 1 (the crash-and-rerun tests). Without
-`PMSW_TEST_HOOKS` the variable is ignored.
+itself with SIGKILL just before sending its call N + 1, counting the calls of every meter
+(the crash-and-rerun tests). Without `PMSW_TEST_HOOKS` the variable is ignored.
 """
 
 from __future__ import annotations
@@ -21,6 +21,26 @@ import httpx
 TEST_HOOKS_ENV = "PMSW_TEST_HOOKS"
 KILL_AFTER_ENV = "PMSW_TEST_KILL_AFTER_CALLS"
 
+_process_lock = threading.Lock()
+_process_calls = 0
+"""Calls of every meter of the process: the kill hook counts these."""
+
+
+def _kill_after() -> int | None:
+    if os.environ.get(TEST_HOOKS_ENV) != "1":
+        return None
+    value = os.environ.get(KILL_AFTER_ENV)
+    return int(value) if value else None
+
+
+def _count_process_call() -> None:
+    global _process_calls
+    limit = _kill_after()
+    with _process_lock:
+        if limit is not None and _process_calls >= limit:
+            os.kill(os.getpid(), signal.SIGKILL)
+        _process_calls += 1
+
 
 class CallMeter:
     """Calls sent, answers received, and the server time of the latest answer (thread-safe)."""
@@ -30,8 +50,6 @@ class CallMeter:
         self.calls = 0
         self.ok = 0
         self.server_time: datetime | None = None
-        kill = os.environ.get(KILL_AFTER_ENV) if os.environ.get(TEST_HOOKS_ENV) == "1" else None
-        self._kill_after = int(kill) if kill else None
 
     @property
     def errors(self) -> int:
@@ -39,9 +57,8 @@ class CallMeter:
         return self.calls - self.ok
 
     def on_request(self, request: httpx.Request) -> None:
+        _count_process_call()
         with self._lock:
-            if self._kill_after is not None and self.calls >= self._kill_after:
-                os.kill(os.getpid(), signal.SIGKILL)
             self.calls += 1
 
     def on_response(self, response: httpx.Response) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
+
+from pipelines.api import RetryPolicy
 
 AVAILABILITY_WINDOW = 62
 """GET /availability answers at most 62 nights per call (spec, Limits)."""
@@ -25,6 +27,8 @@ class SyncSettings:
     availability_nights: int = 365
     chunk: int = 200
     """Reservations whose folios are landed per transaction."""
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    """Retries of each call (5 attempts, backoff from 0.5 s: docs/client.md)."""
 
     def __post_init__(self) -> None:
         if self.overlap < timedelta(0):

@@ -1,0 +1,83 @@
+"""`pmsw sync` with a properties file: two properties of one sandbox land in one warehouse
+without mixing (issue 5, "Several properties"); a missing key, an unknown property and an
+unreachable server each answer one line, no traceback."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from pipelines.warehouse import connect
+from tests.conftest import MakeSandbox
+
+from .helpers import (
+    ALL_SCOPES_KEY,
+    OTHER_PROPERTY_KEY,
+    Api,
+    advance,
+    assert_core_equals_api,
+    clock,
+    pmsw,
+    write_properties,
+)
+
+
+def test_two_properties_sync_into_one_warehouse_without_mixing(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    sandbox = make_sandbox(clock(), admin=True)
+    advance(sandbox.root_url, property_ids=[1, 2])
+    props = write_properties(tmp_path / "properties.yaml", sandbox.base_url,
+                             codes={"rome": "KEY_ROME", "florence": "KEY_FLORENCE"})
+    db = tmp_path / "warehouse.duckdb"
+    done = pmsw(["sync", "--no-progress", "--no-marts", "--warehouse", str(db)],
+                {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": ALL_SCOPES_KEY,
+                 "KEY_FLORENCE": OTHER_PROPERTY_KEY})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "rome" in done.stdout
+    assert "florence" in done.stdout
+    conn = connect(db)
+    try:
+        for pid, key in ((1, ALL_SCOPES_KEY), (2, OTHER_PROPERTY_KEY)):
+            api = Api(sandbox.base_url, key)
+            try:
+                counts = assert_core_equals_api(conn, api, pid, guests=False)
+            finally:
+                api.close()
+            assert counts["reservations"] > 0, pid
+        states = conn.execute("SELECT DISTINCT property_id FROM meta.sync_state "
+                              "ORDER BY 1").fetchall()
+    finally:
+        conn.close()
+    assert states == [(1,), (2,)]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_errors_are_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "w.duckdb")
+    missing = pmsw(["sync", "--warehouse", db], {"PMS_API_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert missing.returncode != 0
+    assert "set the environment variable PMS_API_KEY" in missing.stderr
+    assert "Traceback" not in missing.stderr
+
+    unknown = pmsw(["sync", "--warehouse", db, "--property", "paris"],
+                   {"PMS_API_BASE_URL": "http://127.0.0.1:9/v1", "PMS_API_KEY": "k"})
+    assert unknown.returncode != 0
+    assert "unknown property 'paris'" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+
+    props = write_properties(tmp_path / "p.yaml", f"http://127.0.0.1:{_free_port()}/v1",
+                             codes={"rome": "KEY_ROME"})
+    down = pmsw(["sync", "--no-progress", "--no-marts", "--warehouse", db,
+                 "--stream", "events"],
+                {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": "sbx_secret_key_123"})
+    assert down.returncode == 1
+    lines = [ln for ln in down.stderr.splitlines() if ln.startswith("pmsw sync:")]
+    assert len(lines) == 1
+    assert "ConnectionError" in lines[0]
+    assert "Traceback" not in down.stderr
+    assert "sbx_secret_key_123" not in down.stderr + down.stdout

@@ -1,0 +1,110 @@
+"""End to end over real HTTP: a simulated stretch of days with a sync after each; the
+warehouse equals what the API says, and incremental runs read only what changed (issue 5,
+Tests; ARCHITECTURE, "The PMS's clock, not ours")."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+
+from pipelines.ingest import SyncSettings
+from pipelines.warehouse import connect, get_timestamp_cursor
+from tests.conftest import MakeSandbox
+
+from .helpers import Api, advance, assert_core_equals_api, clock, sync
+
+
+def _changed_since(api: Api, since: object) -> int:
+    """Reservations the API lists with updated_since = `since` (its `total`)."""
+    body = api.get("/reservations", updated_since=since, page_size=1)
+    return int(body["total"])
+
+
+def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    sandbox = make_sandbox(clock(), admin=True)
+    db = tmp_path / "warehouse.duckdb"
+    api = Api(sandbox.base_url)
+    settings = SyncSettings(overlap=timedelta(minutes=5))
+    try:
+        for day in range(3):
+            advance(sandbox.root_url)
+            conn = connect(db)
+            cursor_before = get_timestamp_cursor(conn, 1, "reservations")
+            conn.close()
+            results = sync(db, sandbox.base_url, f"day-{day}", settings=settings)
+            assert {r.status for r in results.values()} == {"success"}
+            conn = connect(db)
+            try:
+                counts = assert_core_equals_api(conn, api, 1)
+                cursor = get_timestamp_cursor(conn, 1, "reservations")
+                # The cursor is the server's largest updated_at landed, not the machine clock.
+                newest = conn.execute("SELECT max(updated_at) FROM core.reservations").fetchone()
+                assert newest is not None
+                assert cursor == newest[0]
+                business = conn.execute("SELECT business_date FROM core.property").fetchone()
+                snapshot = conn.execute("SELECT DISTINCT snapshot_date FROM core.availability "
+                                        "WHERE run_id = ?", [f"day-{day}"]).fetchall()
+            finally:
+                conn.close()
+            assert business is not None
+            assert snapshot == [(business[0],)]
+            reservations = results["reservations"]
+            if cursor_before is None:
+                assert reservations.details["mode"] == "full"
+                assert reservations.rows == counts["reservations"]
+            else:
+                # Incremental: exactly the reservations changed since cursor - overlap, read
+                # in ceil(changed / 200) pages (+1 when a second pass confirms) and a detail
+                # each; far fewer than the history.
+                changed = _changed_since(api, (cursor_before - settings.overlap).strftime(
+                    "%Y-%m-%dT%H:%M:%SZ"))
+                assert reservations.details["mode"] == "incremental"
+                assert reservations.rows == changed < counts["reservations"]
+                pages = math.ceil(changed / 200) or 1
+                assert pages + changed <= reservations.calls <= 2 * pages + changed
+            assert results["events"].calls == 1  # one batch, no gap check needed
+    finally:
+        api.close()
+
+
+def test_a_sync_with_nothing_new_reads_almost_nothing(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    sandbox = make_sandbox(clock(), admin=True)
+    db = tmp_path / "warehouse.duckdb"
+    api = Api(sandbox.base_url)
+    advance(sandbox.root_url)
+    first = sync(db, sandbox.base_url, "first")
+    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    second = sync(db, sandbox.base_url, "second")
+    conn = connect(db)
+    cursor = get_timestamp_cursor(conn, 1, "reservations")
+    conn.close()
+    assert cursor is not None
+    # Only the overlap window is read again (spec: updated_since is inclusive).
+    again = _changed_since(api, (cursor - SyncSettings().overlap).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    api.close()
+    assert first["reservations"].rows > 20
+    assert 1 <= second["reservations"].rows == again < 5
+    assert second["reservations"].calls == 1 + again  # one page, then one detail each
+    assert second["events"].rows == 0
+    assert second["events"].calls == 1
+    conn = connect(db)
+    try:
+        open_reservations = conn.execute(
+            "SELECT count(DISTINCT reservation_id) FROM core.folios WHERE status <> 'closed'"
+        ).fetchone()
+        logged = conn.execute("SELECT stream, calls, \"rows\", status FROM meta.sync_runs "
+                              "WHERE run_id = 'second' ORDER BY stream").fetchall()
+    finally:
+        conn.close()
+    # Folios: only those not closed yet (the rule), one call per reservation holding them.
+    assert open_reservations is not None
+    assert second["folios"].calls == open_reservations[0]
+    assert {row[0]: (row[1], row[2], row[3]) for row in logged}["events"] == (1, 0, "success")
+    with httpx.Client() as client:  # the sandbox still answers: nothing was left broken
+        assert client.get(f"{sandbox.base_url}/me", headers={
+            "Authorization": "Bearer sbx_test_all_scopes"}).status_code == 200
