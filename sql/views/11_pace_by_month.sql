@@ -1,0 +1,14 @@
+-- Notebook view: the pace curve of a month of stay dates, on the books by days before arrival
+-- beside the same time last year (mart.pace summed over the month's stay dates). stay_dates
+-- counts the nights of the month that have a figure at that distance (near the end of a
+-- future month only the later nights do), stly_stay_dates those with a STLY figure.
+CREATE OR REPLACE VIEW mart.v_pace_by_month AS
+SELECT pc.property_id, p.code AS property_code,
+       CAST(date_trunc('month', pc.stay_date) AS DATE) AS stay_month, pc.days_before,
+       count(*) AS stay_dates, count(pc.stly_rooms_otb) AS stly_stay_dates,
+       sum(pc.rooms_otb) AS rooms_otb, sum(pc.stly_rooms_otb) AS stly_rooms_otb,
+       sum(pc.revenue_otb_net) AS revenue_otb_net,
+       sum(pc.stly_revenue_otb_net) AS stly_revenue_otb_net
+FROM mart.pace pc JOIN core.property p USING (property_id)
+GROUP BY ALL;
+COMMENT ON VIEW mart.v_pace_by_month IS 'On the books (OTB) and same time last year (STLY, 364 days earlier) by month of stay and days before arrival: the pace curve of the revenue manager notebook.';

@@ -1,0 +1,16 @@
+-- Notebook view: 7- and 30-day pickup by stay date as of each property's business date (the
+-- last snapshot), beside what is on the books. A stay date with no pickup shows 0.
+CREATE OR REPLACE VIEW mart.v_pickup_7_30 AS
+SELECT o.property_id, p.code AS property_code, o.snapshot_date AS as_of_date, o.stay_date,
+       o.rooms_otb,
+       coalesce(w7.rooms_net, 0) AS pickup_7d_rooms, coalesce(w7.revenue_net, 0)
+           AS pickup_7d_revenue_net,
+       coalesce(w30.rooms_net, 0) AS pickup_30d_rooms, coalesce(w30.revenue_net, 0)
+           AS pickup_30d_revenue_net
+FROM mart.otb_snapshots o
+JOIN core.property p ON p.property_id = o.property_id AND o.snapshot_date = p.business_date
+LEFT JOIN mart.pickup w7 ON w7.property_id = o.property_id AND w7.as_of_date = o.snapshot_date
+ AND w7.stay_date = o.stay_date AND w7.window_days = 7
+LEFT JOIN mart.pickup w30 ON w30.property_id = o.property_id
+ AND w30.as_of_date = o.snapshot_date AND w30.stay_date = o.stay_date AND w30.window_days = 30;
+COMMENT ON VIEW mart.v_pickup_7_30 IS 'Net room nights and revenue picked up over the last 7 and 30 days per stay date, as of the business date, with rooms on the books: the pickup chart of the revenue manager notebook.';
