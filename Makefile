@@ -7,7 +7,7 @@ UV := $(PY) -m uv
 endif
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: setup demo test lint typecheck unit
+.PHONY: setup demo test lint typecheck unit dagster
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || $(PY) -m pip install --quiet uv || $(PY) -m pip install --quiet --user uv
@@ -24,3 +24,9 @@ typecheck: setup
 
 test: setup lint typecheck
 	@$(RUN) pytest -q
+
+# The Dagster UI on the shipped instance settings (dagster.yaml: pool `duckdb` of size 1).
+# DAGSTER_HOME need not exist beforehand: .dagster_home/ is made here, dagster.yaml copied in.
+dagster: setup
+	@mkdir -p .dagster_home && cp dagster.yaml .dagster_home/dagster.yaml
+	@DAGSTER_HOME=$(CURDIR)/.dagster_home $(RUN) dagster dev -w workspace.yaml

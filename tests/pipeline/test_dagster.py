@@ -68,13 +68,12 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
     result = _materialize(tmp_path)
     assert result.success
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
-    assert checks == {name: True for name in (
+    assert checks == dict.fromkeys((
         "event_gap", "unique_keys", "rooms_have_reservation", "status_is_least_advanced",
         "nights_match_dates", "versions_never_overlap", "count_matches_api",
-        "folio_unique_keys")}
-    materialized = {m.asset_key.path[-1]: m.metadata
-                    for m in result.get_asset_materialization_events()
-                    for m in [m.materialization]}
+        "folio_unique_keys"), True)
+    materialized = {event.materialization.asset_key.path[-1]: event.materialization.metadata
+                    for event in result.get_asset_materialization_events()}
     assert set(materialized) == {"reference", "events", "reservations", "folios",
                                  "availability", "pos_ledger"}
     for name, meta in materialized.items():
