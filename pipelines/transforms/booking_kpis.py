@@ -5,6 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from .frames import CANCELLED, DEFAULT_TIMEZONE, OPTION, Frame, lazy
+from .money import div_half_up
 from .otb_changes import local_date
 
 ROOM_COLUMNS = (
@@ -51,7 +52,7 @@ def booking_kpis(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame
     by_head = heads.group_by(cohort).agg(
         bookings=pl.len().cast(pl.Int64),
         cancelled_bookings=pl.col("all_cancelled").sum().cast(pl.Int64),
-        avg_lead_time_days=pl.col("lead_days").mean(),
+        lead_days=pl.col("lead_days").sum().cast(pl.Int64),
     )
     by_room = (
         entries.join(
@@ -81,7 +82,7 @@ def booking_kpis(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame
             cancellation_rate_room_nights=_rate(
                 pl.col("cancelled_room_nights"), pl.col("room_nights")
             ),
-            avg_lead_time_days=pl.col("avg_lead_time_days").round(2, mode="half_away_from_zero"),
+            avg_lead_time_days=_exact(pl.col("lead_days"), pl.col("bookings"), 2),
             alos=_rate(pl.col("stayed_room_nights"), pl.col("stayed_rooms")),
             no_show_rate=_rate(pl.col("no_shows"), pl.col("stayed_rooms") + pl.col("no_shows")),
         )
@@ -92,8 +93,16 @@ def booking_kpis(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame
 
 def _rate(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
     """part / whole to four decimals, half-up (docs/kpi.md); null when whole is 0."""
+    return _exact(part, whole, 4)
+
+
+def _exact(part: pl.Expr, whole: pl.Expr, decimals: int) -> pl.Expr:
+    """Integer part / whole as a Decimal of `decimals` places, rounded half-up in integer
+    arithmetic (no float, so ties such as 2.675 round up); null when whole is 0."""
+    scale = 10**decimals
+    scaled = div_half_up(part.cast(pl.Int64) * scale, whole.cast(pl.Int64))
     return (
         pl.when(whole > 0)
-        .then((part / whole).round(4, mode="half_away_from_zero"))
+        .then((scaled.cast(pl.Decimal(20, decimals)) / scale).cast(pl.Decimal(18, decimals)))
         .otherwise(None)
     )

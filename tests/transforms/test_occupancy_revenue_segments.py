@@ -291,15 +291,15 @@ def test_booking_kpis_by_arrival_month_and_channel() -> None:
     march = out.filter(pl.col("channel") == "web").row(0, named=True)
     assert march["arrival_month"] == d("2025-03-01")
     assert (march["bookings"], march["room_nights"]) == (4, 13)  # 2 + 3 + 3 + 1 + 4
-    assert march["cancellation_rate_bookings"] == 0.5  # reservations 3 and 4 of 4
-    assert march["cancellation_rate_room_nights"] == 0.6154  # (3 + 1 + 4) / 13
-    assert march["avg_lead_time_days"] == 15.5  # (30 + 8 + 0 + 24) / 4
-    assert march["alos"] == 2.5  # (2 + 3) room nights / 2 rooms not cancelled
-    assert march["no_show_rate"] == 0.3333  # 1 / (2 + 1)
+    assert march["cancellation_rate_bookings"] == Decimal("0.5")  # reservations 3 and 4 of 4
+    assert march["cancellation_rate_room_nights"] == Decimal("0.6154")  # (3 + 1 + 4) / 13
+    assert march["avg_lead_time_days"] == Decimal("15.50")  # (30 + 8 + 0 + 24) / 4
+    assert march["alos"] == Decimal("2.5")  # (2 + 3) room nights / 2 rooms not cancelled
+    assert march["no_show_rate"] == Decimal("0.3333")  # 1 / (2 + 1)
     april = out.filter(pl.col("channel") == "ota").row(0, named=True)
     assert (
         april["bookings"],
         april["alos"],
         april["no_show_rate"],
         april["avg_lead_time_days"],
-    ) == (1, 2.0, 0.0, 10.0)
+    ) == (1, Decimal("2"), Decimal("0"), Decimal("10"))
