@@ -9,8 +9,10 @@ from pydantic import Field
 
 from .common import Input, Num, Resource
 
-Brackets = dict[int, Annotated[int, Field(ge=0)]]
-"""Children by age bracket id (spec, convention 9)."""
+Brackets = Annotated[dict[int, Annotated[int, Field(ge=0)]],
+                     Field(json_schema_extra={"propertyNames": {"pattern": "^[0-9]{1,18}$"}})]
+"""Children by age bracket id (spec, convention 9). JSON keys are strings: the document says
+they are the digits of an id (pydantic does not), so generated requests send ids."""
 
 NightlyPrice = Annotated[Num, Field(ge=0, le=1_000_000)]
 """`price_override`: a fixed nightly price; the sandbox bounds it to a million a night."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, PlainSerializer, PlainValidator
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
 
 
 def _money_to_json(value: Decimal) -> float | int:
@@ -15,7 +15,16 @@ def _money_to_json(value: Decimal) -> float | int:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-Num = Annotated[Decimal, PlainSerializer(_money_to_json, when_used="json")]
+def _number_only(schema: dict[str, Any]) -> None:
+    # Pydantic documents a Decimal input as "number or string" and drops the string's pattern
+    # under ge/le: the spec's `num` is a JSON number, so the document says number only.
+    branches = schema.pop("anyOf", None)
+    if branches:
+        schema.update(next(b for b in branches if b.get("type") == "number"))
+
+
+Num = Annotated[Decimal, PlainSerializer(_money_to_json, when_used="json"),
+                Field(json_schema_extra=_number_only)]
 """A decimal number of the spec (`num`): exact in Python, a JSON number on the wire."""
 
 

@@ -87,7 +87,10 @@ class GuestInput(BaseModel):
 class StayGuestAdd(BaseModel):
     """Body of POST /reservations/{id}/rooms/{rid}/guests: an archive guest or a new one."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Exactly one of the two (the document says so; the route refuses anything else with 400).
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        {"required": ["guest_id"], "properties": {"guest_id": {"type": "integer"}}},
+        {"required": ["guest"], "properties": {"guest": {"type": "object"}}}]})
 
     guest_id: int | None = None
     guest: GuestInput | None = None

@@ -7,6 +7,13 @@ from typing import Annotated
 from pydantic import Field
 
 from .common import Input, Resource, Timestamp
+from .events import EventType
+
+# Spec, WebhookInput: an https address (format uri) and event type names. Said in the document,
+# so that a client (or a generator of requests) knows what the server accepts.
+WebhookUrl = Annotated[str, Field(min_length=1, max_length=2000, json_schema_extra={
+    "format": "uri", "pattern": "^https://[a-z0-9-]+(\\.[a-z0-9-]+)*(/[A-Za-z0-9._~-]*)*$"})]
+EventTypeName = Annotated[str, Field(json_schema_extra={"enum": [t.value for t in EventType]})]
 
 
 class Webhook(Resource):
@@ -29,15 +36,15 @@ class Webhook(Resource):
 
 
 class WebhookInput(Input):
-    url: Annotated[str, Field(min_length=1, max_length=2000)]
-    events: list[str] = Field(default_factory=list)
+    url: WebhookUrl
+    events: list[EventTypeName] = Field(default_factory=list)
     description: str = ""
     active: bool = True
 
 
 class WebhookPatch(Input):
-    url: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
-    events: list[str] | None = None
+    url: WebhookUrl | None = None
+    events: list[EventTypeName] | None = None
     description: str | None = None
     active: bool | None = None
 

@@ -88,6 +88,8 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
         error = ApiError(404, ErrorCode.NOT_FOUND, "no such endpoint")
     elif exc.status_code == 405:
         error = ApiError(405, ErrorCode.INVALID_REQUEST, "method not allowed on this endpoint")
+    elif exc.status_code == 400:  # a body that cannot be parsed at all (not UTF-8, not JSON)
+        error = ApiError(400, ErrorCode.INVALID_REQUEST, str(exc.detail), field="body")
     else:
         error = ApiError(exc.status_code, ErrorCode.INVALID_REQUEST, str(exc.detail))
     return error_response(error)
@@ -125,7 +127,7 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
         app.include_router(admin_folios_router, prefix="/_sandbox", include_in_schema=False)
         app.include_router(admin_time_router)
     app.add_middleware(IdempotencyMiddleware)
-    app.add_middleware(RateLimitMiddleware)
     app.add_middleware(MaintenanceMiddleware)
+    app.add_middleware(RateLimitMiddleware)  # around maintenance: its 503 carries the headers
     app.add_middleware(FaultMiddleware)  # outermost: faults hit before anything else runs
     return app

@@ -1,0 +1,37 @@
+"""The reconciliation as the reliability tests drive it: one apply of one business date, and
+what the PMS holds afterwards (read from the sandbox's own database, the ground truth)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pathlib import Path
+
+from pipelines.api import PmsClient, RetryPolicy
+from pipelines.reconcile import load_rules
+from pipelines.reconcile_run import Mode, run_reconciliation
+from pipelines.ingest import Endpoint
+from sandbox.server import RunningSandbox
+
+from . import harness as h
+
+
+def apply_day(db: Path, ep: Endpoint, retry: RetryPolicy | None = None) -> int:
+    """Reconcile in apply mode the business date last closed (the default dates, as the daily
+    job does) with the shipped rules; return the charges posted."""
+    with PmsClient(ep.base_url, ep.api_key, retry=retry, rate_per_minute=ep.rate_per_minute,
+                   burst=ep.burst) as client:
+        report = run_reconciliation(db, load_rules(), mode=Mode.APPLY, client=client)
+    assert report.apply is not None
+    return report.apply.posts
+
+
+def posted_lines(server: RunningSandbox) -> list[tuple[Any, ...]]:
+    """Every folio line of the property in the PMS (ids left out), sorted: two runs of the same
+    seed hold the same multiset, and a charge posted twice shows as an extra line."""
+    rows = server.state.conn.execute(
+        "SELECT f.reservation_id, l.reservation_room_id, l.type, l.description, l.posted_on, "
+        "l.quantity, l.unit_price_cents, l.total_cents, l.service_item_id, l.created_at "
+        "FROM folio_lines l JOIN folios f ON f.id = l.folio_id WHERE f.property_id = ?",
+        (h.PROPERTY_ID,)).fetchall()
+    return sorted(tuple(r) for r in rows)
