@@ -3,14 +3,13 @@ what the PMS holds afterwards (read from the sandbox's own database, the ground 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from pathlib import Path
-
 from pipelines.api import PmsClient, RetryPolicy
+from pipelines.ingest import Endpoint
 from pipelines.reconcile import load_rules
 from pipelines.reconcile_run import Mode, run_reconciliation
-from pipelines.ingest import Endpoint
 from sandbox.server import RunningSandbox
 
 from . import harness as h
