@@ -1,0 +1,138 @@
+"""The Dagster UI (issue 8): `dagster-webserver -w workspace.yaml` lists every asset, and
+headless Chromium (Debian's `chromium`, installed here when missing and we are root) renders
+the assets page with them. The screenshot is kept in artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pipelines.sandbox_process import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
+
+ASSETS_QUERY = """{ assetNodes { assetKey { path } groupName description
+  owners { ... on TeamAssetOwner { team } ... on UserAssetOwner { email } }
+  assetChecksOrError { ... on AssetChecks { checks { name } } } } }"""
+JOBS_QUERY = """{ repositoriesOrError { ... on RepositoryConnection { nodes {
+  jobs { name } schedules { name } sensors { name } } } } }"""
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """Debian's chromium, installed by apt when missing (as root, the CI's case)."""
+    if not CHROMIUM.exists():
+        if os.geteuid() != 0:
+            pytest.fail("/usr/bin/chromium is missing: `apt-get install -y chromium` as root")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, timeout=600,
+                       capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env,
+                       timeout=900, capture_output=True)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def webserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    home = tmp_path_factory.mktemp("dagster-home")
+    shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
+    port = free_port()
+    log = (home / "webserver.log").open("wb")
+    env = {**os.environ, "DAGSTER_HOME": str(home)}
+    env.pop("PMSW_PROPERTIES_FILE", None)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "dagster-webserver"), "-w", "workspace.yaml",
+         "-h", "127.0.0.1", "-p", str(port)], cwd=ROOT, env=env, stdout=log,
+        stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert process.poll() is None, (home / "webserver.log").read_text()
+            try:
+                if httpx.get(f"{url}/server_info", timeout=2).status_code == 200 and _loaded(url):
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the webserver did not start within 90 s"
+            time.sleep(0.5)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _graphql(url: str, query: str) -> dict[str, object]:
+    response = httpx.post(f"{url}/graphql", json={"query": query}, timeout=30)
+    response.raise_for_status()
+    body: dict[str, object] = response.json()
+    assert "errors" not in body, body
+    data = body["data"]
+    assert isinstance(data, dict)
+    return data
+
+
+def _loaded(url: str) -> bool:
+    try:
+        return bool(_graphql(url, ASSETS_QUERY)["assetNodes"])
+    except (httpx.HTTPError, AssertionError):
+        return False
+
+
+def test_every_asset_has_group_description_owners_and_the_checks_jobs_automation_exist(
+        webserver: str) -> None:
+    nodes = _graphql(webserver, ASSETS_QUERY)["assetNodes"]
+    assert isinstance(nodes, list)
+    keys = {"/".join(n["assetKey"]["path"]) for n in nodes}
+    assert {"pms/reservations", "pms/folios", "pms/events"} <= keys
+    assert any(k.startswith("mart") or "occupancy" in k for k in keys), keys
+    for node in nodes:
+        key = "/".join(node["assetKey"]["path"])
+        assert node["groupName"] not in (None, "", "default"), key
+        assert node["description"], key
+        assert node["owners"], key
+    checks = {c["name"] for n in nodes for c in n["assetChecksOrError"].get("checks", [])}
+    assert {"unique_keys", "event_gap"} <= checks
+    repos = _graphql(webserver, JOBS_QUERY)["repositoriesOrError"]
+    assert isinstance(repos, dict)
+    [repo] = repos["nodes"]
+    assert {"pms_sync", "reconcile"} <= {j["name"] for j in repo["jobs"]}
+    assert {"pms_sync_hourly"} <= {s["name"] for s in repo["schedules"]}
+    assert {"pms_events_sensor"} <= {s["name"] for s in repo["sensors"]}
+
+
+def test_chromium_renders_the_assets_page_with_the_assets(webserver: str, chromium: Path,
+                                                          tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "dagster-assets.png"
+    shot.unlink(missing_ok=True)
+    page = f"{webserver}/assets?view=flat"
+    common = [str(chromium), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+              "--window-size=1400,1000", "--virtual-time-budget=20000"]
+    dom = subprocess.run([*common, "--dump-dom", page], capture_output=True, text=True,
+                         timeout=90, check=False)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    for name in ("reservations", "folios", "events", "availability"):
+        assert name in dom.stdout, f"{name} not on the assets page"
+    result = subprocess.run([*common, f"--screenshot={shot}", page], capture_output=True,
+                            text=True, timeout=90, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
