@@ -1,7 +1,8 @@
 """ASGI middleware of the sandbox: maintenance gate, rate limit, and Idempotency-Key replay.
 
-Order, outermost first: maintenance (503) -> rate limit (429, X-RateLimit-* headers) ->
-idempotency (replay or run once) -> routes. Admin paths (`/_sandbox`) pass through untouched.
+Order, outermost first: rate limit (429, X-RateLimit-* headers on every answer, the 503 of
+maintenance included) -> maintenance (503) -> idempotency (replay or run once) -> routes.
+Admin paths (`/_sandbox`) pass through untouched.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 
 from sandbox.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import auth
+from tests.conftest import MakeSandbox, auth
 
 UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
 QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}
@@ -100,3 +100,16 @@ def test_a_value_of_another_json_type_is_400(shared: RunningSandbox, path: str,
     with httpx.Client(base_url=shared.base_url, headers=auth()) as client:
         _invalid(client.post(path, json=body), field)
 
+
+
+# --- Rate headers on every answer ------------------------------------------------------------
+
+def test_maintenance_answer_carries_the_rate_headers(make_sandbox: MakeSandbox) -> None:
+    """Spec, Limits: `X-RateLimit-Limit`, `X-RateLimit-Remaining` on answers; the 503 of
+    maintenance (Errors) is an answer like any other."""
+    sandbox = make_sandbox(admin=True, rate_per_minute=600, burst=120)
+    httpx.put(f"{sandbox.root_url}/_sandbox/maintenance", json={"on": True}).raise_for_status()
+    response = httpx.get(f"{sandbox.base_url}/property", headers=auth())
+    assert response.status_code == 503
+    assert response.headers["X-RateLimit-Limit"] == "600"
+    assert int(response.headers["X-RateLimit-Remaining"]) >= 0
