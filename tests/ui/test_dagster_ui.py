@@ -136,3 +136,19 @@ def test_chromium_renders_the_assets_page_with_the_assets(webserver: str, chromi
                             text=True, timeout=90, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
+
+
+def test_every_step_that_opens_the_warehouse_holds_the_duckdb_pool_of_size_one() -> None:
+    """docs/operations.md, The concurrency pool: one writer of the DuckDB file at a time."""
+    import dagster as dg
+    import yaml
+
+    from pipelines.definitions import defs
+
+    steps = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
+             if isinstance(d, dg.AssetsDefinition)]
+    assert steps
+    for step in steps:
+        assert step.op.pool == "duckdb", [k.to_user_string() for k in step.keys]
+    settings = yaml.safe_load((ROOT / "dagster.yaml").read_text())
+    assert settings["concurrency"]["pools"]["default_limit"] == 1
