@@ -121,12 +121,17 @@ def test_latency_fixed_and_random(sandbox: RunningSandbox, client: httpx.Client)
     assert counts(sandbox) == {"latency": 3}
 
 
+NO_ANSWER = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+"""A dropped connection: closed with nothing sent, or reset while the request is still being
+written (which of the two the client sees depends on timing)."""
+
+
 def test_connection_dropped_before_the_work(sandbox: RunningSandbox,
                                            client: httpx.Client) -> None:
     """Issue 3: the connection is dropped before the server did the work: no answer at all,
     and nothing done."""
     set_faults(sandbox, drop_before_rate=1.0)
-    with pytest.raises(httpx.RemoteProtocolError, match="without sending a response"):
+    with pytest.raises(NO_ANSWER):
         client.post("/webhooks", json={"url": HOOK})
     set_faults(sandbox)
     assert subscriptions(sandbox) == []
@@ -137,7 +142,7 @@ def test_connection_dropped_after_the_work(sandbox: RunningSandbox,
     """Issue 3: the connection is dropped after the work: the answer is lost, the change is
     made (the case Idempotency-Key exists for)."""
     set_faults(sandbox, drop_after_rate=1.0)
-    with pytest.raises(httpx.RemoteProtocolError, match="without sending a response"):
+    with pytest.raises(NO_ANSWER):
         client.post("/webhooks", json={"url": HOOK})
     assert counts(sandbox) == {"drop_after": 1}
     set_faults(sandbox)
