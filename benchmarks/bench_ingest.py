@@ -69,7 +69,7 @@ def _floor(base_url: str, warehouse: Path, changed: int | None, settings: SyncSe
     return {"reference": 7, "events": max(1, math.ceil(events[0] / 500)) if changed is None
             else 1, "reservations": max(1, math.ceil(n / 200)) + (n if settings.stay_guests
                                                                    else 0),
-            "availability": math.ceil(settings.availability_nights / 62) + 1,
+            "availability": math.ceil(settings.availability_nights / 62),  # property cached
             "_reservations_total": total}
 
 
