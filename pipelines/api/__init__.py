@@ -30,6 +30,7 @@ from ._exceptions import (
 )
 from ._paging import ReservationStream
 from ._ratelimit import TokenBucket
+from ._receiver import WebhookReceiver
 from ._retry import RetryPolicy
 from ._webhooks import parse_webhook, sign, verify_signature
 
@@ -57,6 +58,7 @@ __all__ = [
     "TokenBucket",
     "TransportError",
     "UnprocessableError",
+    "WebhookReceiver",
     "WebhookSignatureError",
     "parse_webhook",
     "sign",
