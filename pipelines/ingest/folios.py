@@ -6,7 +6,11 @@ each run re-reads the folios of (issue 5):
 - rooms in house (`checked_in`);
 - rooms departed within `departed_days` of the business date;
 - reservations holding a folio not yet `closed` in the warehouse (and folios without a
-  reservation, one by one);
+  reservation, one by one), except reservations cancelled more than `departed_days` ago: a
+  cancelled stay's folio stays open and empty in most PMSs, and re-reading every one of them
+  on every run would make the calls grow with the history; a cancellation fee is posted
+  within that window like a departed room's last charges (`full_folio_refresh` catches
+  anything later);
 - or, with `full_folio_refresh`, every reservation of the warehouse.
 
 A folio stored `closed` is final: it is never written again. Folios are fetched many at once
@@ -46,8 +50,11 @@ def reservations_to_read(ctx: SyncContext) -> tuple[list[int], list[int], str]:
              WHERE property_id = $p AND status = 'checked_in'
             UNION SELECT reservation_id FROM core.reservation_rooms
              WHERE property_id = $p AND status = 'checked_out' AND departure >= $departed
-            UNION SELECT reservation_id FROM core.folios
-             WHERE property_id = $p AND status <> 'closed' AND reservation_id IS NOT NULL
+            UNION SELECT f.reservation_id FROM core.folios f
+              JOIN core.reservations r
+                ON r.property_id = f.property_id AND r.reservation_id = f.reservation_id
+             WHERE f.property_id = $p AND f.status <> 'closed'
+               AND NOT (r.status = 'cancelled' AND r.updated_at < CAST($departed AS TIMESTAMPTZ))
             ORDER BY 1
         """, {"p": pid, "since": watermark - settings.overlap,
               "departed": departed_since}).fetchall()

@@ -1,0 +1,62 @@
+"""Which folios an incremental sync re-reads (issue 5, Rules: folios change without touching
+the reservation and have no events). A folio not yet closed is re-read, except the folio of
+a reservation cancelled more than `departed_days` ago (docs/ingestion.md, Folios)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import httpx
+
+from pipelines.ingest import SyncSettings
+from tests.conftest import MakeSandbox, auth
+
+from .helpers import clock, sync
+
+
+def _book(client: httpx.Client, arrival: date, nights: int) -> int:
+    body = {"market": "leisure", "rooms": [{
+        "room_type_id": 1, "arrival": arrival.isoformat(),
+        "departure": (arrival + timedelta(days=nights)).isoformat(), "adults": 2}]}
+    response = client.post("/reservations", json=body)
+    assert response.status_code == 201, response.text
+    return int(response.json()["reservation"]["id"])
+
+
+def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    sandbox = make_sandbox(clock(), admin=True)
+    db = tmp_path / "warehouse.duckdb"
+    settings = SyncSettings(departed_days=1)
+    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
+        today = date.fromisoformat(client.get("/property").json()["business_date"])
+        kept = _book(client, today + timedelta(days=20), 2)
+        cancelled = _book(client, today + timedelta(days=30), 3)
+        assert client.post(f"/reservations/{cancelled}/cancel").status_code == 200
+    sync(db, sandbox.base_url, "first", settings=settings)
+
+    # Two night audits: the cancellation is now more than one day before the business date.
+    for _ in range(2):
+        sandbox.state.clock.advance(timedelta(days=1))  # type: ignore[attr-defined]
+        response = httpx.post(f"{sandbox.root_url}/_sandbox/night-audit", json={}, timeout=60)
+        assert response.status_code == 200, response.text
+    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
+        today = date.fromisoformat(client.get("/property").json()["business_date"])
+        new = _book(client, today + timedelta(days=10), 1)
+    sync(db, sandbox.base_url, "later", settings=settings)  # also re-reads its overlap window
+
+    # One GET /reservations/{id}/folios per reservation re-read: the newest (inside the
+    # overlap window) and the one still on the books with its open folio; not the one
+    # cancelled two days ago.
+    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    third = sync(db, sandbox.base_url, "third", settings=settings)
+    assert third["folios"].calls == 2
+    assert third["folios"].details["reservations_read"] == 2
+
+    # With a window that still holds the cancellation, its folio is read again too.
+    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    wide = sync(db, sandbox.base_url, "wide", settings=SyncSettings(departed_days=30))
+    assert wide["folios"].details["reservations_read"] == 3
+    assert len({kept, cancelled, new}) == 3
