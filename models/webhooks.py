@@ -12,7 +12,7 @@ from .events import EventType
 # Spec, WebhookInput: an https address (format uri) and event type names. Said in the document,
 # so that a client (or a generator of requests) knows what the server accepts.
 WebhookUrl = Annotated[str, Field(min_length=1, max_length=2000, json_schema_extra={
-    "format": "uri", "pattern": "^https://[a-z0-9-]+(\\.[a-z0-9-]+)*(/[A-Za-z0-9._~-]*)*$"})]
+    "format": "uri", "pattern": "^[hH][tT][tT][pP][sS]://[^/?#@:]+"})]
 EventTypeName = Annotated[str, Field(json_schema_extra={"enum": [t.value for t in EventType]})]
 
 
