@@ -4,8 +4,9 @@ Every attempt the client sends (retries included) passes the request hook; every
 response hook, which keeps the latest `Date` header: the PMS's clock, used as `fetched_at`.
 
 Test hook: with `PMSW_TEST_HOOKS=1` and `PMSW_TEST_KILL_AFTER_CALLS=N`, the process kills
-itself with SIGKILL just before sending its call N + 1, counting the calls of every meter
-(the crash-and-rerun tests). Without `PMSW_TEST_HOOKS` the variable is ignored.
+itself with SIGKILL just before sending its call N + 1, counting the calls of every meter and
+of the reconciliation's apply (`count_call`; the crash-and-rerun tests). Without
+`PMSW_TEST_HOOKS` the variable is ignored.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def _kill_after() -> int | None:
     return int(value) if value else None
 
 
-def _count_process_call() -> None:
+def count_call() -> None:
+    """Count one call of the process for the test kill hook (nothing else without it)."""
     global _process_calls
     limit = _kill_after()
     with _process_lock:
@@ -57,7 +59,7 @@ class CallMeter:
         return self.calls - self.ok
 
     def on_request(self, request: httpx.Request) -> None:
-        _count_process_call()
+        count_call()
         with self._lock:
             self.calls += 1
 
