@@ -7,7 +7,7 @@ UV := $(PY) -m uv
 endif
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: setup demo test lint typecheck unit dagster
+.PHONY: setup demo test lint typecheck unit dagster bench
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || $(PY) -m pip install --quiet uv || $(PY) -m pip install --quiet --user uv
@@ -30,3 +30,8 @@ test: setup lint typecheck
 dagster: setup
 	@mkdir -p .dagster_home && cp dagster.yaml .dagster_home/dagster.yaml
 	@DAGSTER_HOME=$(CURDIR)/.dagster_home $(RUN) dagster dev -w workspace.yaml
+
+# The peer benchmark (~10-15 min): writes benchmarks/results.md. dlt is in the `bench` group
+# only (not a default group): `uv run --group bench` installs it for this command.
+bench: setup
+	@$(UV) run --locked --group bench python -m benchmarks.run_all

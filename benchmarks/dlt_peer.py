@@ -1,0 +1,121 @@
+"""The peer: dlt's `rest_api` source on the same endpoints, loading a DuckDB file.
+
+Reservations are read incrementally by `updated_since` (dlt's incremental cursor on
+`updated_at`, page-number paging on the `pages` field), folios as a child resource of each
+reservation read (GET /reservations/{id}/folios), events by cursor (`after` <- `next_after`,
+stopping on `has_more`). The key is sent as a bearer token. dlt has no client-side rate
+limiter: a 429 is retried by its HTTP helper (Retry-After honoured, 5 attempts).
+dlt is a dependency of the `bench` group only (pyproject.toml).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+RESOURCES = ("reservations", "folios", "events")
+
+
+def rest_api_config(base_url: str, api_key: str) -> dict[str, Any]:
+    """The rest_api source configuration (a RESTAPIConfig dictionary)."""
+    return {
+        "client": {
+            "base_url": base_url.rstrip("/") + "/",
+            "auth": {"type": "bearer", "token": api_key},
+        },
+        "resource_defaults": {"primary_key": "id", "write_disposition": "merge"},
+        "resources": [
+            {
+                "name": "reservations",
+                "endpoint": {
+                    "path": "reservations",
+                    "data_selector": "data",
+                    "params": {
+                        "page_size": 200,
+                        "updated_since": {
+                            "type": "incremental",
+                            "cursor_path": "updated_at",
+                            "initial_value": "2000-01-01T00:00:00Z",
+                        },
+                    },
+                    "paginator": {"type": "page_number", "base_page": 1, "page_param": "page",
+                                  "total_path": "pages"},
+                },
+            },
+            {
+                "name": "folios",
+                "endpoint": {
+                    "path": "reservations/{resources.reservations.id}/folios",
+                    "data_selector": "data",
+                    "paginator": "single_page",
+                },
+            },
+            {
+                "name": "events",
+                "endpoint": {
+                    "path": "events",
+                    "data_selector": "data",
+                    "params": {
+                        "limit": 500,
+                        "after": {"type": "incremental", "cursor_path": "id",
+                                  "initial_value": 0},
+                    },
+                    "paginator": {"type": "cursor", "cursor_path": "next_after",
+                                  "cursor_param": "after", "has_more_path": "has_more"},
+                },
+            },
+        ],
+    }
+
+
+class DltPeer:
+    """One dlt pipeline (its state in `work`) loading `work/dlt.duckdb`, dataset `pms`."""
+
+    def __init__(self, work: Path, base_url: str, api_key: str) -> None:
+        self.work = work
+        self.base_url = base_url
+        self.api_key = api_key
+        self.database = work / "dlt.duckdb"
+
+    def run(self) -> None:
+        """One `pipeline.run` of the three resources (the first is the initial load)."""
+        os.environ.setdefault("RUNTIME__LOG_LEVEL", "ERROR")  # no schema hints on stderr
+        import dlt
+        from dlt.sources.rest_api import rest_api_source
+
+        pipeline = dlt.pipeline(
+            pipeline_name="pms_peer", pipelines_dir=str(self.work / "pipelines"),
+            destination=dlt.destinations.duckdb(str(self.database)), dataset_name="pms")
+        source = rest_api_source(rest_api_config(self.base_url, self.api_key))  # type: ignore[arg-type]
+        pipeline.run(source)
+
+    def rows(self) -> dict[str, set[tuple[Any, ...]]]:
+        """Reservation ids + updated_at, folio line ids and event ids of dlt's tables."""
+        import duckdb
+
+        conn = duckdb.connect(str(self.database), read_only=True)
+        try:
+            conn.execute("SET TimeZone = 'UTC'")
+            return {
+                "reservations": {(int(i), utc(u)) for i, u in conn.execute(
+                    "SELECT id, updated_at FROM pms.reservations").fetchall()},
+                "folio_lines": {(int(i),) for (i,) in conn.execute(
+                    "SELECT id FROM pms.folios__lines").fetchall()},
+                "events": {(int(i),) for (i,) in conn.execute(
+                    "SELECT id FROM pms.events").fetchall()},
+            }
+        finally:
+            conn.close()
+
+
+def utc(value: object) -> str:
+    """A timestamp (datetime or ISO text) as 'YYYY-MM-DDTHH:MM:SSZ' in UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if not isinstance(value, datetime):
+        raise TypeError(f"not a timestamp: {value!r}")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
