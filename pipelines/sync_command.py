@@ -19,7 +19,8 @@ import click
 from pipelines.ingest import STREAMS, PropertyConfigError, find_property, load_properties
 from pipelines.warehouse import DEFAULT_PATH
 
-QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+"""Dagster logs a failed step at ERROR with its stack trace: `run_sync` says it in one line."""
 
 
 class Bars:
@@ -56,7 +57,7 @@ class Bars:
 def _quiet_dagster() -> Iterator[None]:
     logger = logging.getLogger("dagster")
     level = logger.level
-    logger.setLevel(logging.ERROR)
+    logger.setLevel(logging.CRITICAL)
     try:
         yield
     finally:

@@ -89,7 +89,7 @@ def _stream_asset(stream: str) -> dg.AssetsDefinition:
         if stream == "events":
             checks = [dg.AssetCheckResult(
                 check_name=EVENT_GAP_CHECK, passed=result.status != "gap",
-                severity=dg.AssetCheckSeverity.ERROR,
+                severity=dg.AssetCheckSeverity.ERROR, description=result.message or "no gap",
                 metadata={"message": result.message or "no gap"})]
         return dg.MaterializeResult(metadata=_metadata(result), check_results=checks)
 
