@@ -7,7 +7,8 @@ The same run as the Dagster job `reconcile` (pipelines.reconcile_run), on the wa
 `data/warehouse.duckdb` unless `--warehouse` says otherwise. The property is `--property`
 of the properties file (or the default property from PMS_API_BASE_URL / PMS_API_KEY); a dry
 run without an API configured uses the warehouse's only property. Exit status 1 when the
-run could not be made or a charge `failed`.
+run could not be made or a charge `failed` (then one line on stderr says why: the error codes
+and the first reason).
 """
 
 from __future__ import annotations
@@ -41,6 +42,21 @@ def summary_table(report: object) -> str:
         lines.append(f"  {status:<16}{n:>9}{cents / 100:>14.2f}")
     lines.append(f"  {'total':<16}{total_n:>9}{total_cents / 100:>14.2f}")
     return "\n".join(lines)
+
+
+def failure_line(report: object) -> str:
+    """Why charges failed, in one line: the error codes with their counts, the first reason
+    (a key without folios:write fails every post alike)."""
+    from collections import Counter
+
+    from pipelines.reconcile_run import ReconReport
+
+    assert isinstance(report, ReconReport)
+    failed = [r for r in report.results.iter_rows(named=True) if r["status"] == "failed"]
+    codes = Counter(str(r["error_code"]) for r in failed)
+    counts = ", ".join(f"{code} ({n})" for code, n in codes.most_common())
+    return (f"pmsw reconcile: {len(failed)} charge(s) failed: {counts}; first: "
+            f"{failed[0]['reason']}")
 
 
 @click.command()
@@ -104,4 +120,5 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
         click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
                    f"{report.apply.reservations} reservation(s)")
     if report.summary["failed"][0]:
+        click.echo(failure_line(report), err=True)
         raise click.exceptions.Exit(1)

@@ -37,7 +37,10 @@ from tests.pipeline.helpers import (
     write_properties,
 )
 
+from . import harness as h
 from .broken_api import BrokenApi, Corrupt, serving
+from .recon import posted_lines
+from .test_recon_crash import _apply, _world
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
@@ -48,6 +51,7 @@ RESERVATION_TABLES = ("core.reservations", "core.reservation_rooms",
                       "core.reservation_room_versions", "core.stay_guests", "core.guests",
                       "core.folios", "core.folio_lines")
 NO_EVENTS_KEY = "sbx_test_no_events_read"
+READ_ONLY_KEY = "sbx_test_folios_read_only"
 LEDGER_HEADER = ("ticket_id,line,business_date,posted_at,reservation_id,reservation_room_id,"
                  "room,item_code,quantity,unit_price,total")
 
@@ -234,12 +238,13 @@ def test_an_answer_missing_a_field_or_with_an_unknown_enum_value_is_one_error_na
         conn.close()
 
 
-def _add_key(sandbox: RunningSandbox, key: str, scopes: list[str]) -> None:
-    """A key of property 1 with `scopes`, straight into the sandbox's database."""
+def _add_key(sandbox: RunningSandbox, key: str, scopes: list[str], property_id: int = 1,
+             ) -> None:
+    """A key of `property_id` with `scopes`, straight into the sandbox's database."""
     conn = sandbox.state.conn
     with transaction(conn):
         insert(conn, "api_keys", {
-            "property_id": 1, "name": key, "key_hash": hash_key(key), "prefix": key[:8],
+            "property_id": property_id, "name": key, "key_hash": hash_key(key), "prefix": key[:8],
             "scopes": json.dumps(scopes), "created_at": "2026-03-01T08:00:00Z",
             "revoked_at": None})
 
@@ -323,3 +328,24 @@ def test_an_event_gap_through_pmsw_sync_is_reported_and_the_full_resync_follows(
         assert {e["id"] for e in api.events()} <= events
     finally:
         api.close()
+
+
+def test_an_apply_with_a_key_without_folios_write_says_why_in_one_line_and_posts_nothing(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    """Spec, Authentication 5 and Folios (POST /folios/{id}/charges needs folios:write):
+    `pmsw reconcile --apply` with a read-only key posts nothing, stores each charge `failed`
+    with the code, and says why in one line (the code, the count, the scope), exit 1."""
+    world = _world(make_sandbox, tmp_path)
+    lines = posted_lines(world.server)
+    _add_key(world.server, READ_ONLY_KEY, ["property:read", "folios:read"], h.PROPERTY_ID)
+    done = _apply(world, key=READ_ONLY_KEY)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "failed" in done.stdout
+    errors = [ln for ln in done.stderr.splitlines() if ln.startswith("pmsw reconcile:")]
+    assert len(errors) == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert errors[0].startswith("pmsw reconcile: 9 charge(s) failed: insufficient_scope (9); "
+                                "first: post on folio "), errors[0]
+    assert "403 insufficient_scope: the API key lacks the scope folios:write" in errors[0]
+    assert READ_ONLY_KEY not in done.stdout + done.stderr
+    assert posted_lines(world.server) == lines

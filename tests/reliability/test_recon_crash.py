@@ -103,10 +103,11 @@ def _world(make_sandbox: MakeSandbox, folder: Path) -> World:
     return World(server, folder, warehouse, day)
 
 
-def _apply(world: World, kill_after: int | None = None) -> subprocess.CompletedProcess[str]:
+def _apply(world: World, kill_after: int | None = None, key: str = h.PROPERTY_KEY,
+           ) -> subprocess.CompletedProcess[str]:
     """`pmsw reconcile --apply` of the world's day, in a process of its own."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PMS_", "PMSW_"))}
-    env |= {"PMS_API_BASE_URL": world.server.base_url, "PMS_API_KEY": h.PROPERTY_KEY}
+    env |= {"PMS_API_BASE_URL": world.server.base_url, "PMS_API_KEY": key}
     if kill_after is not None:
         env |= {"PMSW_TEST_HOOKS": "1", "PMSW_TEST_KILL_AFTER_CALLS": str(kill_after)}
     return subprocess.run(
