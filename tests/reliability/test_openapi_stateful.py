@@ -12,8 +12,10 @@ change of the document that loses them fails here. Bounded: a few scenarios of a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -21,6 +23,7 @@ from schemathesis.config._checks import PositiveDataAcceptanceConfig
 
 from models.errors import ErrorCode
 from sandbox.app import create_app
+from sandbox.clock import SimulatedClock
 from sandbox.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED, auth
@@ -90,7 +93,10 @@ def documented_refusal(ctx: Any, response: Any, case: Any) -> bool | None:
 
 @pytest.fixture(scope="module")
 def live() -> Iterator[RunningSandbox]:
-    with running_sandbox(SandboxSettings(**UNLIMITED)) as running:
+    # A clock that stands still and a reset before each scenario: every walk starts from the
+    # same state, so Hypothesis can replay a scenario and meet the same answers.
+    clock = SimulatedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    with running_sandbox(SandboxSettings(**UNLIMITED, admin=True), clock) as running:
         yield running
 
 
@@ -126,6 +132,9 @@ def test_stateful_walks_of_the_api_break_no_rule(live: RunningSandbox) -> None:
     calls: list[int] = []
 
     class Walk(base):  # type: ignore[valid-type, misc]
+        def setup(self) -> None:
+            httpx.post(f"{live.root_url}/_sandbox/reset", timeout=30).raise_for_status()
+
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             return {"base_url": live.root_url, "headers": auth(), "timeout": 30}
 
