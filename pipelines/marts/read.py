@@ -5,19 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 import duckdb
 import polars as pl
 
 from pipelines.transforms.frames import DEFAULT_TIMEZONE
 from pipelines.transforms.money import DEFAULT_ACCOMMODATION_VAT_PCT
-
-
-def frame(conn: duckdb.DuckDBPyConnection, sql: str,
-          params: list[Any] | dict[str, Any]) -> pl.DataFrame:
-    """The result of `sql` as a polars frame, column types kept even when it is empty."""
-    return pl.DataFrame(conn.query(sql, params=params))
+from pipelines.warehouse.frames import query_frame as frame
 
 
 @dataclass(frozen=True)

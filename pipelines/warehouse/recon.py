@@ -13,6 +13,7 @@ import duckdb
 import polars as pl
 
 from ._staging import _ArrowStream
+from .frames import query_frame
 from .transaction import transaction
 
 STATUSES = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
@@ -71,7 +72,7 @@ def read_inputs(conn: duckdb.DuckDBPyConnection, property_id: int, first: date,
            AND reservation_id IS NOT NULL)"""
 
     def frame(sql: str, values: dict[str, Any]) -> pl.DataFrame:
-        return pl.DataFrame(conn.query(sql, params=values))
+        return query_frame(conn, sql, values)
 
     return ReconInputs(
         property_id=pid, property_code=code, business_date=business_date,

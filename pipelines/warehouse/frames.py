@@ -1,0 +1,14 @@
+"""Reading the warehouse into polars: one query, one frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import polars as pl
+
+
+def query_frame(conn: duckdb.DuckDBPyConnection, sql: str,
+                params: list[Any] | dict[str, Any]) -> pl.DataFrame:
+    """The result of `sql` as a polars frame, column types kept even when it is empty."""
+    return pl.DataFrame(conn.query(sql, params=params))
