@@ -1,12 +1,9 @@
-"""The demand model: booking plans of one hotel, as pure functions of a seed.
+"""What one booking looks like: plans of individual and group bookings drawn from a generator.
 
-Demand is generated per ARRIVAL date: for each date, the number of bookings that makes the
-month's target occupancy (after cancellations, lapsed options and no-shows), each with its
-lead time (so its booking day), length of stay, channel, rate plan, room and persons, and its
-fate decided up front: cancelled on a given day, option confirmed or lapsed, modified, no-show,
-early departure. The engine plays each plan on its booking day through the domain services.
-Each arrival date has its own random stream (`rng_for(seed, hotel, date)`), so extending the
-horizon never changes the plans of earlier dates.
+A plan has its lead time (so its booking day), length of stay, channel, rate plan, room and
+persons, and its fate decided up front: cancelled on a given day, option confirmed or lapsed,
+modified, no-show, early departure. The engine plays each plan on its booking day through the
+domain services. How many plans each arrival date gets is the demand book's (demand_book.py).
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from datetime import date, timedelta
 from typing import Literal
 
 from .params import Channel, DemandParams
-from .sampling import lognormal_days, normal_cdf, poisson, rng_for, weighted
+from .sampling import lognormal_days, normal_cdf, weighted
 
 
 @dataclass(frozen=True)
@@ -118,24 +115,8 @@ GROUP_NAMES = ("Pilgrimage", "Art Tour", "Congress", "School Trip", "Wedding Par
                "Incentive", "Choir", "Food Tour")
 
 
-def target_occupancy(params: DemandParams, night: date) -> float:
-    return min(0.98, params.monthly_occupancy[night.month - 1]
-               * params.weekday_shape[night.weekday()])
-
-
 def expected_los(params: DemandParams) -> float:
     return sum((lo + hi) / 2 * share for (lo, hi), share in params.los_shares)
-
-
-def expected_loss(params: DemandParams) -> float:
-    """Share of booked rooms that never stay: cancellations, lapsed options, no-shows."""
-    loss = 0.0
-    for channel in params.channels:
-        cancel = _plan_cancel_mix(params, channel)
-        option = (params.option_share * (1 - params.option_confirm_share)
-                  if channel.channel in ("phone", "email") else 0.0)
-        loss += channel.share * (1 - (1 - cancel) * (1 - option) * (1 - channel.no_show_rate))
-    return loss
 
 
 def _plan_cancel_mix(params: DemandParams, channel: Channel) -> float:
@@ -155,33 +136,6 @@ def far_lead_share(params: DemandParams) -> float:
     return 1 - normal_cdf(z)
 
 
-def arrival_plans(params: DemandParams, hotel: HotelProfile, seed: int,
-                  arrival: date) -> list[BookingPlan]:
-    """Every booking plan whose arrival is this date, in a fixed order."""
-    rng = rng_for(seed, hotel.property_id, "arrivals", arrival.isoformat())
-    occupancy = target_occupancy(params, arrival)
-    room_nights = occupancy * hotel.rooms
-    gross = 1 / (1 - expected_loss(params))
-    individual_rooms = (1 - params.group_room_night_share) * room_nights / expected_los(params)
-    rooms_per_booking = 1 + params.multi_room_share
-    mean_bookings = individual_rooms / rooms_per_booking * gross * params.calibration
-    plans: list[BookingPlan] = []
-    for index in range(poisson(rng, mean_bookings)):
-        ref = f"{hotel.code}-{arrival:%Y%m%d}-{index:03d}"
-        plan = _individual(params, hotel, rng, arrival, ref)
-        if plan is not None:
-            plans.append(plan)
-    group_rooms = sum(params.group_rooms) / 2
-    group_nights = sum(params.group_nights) / 2
-    mean_groups = (params.group_room_night_share * room_nights / (group_rooms * group_nights)
-                   * params.calibration / (1 - params.group_cancel_rate))
-    for index in range(poisson(rng, mean_groups)):
-        plan = _group(params, hotel, rng, arrival, f"{hotel.code}-{arrival:%Y%m%d}-G{index:02d}")
-        if plan is not None:
-            plans.append(plan)
-    return plans
-
-
 def _person(rng: random.Random) -> Person:
     return Person(rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES), weighted(rng, COUNTRIES))
 
@@ -195,13 +149,17 @@ def _minute(rng: random.Random, earliest: int = 7 * 60, latest: int = 23 * 60 + 
     return int(rng.triangular(earliest, latest, 14 * 60))
 
 
-def _room_type(params: DemandParams, hotel: HotelProfile, rng: random.Random,
-               persons: int) -> str | None:
-    fitting = [(code, params.type_shares.get(code, 0.0)) for code in hotel.rooms_by_type
-               if hotel.max_pax.get(code, 0) >= persons and params.type_shares.get(code, 0) > 0]
-    if not fitting:
-        return None
-    return weighted(rng, fitting)
+def _persons_of(ask: RoomAsk) -> int:
+    """Persons a room must hold: infants sleep in a cot."""
+    return ask.adults + sum(1 for c in ask.children if c != "INF")
+
+
+def fitting_types(params: DemandParams, hotel: HotelProfile,
+                  ask: RoomAsk) -> list[tuple[str, float]]:
+    """The hotel's room types that hold the persons of `ask`, with their request shares."""
+    persons = _persons_of(ask)
+    return [(code, params.type_shares.get(code, 0.0)) for code in hotel.rooms_by_type
+            if hotel.max_pax.get(code, 0) >= persons and params.type_shares.get(code, 0) > 0]
 
 
 def _persons(params: DemandParams, rng: random.Random, market: str) -> tuple[int, tuple[str, ...]]:
@@ -250,7 +208,7 @@ def _cancel_probability(params: DemandParams, channel: Channel, plan_code: str,
     return min(0.9, channel.cancel_rate * factor / norm)
 
 
-def _individual(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
+def draw_individual(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
                 ref: str) -> BookingPlan | None:
     channel = weighted(rng, [(c, c.share) for c in params.channels])
     source = weighted(rng, channel.sources)
@@ -264,10 +222,10 @@ def _individual(params: DemandParams, hotel: HotelProfile, rng: random.Random, a
                               params.lead_max_days)
     nights = _los(params, rng)
     adults, children = _persons(params, rng, market)
-    persons = adults + sum(1 for c in children if c != "INF")
-    type_code = _room_type(params, hotel, rng, persons)
-    if type_code is None:
+    fitting = fitting_types(params, hotel, RoomAsk("", adults, children))
+    if not fitting:
         return None
+    type_code = weighted(rng, fitting)
     asks = [RoomAsk(type_code, adults, children)]
     if rng.random() < params.multi_room_share and market == "leisure":
         asks.append(RoomAsk(type_code, 2))
@@ -334,7 +292,7 @@ def _modification(params: DemandParams, hotel: HotelProfile, rng: random.Random,
         return None
     on = first + timedelta(days=rng.randint(0, span))
     kind: ModKind = weighted(rng, (("dates", 0.45), ("room_type", 0.25), ("adults", 0.30)))
-    persons = ask.adults + sum(1 for c in ask.children if c != "INF")
+    persons = _persons_of(ask)
     if kind == "dates":
         nights = (departure - arrival).days
         change = weighted(rng, (("shift", 0.5), ("longer", 0.3), ("shorter", 0.2)))
@@ -361,7 +319,7 @@ def _modification(params: DemandParams, hotel: HotelProfile, rng: random.Random,
     return Modification(on, "adults", adults=rng.choice(options))
 
 
-def _group(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
+def draw_group(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
            ref: str) -> BookingPlan | None:
     choices = [(code, float(count)) for code, count in hotel.rooms_by_type.items()
                if hotel.max_pax.get(code, 0) >= 2]
@@ -400,14 +358,3 @@ def _group(params: DemandParams, hotel: HotelProfile, rng: random.Random, arriva
         option_until=option_until, option_confirm_on=option_confirm_on, cancel_on=cancel_on,
         modification=modification,
     )
-
-
-def plans_for(params: DemandParams, hotel: HotelProfile, seed: int, first_arrival: date,
-              end_arrival: date) -> list[BookingPlan]:
-    """Plans of every arrival in [first_arrival, end_arrival), in arrival order."""
-    plans: list[BookingPlan] = []
-    day = first_arrival
-    while day < end_arrival:
-        plans.extend(arrival_plans(params, hotel, seed, day))
-        day += timedelta(days=1)
-    return plans

@@ -40,7 +40,8 @@ from ..services.night_audit import AuditResult, run_night_audit
 from ..state import SandboxState
 from .booking import BookingEngine
 from .context import system_ctx
-from .demand import BookingPlan, arrival_plans
+from .demand import BookingPlan
+from .demand_book import DemandBook
 from .frontdesk import FrontDesk
 from .hotel import HotelData, load_hotel
 from .params import SimParams
@@ -87,6 +88,8 @@ class HotelSim:
     """The first arrival date demand is generated for (the hotel's first simulated day)."""
     first_booking_day: date
     """Plans booked earlier than this day are booked on it."""
+    demand_origin: date
+    """The first arrival date of the hotel's demand book (see demand_book.py)."""
     engine: BookingEngine = field(init=False)
     desk: FrontDesk = field(init=False)
     pos: PosTerminal = field(init=False)
@@ -106,7 +109,9 @@ class HotelSim:
         self.engine = BookingEngine(ctx, self.hotel)
         self.desk = FrontDesk(ctx)
         self.pos = PosTerminal(ctx, self.hotel, self.params.pos.drop_share)
-        self.generated_to = self.first_arrival
+        self.book = DemandBook(self.params.demand, self.hotel.profile, self.seed,
+                               self.demand_origin)
+        self.generated_to = self.demand_origin
         if one(ctx.conn, "SELECT 1 FROM reservations WHERE property_id = ? LIMIT 1",
                self.property_id) is not None:
             self.catch_up = False
@@ -121,8 +126,10 @@ class HotelSim:
         horizon = max(demand.lead_max_days, demand.long_lead_days[1]) + 1
         until = booking_day + timedelta(days=horizon)
         while self.generated_to < until:
-            for plan in arrival_plans(demand, self.hotel.profile, self.seed, self.generated_to):
-                if plan.booked_on >= self.first_booking_day:
+            for plan in self.book.arrivals(self.generated_to):
+                if plan.arrival < self.first_arrival:
+                    self._attach(plan)
+                elif plan.booked_on >= self.first_booking_day:
                     self.by_booking_day.setdefault(plan.booked_on, []).append(plan)
                 elif not self._attach(plan) and self.catch_up:
                     self.by_booking_day.setdefault(self.first_booking_day, []).append(plan)
@@ -339,6 +346,7 @@ class Simulation:
     property_ids: tuple[int, ...]
     first_arrival: date
     first_booking_day: date
+    demand_origin: date
     params: SimParams = field(default_factory=SimParams)
     pos_export: Path | None = None
     catch_up: bool = False
@@ -350,7 +358,8 @@ class Simulation:
         conn = self.state.conn
         self.hotels = [
             HotelSim(self.state, load_hotel(conn, pid), self.seed, self.params,
-                     self.first_arrival, self.first_booking_day, catch_up=self.catch_up)
+                     self.first_arrival, self.first_booking_day, self.demand_origin,
+                     catch_up=self.catch_up)
             for pid in self.property_ids
         ]
         self.timezone = ZoneInfo(self.hotels[0].hotel.timezone if self.hotels
@@ -424,3 +433,20 @@ def stored_clock(conn: sqlite3.Connection) -> datetime | None:
     if row is None:
         return None
     return datetime.fromisoformat(str(row["value"]).strip('"').replace("Z", "+00:00"))
+
+
+def save_demand(conn: sqlite3.Connection, seed: int, origin: date) -> None:
+    """Keep the seed and the origin of the demand book, so that a later run draws the same
+    plans (demand_book.py: a date's plans depend on the dates back to the origin)."""
+    for name, value in (("sim_seed", str(seed)), ("sim_origin", f'"{iso(origin)}"')):
+        conn.execute("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                     "DO UPDATE SET value = excluded.value", (name, value))
+
+
+def stored_demand(conn: sqlite3.Connection) -> tuple[int, date] | None:
+    """The seed and origin of the demand a run stored, if any."""
+    seed = one(conn, "SELECT value FROM settings WHERE name = 'sim_seed'")
+    origin = one(conn, "SELECT value FROM settings WHERE name = 'sim_origin'")
+    if seed is None or origin is None:
+        return None
+    return int(seed["value"]), date.fromisoformat(str(origin["value"]).strip('"'))

@@ -64,8 +64,11 @@ CHANNELS: tuple[Channel, ...] = (
 class DemandParams:
     monthly_occupancy: tuple[float, ...] = MONTHLY_OCCUPANCY
     weekday_shape: tuple[float, ...] = WEEKDAY_SHAPE
-    calibration: float = 1.05
-    """Multiplies the arrival rate; compensates refusals on full nights (tuned by the tests)."""
+    night_noise: float = 0.06
+    """Standard deviation of each night's own demand around the weekday shape (lognormal)."""
+    max_occupancy: float = 0.96
+    """No night is planned fuller than this: rooms held by bookings that will still cancel,
+    and rooms out of order, need the rest."""
     lead_median_days: float = 14.0
     """Median lead time of individual bookings; with the long-lead segments (wholesale, groups)
     the median of all bookings is 15-16 days, 20-25% within 7 days, 10-15% beyond 90

@@ -23,7 +23,7 @@ from ..clock import SimulatedClock, WallClock
 from ..db import iso, one, open_db
 from ..seed import seed_if_empty
 from .context import offline_state
-from .engine import Simulation
+from .engine import Simulation, save_demand
 from .params import SimParams
 
 HOTEL_TIMEZONE = ZoneInfo("Europe/Rome")
@@ -83,10 +83,10 @@ def simulate_database(
     conn = open_db(":memory:")
     try:
         seed_if_empty(conn, clock)
-        conn.execute("INSERT INTO settings (name, value) VALUES ('sim_seed', ?)", (str(seed),))
+        save_demand(conn, seed, start)
         state = offline_state(conn, clock)
         simulation = Simulation(state, clock, seed, property_ids, first_arrival=start,
-                                first_booking_day=warmup_from, params=params,
+                                first_booking_day=warmup_from, demand_origin=start, params=params,
                                 pos_export=pos_export, catch_up=True)
         day = warmup_from
         while day < start:
