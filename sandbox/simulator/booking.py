@@ -37,7 +37,9 @@ class BookingStats:
     requested: int = 0
     created: int = 0
     refused: int = 0
-    """Requests no room type could take (lost demand)."""
+    """Requests no room type could take, even forced (lost demand)."""
+    overbooked: int = 0
+    """Requests taken with `force` when no type that holds the persons had a room left."""
     modified: int = 0
     cancelled: int = 0
     confirmed: int = 0
@@ -85,7 +87,13 @@ class BookingEngine:
         return from_cents(int(average * Decimal(str(round(factor, 4)))))
 
     def create(self, plan: BookingPlan) -> int | None:
-        """Book the plan; when its room type is full, offer the other types that fit."""
+        """Book the plan; when its room type is full, offer the other types that fit; when
+        they are full too, force the booking of the type asked for.
+
+        The demand book sells no night beyond what the hotel holds in the end, so a type is
+        full here only for rooms held by bookings that will still cancel (or out of order):
+        the hotel takes the overbooking, as PMSs do with channel bookings, and it resolves
+        itself before the arrival."""
         self.stats.requested += 1
         occupancy = self.occupancy(plan.arrival, plan.departure)
         factor = 1.0 + max(0.0, occupancy - MARKUP_FROM) / (1 - MARKUP_FROM) * MARKUP_MAX
@@ -95,21 +103,23 @@ class BookingEngine:
         candidates = [first.type_code] + [
             code for code in self.hotel.profile.rooms_by_type
             if code != first.type_code and self.hotel.profile.max_pax.get(code, 0) >= persons]
-        for type_code in candidates[:3]:
+        attempts = [(code, False) for code in candidates[:3]] + [(first.type_code, True)]
+        for type_code, force in attempts:
             try:
-                reservation_id = self._create(plan, type_code, plan_id, factor)
+                reservation_id = self._create(plan, type_code, plan_id, factor, force)
             except ApiError as error:
                 key = f"{error.status} {error.field}"
                 self.stats.refusals[key] = self.stats.refusals.get(key, 0) + 1
                 continue
             self.stats.created += 1
+            self.stats.overbooked += force
             self.reservation_of[plan.ref] = reservation_id
             return reservation_id
         self.stats.refused += 1
         return None
 
     def _create(self, plan: BookingPlan, first_type: str, plan_id: int | None,
-                factor: float) -> int:
+                factor: float, force: bool) -> int:
         rooms = []
         for index, ask in enumerate(plan.rooms):
             type_code = first_type if index == 0 else ask.type_code
@@ -130,7 +140,7 @@ class BookingEngine:
             option_expires_on=plan.option_until if option else None,
             external_ref=plan.ref, booking_code=_booking_code(plan),
             channel=plan.channel, source=plan.source, market=plan.market,
-            group_name=plan.group_name or None,
+            group_name=plan.group_name or None, force=force,
         )
         reservation_id, _ = create_reservation(self.ctx, body)
         return reservation_id
