@@ -26,7 +26,13 @@ from ..deps import get_state
 from ..errors import not_found, rule_violation
 from ..services.night_audit import run_night_audit
 from ..simulator.context import system_ctx
-from ..simulator.engine import Simulation, audit_through, save_clock
+from ..simulator.engine import (
+    Simulation,
+    audit_through,
+    save_clock,
+    save_demand,
+    stored_demand,
+)
 from ..simulator.params import SimParams
 from ..state import SandboxState
 
@@ -90,14 +96,22 @@ def _business_date(state: SandboxState, property_ids: list[int]) -> date:
     return date.fromisoformat(dates.pop())
 
 
-def _stored_seed(state: SandboxState) -> int:
-    row = one(state.conn, "SELECT value FROM settings WHERE name = 'sim_seed'")
-    return DEFAULT_SEED if row is None else int(row["value"])
+def _demand(state: SandboxState, first_day: date, seed: int | None) -> tuple[int, date]:
+    """The seed and origin of the demand to play: those stored by an earlier run when the seed
+    is theirs (the same plans go on), else a demand drawn from `first_day`, stored."""
+    stored = stored_demand(state.conn)
+    if stored is not None and seed in (None, stored[0]):
+        return stored
+    chosen = (DEFAULT_SEED if seed is None else seed), first_day
+    with transaction(state.conn):
+        save_demand(state.conn, *chosen)
+    return chosen
 
 
-def _simulation(request: Request, state: SandboxState, seed: int,
+def _simulation(request: Request, state: SandboxState, seed: int | None,
                 property_ids: list[int], first_day: date) -> Simulation:
     """The server's running simulation for this seed and these hotels (kept between calls)."""
+    seed, origin = _demand(state, first_day, seed)
     key = (seed, tuple(property_ids))
     runners: dict[tuple[int, tuple[int, ...]], Simulation] = getattr(
         request.app.state, "simulations", {})
@@ -108,7 +122,8 @@ def _simulation(request: Request, state: SandboxState, seed: int,
     if key not in runners:
         runners[key] = Simulation(state, _simulated(state), seed, tuple(property_ids),
                                   first_arrival=first_day, first_booking_day=first_day,
-                                  params=SimParams(), pos_export=_pos_export(state))
+                                  demand_origin=origin, params=SimParams(),
+                                  pos_export=_pos_export(state))
     return runners[key]
 
 
@@ -128,7 +143,7 @@ def _still_valid(state: SandboxState, runner: Simulation) -> bool:
     return True
 
 
-def _play(request: Request, state: SandboxState, seed: int, days: int,
+def _play(request: Request, state: SandboxState, seed: int | None, days: int,
           property_ids: list[int]) -> dict[str, Any]:
     clock = _simulated(state)
     first = _business_date(state, property_ids)
@@ -138,7 +153,7 @@ def _play(request: Request, state: SandboxState, seed: int, days: int,
         report = simulation.play_day(first + timedelta(days=offset))
         played.append({"business_date": report.day.isoformat(),
                        "audits": [audit.summary() for audit in report.audits]})
-    return {"now": ts(clock.now()), "seed": seed, "days": played,
+    return {"now": ts(clock.now()), "seed": simulation.seed, "days": played,
             "business_date": _business_date(state, property_ids).isoformat()}
 
 
@@ -147,7 +162,7 @@ async def advance(request: Request, state: State, body: AdvanceInput) -> dict[st
     """Move the simulated clock `days` days: each day the hotels' activity, then the audit."""
     if state.dispatcher is not None:
         state.dispatcher.poke()
-    result = _play(request, state, _stored_seed(state), body.days, body.property_ids)
+    result = _play(request, state, None, body.days, body.property_ids)
     if state.dispatcher is not None:
         state.dispatcher.poke()
     return result
@@ -166,10 +181,6 @@ async def simulate(request: Request, state: State, body: SimulateInput) -> dict[
             with transaction(state.conn):
                 audit_through(state, body.start - timedelta(days=1))
                 save_clock(state.conn, clock)
-    with transaction(state.conn):
-        state.conn.execute("INSERT INTO settings (name, value) VALUES ('sim_seed', ?) ON "
-                           "CONFLICT (name) DO UPDATE SET value = excluded.value",
-                           (str(body.seed),))
     result = _play(request, state, body.seed, body.days, body.property_ids)
     if state.dispatcher is not None:
         state.dispatcher.poke()

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import shutil
 import sqlite3
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
 from sandbox.cli import sandbox as sandbox_cli
+from sandbox.clock import SimulatedClock
+from sandbox.db import open_db
+from sandbox.server import running_sandbox
+from sandbox.settings import SandboxSettings
+from sandbox.simulator.demand_book import plans_for
+from sandbox.simulator.hotel import load_hotel
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.pos import LEDGER_COLUMNS
 from sandbox.simulator.run import SimulationReport, simulate_database
@@ -148,3 +156,34 @@ def test_a_simulated_server_carries_on_from_the_stored_clock(runs: dict[str, Pat
     conn.close()
     clock = server_clock("simulated", str(runs["a"]), None)
     assert clock.now().strftime("%Y-%m-%dT%H:%M:%SZ") == stored.strip('"')
+
+
+def test_a_server_advancing_a_simulated_database_goes_on_with_the_same_demand(
+        runs: dict[str, Path], tmp_path: Path) -> None:
+    """A served database's /_sandbox/advance draws demand from the seed and origin the
+    simulation stored (docs/sandbox.md, Demand), so the bookings it makes are exactly the
+    plans of the simulation's book booked on the days advanced."""
+    db_path = tmp_path / "a.sqlite"
+    shutil.copy(runs["a"], db_path)
+    conn = sqlite3.connect(db_path)
+    now = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()[0]
+    known = {row[0] for row in conn.execute("SELECT external_ref FROM reservations")}
+    conn.close()
+    conn = open_db(str(db_path))
+    hotel = load_hotel(conn, 1).profile
+    conn.close()
+    first = START + timedelta(days=DAYS)
+    settings = SandboxSettings(db_path=str(db_path), admin=True, rate_per_minute=10**6,
+                               burst=10**6)
+    clock = SimulatedClock(datetime.fromisoformat(now.strip('"').replace("Z", "+00:00")))
+    with running_sandbox(settings, clock) as server:
+        response = httpx.post(f"{server.root_url}/_sandbox/advance", json={"days": 3},
+                              timeout=300)
+        assert response.status_code == 200, response.text
+    conn = sqlite3.connect(db_path)
+    made = {row[0] for row in conn.execute("SELECT external_ref FROM reservations")} - known
+    conn.close()
+    plans = plans_for(QUICK.demand, hotel, 11, START, first + timedelta(days=300))
+    booked_in_those_days = {p.ref for p in plans if first <= p.booked_on < first + timedelta(3)}
+    assert len(made) > 50
+    assert made == booked_in_those_days
