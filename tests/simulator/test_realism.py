@@ -244,6 +244,27 @@ def test_groups_options_and_modifications_exist(hotel: Hotel) -> None:
     assert len(checked_out) > 1000
 
 
+def _events(api: httpx.Client, event_type: str) -> list[dict[str, Any]]:
+    """Every event of the type still in the log (the spec keeps 30 days)."""
+    found: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"types": event_type, "limit": 500}
+    while True:
+        body = api.get("/events", params=params).json()
+        found += body["data"]
+        if not body["has_more"]:
+            return found
+        params["after"] = body["next_after"]
+
+
+def test_some_guests_leave_early(hotel: Hotel) -> None:
+    """3% of stays of two nights or more end early (docs/sandbox.md): over the log's last 30
+    days, a small share of check-outs moved the departure to the business date."""
+    check_outs = _events(hotel.api, "stay.checked_out")
+    early = [e for e in check_outs if e["data"]["early_departure"]]
+    assert len(check_outs) > 300
+    assert 1 <= len(early) <= 0.06 * len(check_outs), (len(early), len(check_outs))
+
+
 def test_pos_ledger_against_folio_lines_finds_exactly_the_dropped_postings(
         hotel: Hotel) -> None:
     """Ledger rows of the last 30 business dates whose ticket is on no folio line are exactly
