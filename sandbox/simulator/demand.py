@@ -319,32 +319,54 @@ def _modification(params: DemandParams, hotel: HotelProfile, rng: random.Random,
     return Modification(on, "adults", adults=rng.choice(options))
 
 
+def _group_types(hotel: HotelProfile) -> list[tuple[str, float]]:
+    """Room types a group can book (two persons a room), weighted by their rooms."""
+    return [(code, float(count)) for code, count in hotel.rooms_by_type.items()
+            if hotel.max_pax.get(code, 0) >= 2]
+
+
+def _group_cap(hotel: HotelProfile, type_code: str) -> int:
+    """A group takes at most two thirds of a type's rooms."""
+    return max(1, hotel.rooms_by_type[type_code] * 2 // 3)
+
+
+def expected_group_room_nights(params: DemandParams, hotel: HotelProfile) -> float:
+    """Mean room nights a group asks for in this hotel (its types cap the group's size)."""
+    choices = _group_types(hotel)
+    total = sum(weight for _, weight in choices)
+    low, high = params.group_rooms
+    rooms = sum(weight / total * sum(min(n, _group_cap(hotel, code))
+                                     for n in range(low, high + 1)) / (high - low + 1)
+                for code, weight in choices)
+    return rooms * sum(params.group_nights) / 2
+
+
 def draw_group(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
            ref: str) -> BookingPlan | None:
-    choices = [(code, float(count)) for code, count in hotel.rooms_by_type.items()
-               if hotel.max_pax.get(code, 0) >= 2]
+    choices = _group_types(hotel)
     if not choices:
         return None
     type_code = weighted(rng, choices)
-    quantity = min(rng.randint(*params.group_rooms),
-                   max(1, hotel.rooms_by_type[type_code] * 2 // 3))
+    quantity = min(rng.randint(*params.group_rooms), _group_cap(hotel, type_code))
     nights = rng.randint(*params.group_nights)
     lead = rng.randint(*params.long_lead_days)
     booked_on = arrival - timedelta(days=lead)
     market = weighted(rng, (("groups", 0.8), ("mice", 0.2)))
     source = weighted(rng, (("tour_operator", 0.6), ("travel_agent", 0.4)))
     option_until = option_confirm_on = None
-    if rng.random() < 0.6:
-        option_until = booked_on + timedelta(days=14)
-        if rng.random() < 0.8:
-            option_confirm_on = booked_on + timedelta(days=rng.randint(0, 14))
+    if rng.random() < params.group_option_share:
+        option_until = booked_on + timedelta(days=params.group_option_days)
+        if rng.random() < params.group_option_confirm_share:
+            option_confirm_on = booked_on + timedelta(
+                days=rng.randint(0, params.group_option_days))
     lapses = option_until is not None and option_confirm_on is None
     cancel_on = None
     active_from = option_confirm_on or booked_on
     if not lapses and rng.random() < params.group_cancel_rate:
         cancel_on = active_from + timedelta(days=rng.randint(0, (arrival - active_from).days - 1))
     modification = None
-    if not lapses and cancel_on is None and quantity > 4 and rng.random() < 0.3:
+    if not lapses and cancel_on is None and quantity > 4 \
+            and rng.random() < params.group_drop_share:
         on = active_from + timedelta(days=rng.randint(0, (arrival - active_from).days - 1))
         modification = Modification(on, "drop_rooms", drop_rooms=rng.randint(1, 3))
     leader = _person(rng)

@@ -32,6 +32,7 @@ from .demand import (
     HotelProfile,
     draw_group,
     draw_individual,
+    expected_group_room_nights,
     expected_los,
     fitting_types,
 )
@@ -138,9 +139,10 @@ class DemandBook:
         # origin (nobody stays over from before it) ramp up instead of filling at once.
         usual = target / expected_los(self.params)
         least, most = 0.4 * usual, 2 * usual + 2
-        arrived = 0
+        arrived = sum(s.rooms for plan in plans for s in final_stays(plan)
+                      if s.arrival == arrival)
         draws = 0
-        while (self.rooms_on[arrival] < target - 1 or arrived < least) and arrived < most \
+        while (self.rooms_on[arrival] < target - 0.75 or arrived < least) and arrived < most \
                 and draws < 20 * most:
             draws += 1
             ref = f"{self.hotel.code}-{arrival:%Y%m%d}-{len(plans):03d}"
@@ -157,10 +159,10 @@ class DemandBook:
 
     def _groups(self, rng: random.Random, arrival: date, target: float) -> list[BookingPlan]:
         params = self.params
-        rooms = sum(params.group_rooms) / 2 * (1 - 0.3 * 2 / sum(params.group_rooms))
-        nights = sum(params.group_nights) / 2
-        survival = (1 - 0.6 * 0.2) * (1 - params.group_cancel_rate)
-        mean = params.group_room_night_share * target / (rooms * nights) / survival
+        room_nights = expected_group_room_nights(params, self.hotel)
+        if room_nights <= 0:
+            return []
+        mean = params.group_room_night_share * target / room_nights / params.group_survival
         plans = []
         for index in range(poisson(rng, mean)):
             plan = draw_group(params, self.hotel, rng, arrival,
@@ -174,10 +176,9 @@ class DemandBook:
         return plans
 
     def _group_that_fits(self, plan: BookingPlan) -> BookingPlan | None:
-        """The group with as many rooms as the hotel can give it (None below four rooms)."""
-        stays = final_stays(plan)
-        if not stays:
-            return plan  # it will never stay: it holds rooms only until it goes
+        """The group with as many rooms as the nights have left (None below four rooms); a
+        group that will never stay is measured by the rooms it asks for."""
+        stays = final_stays(plan) or asked_stays(plan)
         ask = plan.rooms[0]
         spare = min(self._spare(night, ask.type_code) for night in stays[0].nights())
         dropped = ask.quantity - stays[0].rooms
@@ -187,40 +188,47 @@ class DemandBook:
         return replace(plan, rooms=(replace(ask, quantity=quantity),))
 
     def _spare(self, night: date, type_code: str) -> int:
+        """Rooms a group may take on the night: within the type and the night's target (a
+        group is sold only where it displaces no other demand)."""
         by_type = self.hotel.rooms_by_type.get(type_code, 0) - self.type_on[night, type_code]
-        by_hotel = math.floor(self._ceiling - self.rooms_on[night])
-        return max(0, min(by_type, by_hotel))
+        by_target = math.floor(self.target(night) - self.rooms_on[night])
+        return max(0, min(by_type, by_target))
 
-    def _fits(self, plan: BookingPlan) -> bool:
-        """Whether the rooms the plan will occupy (or, when it will never stay, the rooms it
-        asks for) are free on every night in the book's count."""
-        need: Counter[tuple[date, str]] = Counter()
-        for stay in final_stays(plan) or asked_stays(plan):
-            for night in stay.nights():
-                need[night, stay.type_code] += stay.rooms
+    def _hotel_has_room(self, stays: list[FinalStay]) -> bool:
         by_night: Counter[date] = Counter()
-        for (night, type_code), rooms in need.items():
-            by_night[night] += rooms
-            if self.hotel.rooms_by_type.get(type_code, 0) - self.type_on[night, type_code] \
-                    < rooms:
-                return False
+        for stay in stays:
+            for night in stay.nights():
+                by_night[night] += stay.rooms
         return all(self.rooms_on[night] + rooms <= self._ceiling
                    for night, rooms in by_night.items())
 
+    def _types_have_room(self, stays: list[FinalStay]) -> bool:
+        need: Counter[tuple[date, str]] = Counter()
+        for stay in stays:
+            for night in stay.nights():
+                need[night, stay.type_code] += stay.rooms
+        return all(self.type_on[key] + rooms <= self.hotel.rooms_by_type.get(key[1], 0)
+                   for key, rooms in need.items())
+
     def _on_sale(self, plan: BookingPlan, rng: random.Random) -> BookingPlan | None:
-        """The plan in its room type if that has room, else in another type that holds the
-        persons and has room (by the types' shares), else None."""
-        if self._fits(plan):
+        """The plan if the rooms it will occupy (or, when it will never stay, the rooms it
+        asks for) are free on every night in the book's count; else the plan in another
+        type that holds the persons and has room (by the types' shares); else None."""
+        stays = final_stays(plan) or asked_stays(plan)
+        if not self._hotel_has_room(stays):
+            return None
+        if self._types_have_room(stays):
             return plan
-        first = plan.rooms[0]
-        others = [(code, share) for code, share in fitting_types(self.params, self.hotel, first)
-                  if code != first.type_code]
+        first = plan.rooms[0].type_code
+        others = [(code, share) for code, share
+                  in fitting_types(self.params, self.hotel, plan.rooms[0]) if code != first]
         while others:
             code = weighted(rng, others)
             others = [(c, s) for c, s in others if c != code]
-            candidate = _retyped(plan, first.type_code, code)
-            if self._fits(candidate):
-                return candidate
+            moved = [replace(stay, type_code=code) if stay.type_code == first else stay
+                     for stay in stays]
+            if self._types_have_room(moved):
+                return _retyped(plan, first, code)
         return None
 
     def _count(self, plan: BookingPlan) -> None:

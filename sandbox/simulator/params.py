@@ -97,6 +97,20 @@ class DemandParams:
     group_rooms: tuple[int, int] = (8, 20)
     group_nights: tuple[int, int] = (2, 4)
     group_cancel_rate: float = 0.15
+    group_option_share: float = 0.6
+    group_option_days: int = 14
+    group_option_confirm_share: float = 0.8
+    group_drop_share: float = 0.3
+    """Groups that drop 1-3 rooms before arrival."""
+
+    @property
+    def group_survival(self) -> float:
+        """Share of a group's rooms drawn that stay: options confirmed, not cancelled, rooms
+        not dropped."""
+        lapse = self.group_option_share * (1 - self.group_option_confirm_share)
+        mean_rooms = sum(self.group_rooms) / 2
+        return (1 - lapse) * (1 - self.group_cancel_rate) * (1 - self.group_drop_share * 2
+                                                             / mean_rooms)
     type_shares: dict[str, float] = field(default_factory=lambda: {
         "STD": 0.38, "SUP": 0.31, "DLX": 0.19, "JSU": 0.12,
         "DBL": 0.5, "TRP": 0.3, "STE": 0.2,

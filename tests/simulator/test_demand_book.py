@@ -81,7 +81,7 @@ def test_a_year_of_plans_fills_every_month_to_its_target(seed: int) -> None:
         sold = sum(rooms for night, rooms in nights.items()
                    if night.year == 2025 and night.month == month)
         # January starts from an empty hotel: its first nights ramp up.
-        assert sold / (ROME.rooms * days) == pytest.approx(DOMAIN_MD[month - 1], abs=0.015), \
+        assert sold / (ROME.rooms * days) == pytest.approx(DOMAIN_MD[month - 1], abs=0.02), \
             month
     assert max(nights.values()) <= PARAMS.max_occupancy * ROME.rooms
     for (night, type_code), rooms in by_type.items():
