@@ -97,15 +97,16 @@ def _business_date(state: SandboxState, property_ids: list[int]) -> date:
 
 
 def _demand(state: SandboxState, first_day: date, seed: int | None) -> tuple[int, date]:
-    """The seed and origin of the demand to play: those stored by an earlier run when the seed
-    is theirs (the same plans go on), else a demand drawn from `first_day`, stored."""
-    stored = stored_demand(state.conn)
-    if stored is not None and seed in (None, stored[0]):
-        return stored
-    chosen = (DEFAULT_SEED if seed is None else seed), first_day
+    """The seed and origin of the demand to play: the stored seed unless another is given,
+    with its stored origin (the same plans go on), else a book drawn from `first_day`."""
+    stored_seed, stored_origin = stored_demand(state.conn)
+    if seed is None:
+        seed = DEFAULT_SEED if stored_seed is None else stored_seed
+    if stored_origin is not None and seed == stored_seed:
+        return seed, stored_origin
     with transaction(state.conn):
-        save_demand(state.conn, *chosen)
-    return chosen
+        save_demand(state.conn, seed, first_day)
+    return seed, first_day
 
 
 def _simulation(request: Request, state: SandboxState, seed: int | None,

@@ -443,10 +443,10 @@ def save_demand(conn: sqlite3.Connection, seed: int, origin: date) -> None:
                      "DO UPDATE SET value = excluded.value", (name, value))
 
 
-def stored_demand(conn: sqlite3.Connection) -> tuple[int, date] | None:
-    """The seed and origin of the demand a run stored, if any."""
+def stored_demand(conn: sqlite3.Connection) -> tuple[int | None, date | None]:
+    """The seed and origin of the demand a run stored (None where nothing is stored; a
+    database simulated before origins were stored has a seed only)."""
     seed = one(conn, "SELECT value FROM settings WHERE name = 'sim_seed'")
     origin = one(conn, "SELECT value FROM settings WHERE name = 'sim_origin'")
-    if seed is None or origin is None:
-        return None
-    return int(seed["value"]), date.fromisoformat(str(origin["value"]).strip('"'))
+    return (None if seed is None else int(seed["value"]),
+            None if origin is None else date.fromisoformat(str(origin["value"]).strip('"')))

@@ -187,3 +187,29 @@ def test_a_server_advancing_a_simulated_database_goes_on_with_the_same_demand(
     booked_in_those_days = {p.ref for p in plans if first <= p.booked_on < first + timedelta(3)}
     assert len(made) > 50
     assert made == booked_in_those_days
+
+
+def test_a_database_simulated_before_origins_were_stored_keeps_its_seed(
+        runs: dict[str, Path], tmp_path: Path) -> None:
+    """Without `sim_origin` the advance starts a book at the business date, with the seed
+    the database holds (not the default one), and stores the origin for the next advance."""
+    db_path = tmp_path / "old.sqlite"
+    shutil.copy(runs["a"], db_path)
+    conn = sqlite3.connect(db_path)
+    conn.execute("DELETE FROM settings WHERE name = 'sim_origin'")
+    conn.commit()
+    now = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()[0]
+    conn.close()
+    settings = SandboxSettings(db_path=str(db_path), admin=True, rate_per_minute=10**6,
+                               burst=10**6)
+    clock = SimulatedClock(datetime.fromisoformat(now.strip('"').replace("Z", "+00:00")))
+    with running_sandbox(settings, clock) as server:
+        response = httpx.post(f"{server.root_url}/_sandbox/advance", json={"days": 1},
+                              timeout=300)
+        assert response.status_code == 200, response.text
+        assert response.json()["seed"] == 11
+    conn = sqlite3.connect(db_path)
+    stored = dict(conn.execute("SELECT name, value FROM settings WHERE name IN "
+                               "('sim_seed', 'sim_origin')"))
+    conn.close()
+    assert stored == {"sim_seed": "11", "sim_origin": f'"{START + timedelta(days=DAYS)}"'}
