@@ -194,8 +194,10 @@ def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:
               help="Folder for the POS ledger, one CSV per business date.")
 @click.option("--property", "property_ids", type=int, multiple=True,
               help="Hotel to simulate (repeatable; default 1).")
+@click.option("--progress", is_flag=True,
+              help="Write `day N/M` on stderr after each simulated day.")
 def simulate(db_path: str, days: int, seed: int, start: datetime | None,
-             pos_export: Path | None, property_ids: tuple[int, ...]) -> None:
+             pos_export: Path | None, property_ids: tuple[int, ...], progress: bool) -> None:
     """Play N days of a hotel's life into a new database, deterministic for a seed.
 
     \b
@@ -207,8 +209,11 @@ def simulate(db_path: str, days: int, seed: int, start: datetime | None,
 
     first: date | None = start.date() if start is not None else None
     try:
-        report = simulate_database(db_path, days=days, seed=seed, start=first,
-                                   property_ids=property_ids or (1,), pos_export=pos_export)
+        report = simulate_database(
+            db_path, days=days, seed=seed, start=first, property_ids=property_ids or (1,),
+            pos_export=pos_export,
+            on_day=(lambda done, total: click.echo(f"day {done}/{total}", err=True))
+            if progress else None)
     except (FileExistsError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     _echo_json(report.as_dict())

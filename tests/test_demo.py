@@ -73,3 +73,28 @@ def test_demo_never_replaces_a_warehouse_it_did_not_make(tmp_path: Path) -> None
         f"Error: {warehouse} exists and was not made by the demo: move it away, or pass "
         "--warehouse with another file"]
     assert warehouse.read_bytes() == b"someone's data"
+
+
+DOMAIN_MD_OCCUPANCY = (55, 60, 70, 82, 85, 82, 78, 70, 85, 85, 68, 62)
+"""domain.md, Simulation parameters: occupancy by month, January first."""
+
+
+def test_the_demo_year_starts_with_a_full_book_not_an_empty_hotel(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The demo's history comes from `pmsw sandbox simulate`, whose warm-up books the months
+    before the first day: its first week is as full as domain.md's month says (a hotel
+    starting empty had 14% in its first month), within 15 points."""
+    from tests.demo_warehouse import demo_warehouse
+
+    conn = duckdb.connect(str(demo_warehouse(tmp_path_factory)), read_only=True)
+    try:
+        rows = conn.execute(
+            "SELECT property_id, min(stay_date), sum(rooms_sold) / sum(rooms_available) "
+            "FROM mart.occupancy_daily WHERE stay_date < (SELECT min(stay_date) + 7 FROM "
+            "mart.occupancy_daily) GROUP BY property_id ORDER BY property_id").fetchall()
+    finally:
+        conn.close()
+    assert [row[0] for row in rows] == [1, 2]
+    for _, first, occupancy in rows:
+        target = DOMAIN_MD_OCCUPANCY[first.month - 1] / 100
+        assert target - 0.15 <= occupancy <= target + 0.15, (first, occupancy)

@@ -1,5 +1,5 @@
-"""The demo's steps, with progress: sandbox, a simulated year, daily syncs, marts,
-reconciliation, summary.
+"""The demo's steps, with progress: a simulated year, the sandbox serving it, daily syncs,
+marts, reconciliation, summary.
 
 Folios and the POS ledger are current state only (no history is rebuilt from them), so they
 are read once after the daily stretch (folios in a full refresh) rather than every day: the
@@ -23,11 +23,11 @@ from pipelines.warehouse import connect
 
 from .config import DemoConfig, DemoError, start_clean
 from .sandbox_admin import SandboxAdmin, hand_over_pos_files
+from .simulate import simulate_history
 from .summary import Summary, read_summary
 
 DAILY_STREAMS = ("reference", "events", "reservations", "availability")
 FINAL_STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
-SIM_CHUNK_DAYS = 14
 
 
 @dataclass
@@ -81,16 +81,15 @@ def run_demo(config: DemoConfig) -> DemoResult:
     start_clean(config)
     ids = [h.property_id for h in config.hotels]
     codes = [h.code for h in config.hotels]
-    start = config.start()
-    args = ["--admin", "--clock", "simulated", "--start", f"{start.isoformat()}T08:00:00+0100",
-            "--rate-per-minute", "1000000", "--burst", "1000000",
-            "--pos-export", str(config.pos_incoming)]
+    _simulate(config, progress, ids, codes)
+    args = ["--admin", "--clock", "simulated", "--rate-per-minute", "1000000",
+            "--burst", "1000000", "--pos-export", str(config.pos_incoming)]
     with ExitStack() as stack:
-        with progress.step("sandbox", "Starting the sandbox PMS (child process, loopback, "
-                                      "simulated clock)") as note:
+        with progress.step("sandbox", "Starting the sandbox PMS on the simulated hotels "
+                                      "(child process, loopback, simulated clock)") as note:
             base_url = stack.enter_context(
                 sandbox_process(db_path=config.sandbox_db, extra_args=args))
-            note(f"API v1 at {base_url}, database {config.sandbox_db}, first day {start}")
+            note(f"API v1 at {base_url}, database {config.sandbox_db}")
         admin = SandboxAdmin(base_url)
         stack.callback(admin.close)
         _play(config, progress, admin, ids, codes, base_url)
@@ -99,23 +98,30 @@ def run_demo(config: DemoConfig) -> DemoResult:
     return result
 
 
+def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: list[str]) -> None:
+    start = config.start()
+    with progress.step("simulate", f"Simulating {config.days} days of two hotels from {start} "
+                                   "(bookings made before it, stays, cancellations, POS, "
+                                   "night audits)") as note:
+        with progress.bar(config.days, "days") as bar:
+            done = 0
+
+            def on_day(day: int) -> None:
+                nonlocal done
+                bar.update(day - done)
+                done = day
+
+            business_date = simulate_history(
+                config.sandbox_db, days=config.days, seed=config.seed, start=start,
+                property_ids=ids, pos_export=config.pos_incoming, on_day=on_day)
+        hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
+        note(f"business date now {business_date}")
+
+
 def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list[int],
           codes: list[str], base_url: str) -> None:
     endpoints = [h.endpoint(base_url, config.pos_root) for h in config.hotels]
     settings = SyncSettings(stay_guests=False, concurrency=8)
-    with progress.step("simulate", f"Simulating {config.days} days of two hotels (bookings, "
-                                   "stays, cancellations, POS, night audits)") as note:
-        with progress.bar(config.days, "days") as bar:
-            done = min(SIM_CHUNK_DAYS, config.days)
-            business_date = admin.simulate(done, config.seed, ids)
-            bar.update(done)
-            while done < config.days:
-                chunk = min(SIM_CHUNK_DAYS, config.days - done)
-                business_date = admin.advance(chunk, ids)
-                done += chunk
-                bar.update(chunk)
-        hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
-        note(f"business date now {business_date}")
     conn = connect(config.warehouse)
     try:
         with progress.step("first_sync", "First sync: full load of reservations, events, "

@@ -26,11 +26,6 @@ class SandboxAdmin:
         data: dict[str, Any] = response.json()
         return data
 
-    def simulate(self, days: int, seed: int, property_ids: list[int]) -> str:
-        """Simulate `days` days from the business date with `seed`; the new business date."""
-        return str(self._post("/simulate", {"days": days, "seed": seed,
-                                            "property_ids": property_ids})["business_date"])
-
     def advance(self, days: int, property_ids: list[int]) -> str:
         """Play `days` more days of the same simulation; the new business date."""
         return str(self._post("/advance", {"days": days,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -66,8 +67,10 @@ def simulate_database(
     property_ids: tuple[int, ...] = (1,),
     pos_export: Path | None = None,
     params: SimParams | None = None,
+    on_day: Callable[[int, int], None] | None = None,
 ) -> SimulationReport:
-    """Create `db_path` (it must not exist, or be ':memory:') and play the days into it."""
+    """Create `db_path` (it must not exist, or be ':memory:') and play the days into it;
+    `on_day(done, days)` is called after each simulated day."""
     if days < 1:
         raise ValueError("days must be at least 1")
     if db_path != ":memory:" and Path(db_path).exists():
@@ -96,6 +99,8 @@ def simulate_database(
         while day <= last:
             simulation.play_day(day)
             day += timedelta(days=1)
+            if on_day is not None:
+                on_day((day - start).days, days)
         row = one(conn, "SELECT business_date FROM properties WHERE id = ?", property_ids[0])
         assert row is not None
         report = SimulationReport(
