@@ -11,15 +11,16 @@ import hashlib
 import shutil
 import sqlite3
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from click.testing import CliRunner
 
 from sandbox.cli import sandbox as sandbox_cli
-from sandbox.clock import SimulatedClock
+from sandbox.cli import server_clock
 from sandbox.db import open_db
 from sandbox.server import running_sandbox
 from sandbox.settings import SandboxSettings
@@ -149,13 +150,30 @@ def test_cli_simulate_refuses_an_existing_database(tmp_path: Path) -> None:
 
 def test_a_simulated_server_carries_on_from_the_stored_clock(runs: dict[str, Path]) -> None:
     """`serve --clock simulated` without --start continues where the simulation stopped."""
-    from sandbox.cli import server_clock
-
     conn = sqlite3.connect(runs["a"])
     stored = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()[0]
     conn.close()
     clock = server_clock("simulated", str(runs["a"]), None)
     assert clock.now().strftime("%Y-%m-%dT%H:%M:%SZ") == stored.strip('"')
+
+
+def _advance_served(db_path: Path, days: int) -> dict[str, Any]:
+    """Serve the database on its stored simulated clock and POST /_sandbox/advance."""
+    settings = SandboxSettings(db_path=str(db_path), admin=True, rate_per_minute=10**6,
+                               burst=10**6)
+    with running_sandbox(settings, server_clock("simulated", str(db_path), None)) as server:
+        response = httpx.post(f"{server.root_url}/_sandbox/advance", json={"days": days},
+                              timeout=300)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _refs(db_path: Path) -> set[str]:
+    conn = sqlite3.connect(db_path)
+    refs = {row[0] for row in conn.execute("SELECT external_ref FROM reservations")}
+    conn.close()
+    return refs
 
 
 def test_a_server_advancing_a_simulated_database_goes_on_with_the_same_demand(
@@ -165,24 +183,13 @@ def test_a_server_advancing_a_simulated_database_goes_on_with_the_same_demand(
     plans of the simulation's book booked on the days advanced."""
     db_path = tmp_path / "a.sqlite"
     shutil.copy(runs["a"], db_path)
-    conn = sqlite3.connect(db_path)
-    now = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()[0]
-    known = {row[0] for row in conn.execute("SELECT external_ref FROM reservations")}
-    conn.close()
+    known = _refs(db_path)
     conn = open_db(str(db_path))
     hotel = load_hotel(conn, 1).profile
     conn.close()
+    _advance_served(db_path, 3)
+    made = _refs(db_path) - known
     first = START + timedelta(days=DAYS)
-    settings = SandboxSettings(db_path=str(db_path), admin=True, rate_per_minute=10**6,
-                               burst=10**6)
-    clock = SimulatedClock(datetime.fromisoformat(now.strip('"').replace("Z", "+00:00")))
-    with running_sandbox(settings, clock) as server:
-        response = httpx.post(f"{server.root_url}/_sandbox/advance", json={"days": 3},
-                              timeout=300)
-        assert response.status_code == 200, response.text
-    conn = sqlite3.connect(db_path)
-    made = {row[0] for row in conn.execute("SELECT external_ref FROM reservations")} - known
-    conn.close()
     plans = plans_for(QUICK.demand, hotel, 11, START, first + timedelta(days=300))
     booked_in_those_days = {p.ref for p in plans if first <= p.booked_on < first + timedelta(3)}
     assert len(made) > 50
@@ -198,16 +205,8 @@ def test_a_database_simulated_before_origins_were_stored_keeps_its_seed(
     conn = sqlite3.connect(db_path)
     conn.execute("DELETE FROM settings WHERE name = 'sim_origin'")
     conn.commit()
-    now = conn.execute("SELECT value FROM settings WHERE name = 'simulated_now'").fetchone()[0]
     conn.close()
-    settings = SandboxSettings(db_path=str(db_path), admin=True, rate_per_minute=10**6,
-                               burst=10**6)
-    clock = SimulatedClock(datetime.fromisoformat(now.strip('"').replace("Z", "+00:00")))
-    with running_sandbox(settings, clock) as server:
-        response = httpx.post(f"{server.root_url}/_sandbox/advance", json={"days": 1},
-                              timeout=300)
-        assert response.status_code == 200, response.text
-        assert response.json()["seed"] == 11
+    assert _advance_served(db_path, 1)["seed"] == 11
     conn = sqlite3.connect(db_path)
     stored = dict(conn.execute("SELECT name, value FROM settings WHERE name IN "
                                "('sim_seed', 'sim_origin')"))
