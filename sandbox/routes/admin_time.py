@@ -7,7 +7,8 @@ the night audit, advancing the simulated clock day by day, and simulating days.
   hotels `property_ids` (default [1]), then the night audit of every property; the simulated
   clock moves through the day to 02:00 of the next. Needs `serve --clock simulated`.
 - POST /_sandbox/simulate `{days, seed, start?, property_ids?}`: the same with a given seed;
-  `start` (not before the business date) skips the days before it with night audits only.
+  `start` (not before the business date) plays the days before it with bookings only (the
+  offline simulator's warm-up).
 GET /_sandbox/clock lives in routes/admin.py.
 """
 
@@ -26,13 +27,7 @@ from ..deps import get_state
 from ..errors import not_found, rule_violation
 from ..services.night_audit import run_night_audit
 from ..simulator.context import system_ctx
-from ..simulator.engine import (
-    Simulation,
-    audit_through,
-    save_clock,
-    save_demand,
-    stored_demand,
-)
+from ..simulator.engine import Simulation, save_demand, stored_demand
 from ..simulator.params import SimParams
 from ..state import SandboxState
 
@@ -109,14 +104,19 @@ def _demand(state: SandboxState, first_day: date, seed: int | None) -> tuple[int
     return seed, first_day
 
 
+def _runners(request: Request) -> dict[tuple[int, tuple[int, ...]], Simulation]:
+    runners: dict[tuple[int, tuple[int, ...]], Simulation] = getattr(
+        request.app.state, "simulations", {})
+    request.app.state.simulations = runners
+    return runners
+
+
 def _simulation(request: Request, state: SandboxState, seed: int | None,
                 property_ids: list[int], first_day: date) -> Simulation:
     """The server's running simulation for this seed and these hotels (kept between calls)."""
     seed, origin = _demand(state, first_day, seed)
     key = (seed, tuple(property_ids))
-    runners: dict[tuple[int, tuple[int, ...]], Simulation] = getattr(
-        request.app.state, "simulations", {})
-    request.app.state.simulations = runners
+    runners = _runners(request)
     runner = runners.get(key)
     if runner is not None and not _still_valid(state, runner):
         del runners[key]  # the database was reset under it
@@ -126,6 +126,23 @@ def _simulation(request: Request, state: SandboxState, seed: int | None,
                                   demand_origin=origin, params=SimParams(),
                                   pos_export=_pos_export(state))
     return runners[key]
+
+
+def _warm_up(request: Request, state: SandboxState, seed: int, property_ids: list[int],
+             first_day: date, start: date) -> None:
+    """Play [first_day, start) with bookings only, as the offline simulator's warm-up: the
+    bookings made ahead of `start` are made on their days (those a plan made earlier still
+    are made on `first_day` when the hotel has none yet); nobody arrives before `start`."""
+    seed, origin = _demand(state, start, seed)
+    runner = Simulation(state, _simulated(state), seed, tuple(property_ids),
+                        first_arrival=start, first_booking_day=first_day,
+                        demand_origin=origin, params=SimParams(),
+                        pos_export=_pos_export(state), catch_up=True)
+    _runners(request)[seed, tuple(property_ids)] = runner
+    day = first_day
+    while day < start:
+        runner.play_day(day, full=False)
+        day += timedelta(days=1)
 
 
 def _pos_export(state: SandboxState) -> Path | None:
@@ -171,17 +188,16 @@ async def advance(request: Request, state: State, body: AdvanceInput) -> dict[st
 
 @router.post("/simulate")
 async def simulate(request: Request, state: State, body: SimulateInput) -> dict[str, Any]:
-    """Simulate `days` days with `seed` from the business date (or from `start`)."""
-    clock = _simulated(state)
+    """Simulate `days` days with `seed` from the business date, or from `start` after the
+    days before it played as a warm-up (bookings only)."""
+    _simulated(state)
     first = _business_date(state, body.property_ids)
     if body.start is not None:
         if body.start < first:
             raise rule_violation(f"start {body.start} is before the business date {first}",
                                  field="start")
         if body.start > first:
-            with transaction(state.conn):
-                audit_through(state, body.start - timedelta(days=1))
-                save_clock(state.conn, clock)
+            _warm_up(request, state, body.seed, body.property_ids, first, body.start)
     result = _play(request, state, body.seed, body.days, body.property_ids)
     if state.dispatcher is not None:
         state.dispatcher.poke()
