@@ -19,8 +19,8 @@ from typing import Any, Literal
 import dagster as dg
 
 from pipelines.api import PmsClient
-from pipelines.reconcile import STATUSES, load_rules
-from pipelines.reconcile_run import Mode, run_reconciliation
+from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.transforms.reconcile import STATUSES, load_rules
 
 from .keys import POOL
 from .partitions import PROPERTIES, PROPERTY_CODES
@@ -35,7 +35,7 @@ class ReconcileConfig(dg.Config):
     last_date: str | None = None
     """Last business date (YYYY-MM-DD); default first_date, else the last one closed."""
     rules_file: str | None = None
-    """A rules YAML file merged over pipelines/reconcile/defaults.yaml."""
+    """A rules YAML file merged over pipelines/transforms/reconcile/defaults.yaml."""
     rules_yaml: str | None = None
     """Rules as YAML text, merged last (e.g. `properties: {ROMA01: {room_nights: {repost:
     true}}}`)."""

@@ -17,8 +17,8 @@ from typing import Any
 
 import click
 
+from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.ingest import SyncSettings, sync_property
-from pipelines.sandbox_process import sandbox_process
 from pipelines.warehouse import connect
 
 from .config import DemoConfig, DemoError, start_clean
@@ -175,8 +175,8 @@ def _reconcile(config: DemoConfig, endpoints: list[Any]) -> list[str]:
     from datetime import timedelta
 
     from pipelines.api import PmsClient
-    from pipelines.reconcile import load_rules
-    from pipelines.reconcile_run import Mode, run_reconciliation
+    from pipelines.reconcile import Mode, run_reconciliation
+    from pipelines.transforms.reconcile import load_rules
 
     rules = load_rules(None)
     lines = []

@@ -1,39 +1,12 @@
-"""Folio reconciliation, pure: polars frames in, frames out (docs/reconciliation.md).
+"""A reconciliation run: the warehouse in, the API out (apply), recon.* written.
 
-Expected charges come from the POS ledger (`ledger.pos_ledger`) and from rules
-(`rules.city_tax`, `rules.breakfast`, `rules.room_nights`), configured per property
-(`config.load_rules`); each has a stable key and Idempotency-Key (`keys`). `matching.match`
-pairs them with folio lines, `outcome.outcome` gives the statuses, `reconcile.reconcile`
-does all of it. Nothing here knows Dagster, HTTP or DuckDB: `pipelines.reconcile_run` reads
-the warehouse, posts through the API and stores the results.
+The logic is `pipelines.transforms.reconcile` (pure); this package is its one impure shell,
+used by the Dagster job `reconcile` (pipelines/defs/reconcile.py) and `pmsw reconcile`;
+`live` turns folios read from the API into the frames the matcher takes.
 """
 
-from .config import (
-    BreakfastRule,
-    CityTaxRule,
-    PropertyRules,
-    RoomNightsRule,
-    RulesConfig,
-    RulesConfigError,
-    load_rules,
-)
-from .expected import expected_charges
-from .frames import (
-    AMOUNT_MISMATCH,
-    BLOCKED,
-    FAILED,
-    MATCHED,
-    MISSING,
-    POSTED,
-    STATUSES,
-)
-from .keys import charge_key, idempotency_key
-from .matching import match, net_lines
-from .reconcile import RESULT_COLUMNS, postable, reconcile, results_frame, summarize
+from .apply import Applier, ApplyStats
+from .run import Mode, ReconReport, closed_dates, open_warehouse, run_reconciliation
 
-__all__ = [
-    "AMOUNT_MISMATCH", "BLOCKED", "FAILED", "MATCHED", "MISSING", "POSTED", "RESULT_COLUMNS",
-    "STATUSES", "BreakfastRule", "CityTaxRule", "PropertyRules", "RoomNightsRule",
-    "RulesConfig", "RulesConfigError", "charge_key", "expected_charges", "idempotency_key",
-    "load_rules", "match", "net_lines", "postable", "reconcile", "results_frame", "summarize",
-]
+__all__ = ["Applier", "ApplyStats", "Mode", "ReconReport", "closed_dates", "open_warehouse",
+           "run_reconciliation"]

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from models import Folio
-
-from .frames import STAY_COLUMNS, Frame, lazy
+from pipelines.transforms.reconcile.frames import STAY_COLUMNS, Frame, lazy
 
 _FOLIO_SCHEMA = pl.Schema({"property_id": pl.Int64(), "folio_id": pl.Int64(),
                            "reservation_id": pl.Int64(), "status": pl.String()})

@@ -1,5 +1,5 @@
 """`pmsw report ...`: tables read from the warehouse (DuckDB, read-only) for a property and
-a date range, rendered as a table, CSV or JSON. Click wiring lives in `command.py`."""
+a date range, rendered as a table, CSV or JSON. Click wiring lives in `pipelines/cli/report.py`."""
 
 from .errors import ReportError
 from .render import FORMATS, render

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.reconcile import RulesConfigError, load_rules
-from pipelines.reconcile.config import DEFAULTS_FILE
+from pipelines.transforms.reconcile import RulesConfigError, load_rules
+from pipelines.transforms.reconcile.config import DEFAULTS_FILE
 
 
 def test_shipped_defaults_follow_the_sandbox_hotels() -> None:

@@ -8,7 +8,13 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.reconcile import PropertyRules, RoomNightsRule, postable, reconcile, summarize
+from pipelines.transforms.reconcile import (
+    PropertyRules,
+    RoomNightsRule,
+    postable,
+    reconcile,
+    summarize,
+)
 
 from .builders import BRACKETS, ITEMS, D, folios, ledger, lines, stays
 

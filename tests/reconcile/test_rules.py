@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import polars as pl
 
-from pipelines.reconcile import (
+from pipelines.transforms.reconcile import (
     BreakfastRule,
     CityTaxRule,
     PropertyRules,
@@ -15,7 +15,7 @@ from pipelines.reconcile import (
     expected_charges,
     idempotency_key,
 )
-from pipelines.reconcile.rules import breakfast, city_tax, room_nights
+from pipelines.transforms.reconcile.rules import breakfast, city_tax, room_nights
 
 from .builders import BRACKETS, CHD, INF, ITEMS, TEEN, D, ledger, rows_of, stays
 

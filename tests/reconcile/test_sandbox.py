@@ -30,8 +30,8 @@ import pytest
 from pipelines.api import PmsClient, RetryPolicy
 from pipelines.ingest import SyncSettings, sync_property
 from pipelines.ingest.properties import Endpoint
-from pipelines.reconcile import load_rules
-from pipelines.reconcile_run import Mode, ReconReport, run_reconciliation
+from pipelines.reconcile import Mode, ReconReport, run_reconciliation
+from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.db import open_db
@@ -219,8 +219,8 @@ KILLED_APPLY = """
 import pathlib, sys, time
 from datetime import date
 from pipelines.api import PmsClient
-from pipelines.reconcile import load_rules
-from pipelines.reconcile_run import Mode, run_reconciliation
+from pipelines.transforms.reconcile import load_rules
+from pipelines.reconcile import Mode, run_reconciliation
 base, key, warehouse, first, last, flag = sys.argv[1:7]
 
 def stop_here() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 from pipelines.api import PmsClient, RetryPolicy
 from pipelines.ingest import Endpoint
-from pipelines.reconcile import load_rules
-from pipelines.reconcile_run import Mode, run_reconciliation
+from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.transforms.reconcile import load_rules
 from sandbox.server import RunningSandbox
 
 from . import harness as h

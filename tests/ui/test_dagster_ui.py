@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pipelines.sandbox_process import free_port
+from pipelines.demo.sandbox_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"

@@ -20,7 +20,7 @@ import duckdb
 import polars as pl
 
 from pipelines.api import PmsClient
-from pipelines.reconcile import RulesConfig, reconcile, results_frame, summarize
+from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
 from pipelines.warehouse import connect
 from pipelines.warehouse.recon import ReconInputError, property_row, read_inputs, save_run
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import click
 
-from .errors import ReportError
-from .render import FORMATS, render
-from .reports import SEGMENT_DIMENSIONS, run_report
-from .warehouse import open_warehouse, parse_date, resolve_property
+from pipelines.reports.errors import ReportError
+from pipelines.reports.render import FORMATS, render
+from pipelines.reports.reports import SEGMENT_DIMENSIONS, run_report
+from pipelines.reports.warehouse import open_warehouse, parse_date, resolve_property
 
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"
 DEFAULT_WAREHOUSE = Path("data/warehouse.duckdb")

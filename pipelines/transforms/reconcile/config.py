@@ -1,6 +1,6 @@
 """The rules config of the reconciliation: a YAML file, validated, merged per property.
 
-Shape (pipelines/reconcile/defaults.yaml is the documented default):
+Shape (pipelines/transforms/reconcile/defaults.yaml is the documented default):
 
     default:    {city_tax: {...}, breakfast: {...}, room_nights: {...}}
     properties: {ROMA01: {city_tax: {amount_per_person_night: 7.50}}, ...}

@@ -33,11 +33,11 @@ from pipelines.api import (
     UnprocessableError,
 )
 from pipelines.ingest.meter import count_call
-from pipelines.reconcile import BLOCKED, FAILED, MISSING, POSTED, postable
 from pipelines.reconcile.live import folio_frames
-from pipelines.reconcile.matching import match
-from pipelines.reconcile.outcome import folio_targets, outcome
-from pipelines.reconcile.reconcile import room_lines
+from pipelines.transforms.reconcile import BLOCKED, FAILED, MISSING, POSTED, postable
+from pipelines.transforms.reconcile.matching import match
+from pipelines.transforms.reconcile.outcome import folio_targets, outcome
+from pipelines.transforms.reconcile.reconcile import room_lines
 
 log = logging.getLogger(__name__)
 

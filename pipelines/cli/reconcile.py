@@ -3,7 +3,7 @@
     pmsw reconcile --date 2026-03-01                  # dry run of one business date
     pmsw reconcile --from 2026-03-01 --to 2026-03-07 --apply
 
-The same run as the Dagster job `reconcile` (pipelines.reconcile_run), on the warehouse
+The same run as the Dagster job `reconcile` (pipelines.reconcile), on the warehouse
 `data/warehouse.duckdb` unless `--warehouse` says otherwise. The property is `--property`
 of the properties file (or the default property from PMS_API_BASE_URL / PMS_API_KEY); a dry
 run without an API configured uses the warehouse's only property. Exit status 1 when the
@@ -27,8 +27,8 @@ def _day(value: datetime | None) -> date | None:
 
 def summary_table(report: object) -> str:
     """The run's counts and amounts per status, with a total line."""
-    from pipelines.reconcile import STATUSES
-    from pipelines.reconcile_run import ReconReport
+    from pipelines.reconcile import ReconReport
+    from pipelines.transforms.reconcile import STATUSES
 
     assert isinstance(report, ReconReport)
     lines = [f"Reconciliation run {report.run_id}: property {report.property_code}, "
@@ -49,7 +49,7 @@ def failure_line(report: object) -> str:
     (a key without folios:write fails every post alike)."""
     from collections import Counter
 
-    from pipelines.reconcile_run import ReconReport
+    from pipelines.reconcile import ReconReport
 
     assert isinstance(report, ReconReport)
     failed = [r for r in report.results.iter_rows(named=True) if r["status"] == "failed"]
@@ -79,8 +79,8 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
     """Find charges missing from folios (POS ledger and rules); --apply posts them once."""
     from pipelines.api import PmsClient, PmsError
     from pipelines.ingest import PropertyConfigError, find_property, load_properties
-    from pipelines.reconcile import RulesConfigError, load_rules
-    from pipelines.reconcile_run import Mode, run_reconciliation
+    from pipelines.reconcile import Mode, run_reconciliation
+    from pipelines.transforms.reconcile import RulesConfigError, load_rules
     from pipelines.warehouse.recon import ReconInputError
 
     if one_date is not None and (first is not None or last is not None):

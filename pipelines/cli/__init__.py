@@ -1,0 +1,56 @@
+"""`pmsw`: the command line of pms-warehouse.
+
+Commands of other packages of the distribution plug in through the `pmsw.commands` entry
+point group (the sandbox does so), so `pipelines` never imports `sandbox`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+import click
+
+
+@click.group()
+@click.version_option(package_name="pms-warehouse")
+def main() -> None:
+    """pms-warehouse: an analytics warehouse for hotels, fed by their PMS's API v1."""
+
+
+def _add_demo() -> None:
+    from .demo import demo
+
+    main.add_command(demo)
+
+
+def _add_sync() -> None:
+    from .sync import sync
+
+    main.add_command(sync)
+
+
+def _add_reconcile() -> None:
+    from .reconcile import reconcile
+
+    main.add_command(reconcile)
+
+
+def _add_report() -> None:
+    from .report import report
+
+    main.add_command(report)
+
+
+def _load_plugins() -> None:
+    for entry in entry_points(group="pmsw.commands"):
+        command = entry.load()
+        if isinstance(command, click.Command):
+            main.add_command(command, name=entry.name)
+
+
+_add_demo()
+_add_sync()
+_add_reconcile()
+_add_report()
+_load_plugins()
+
