@@ -5,6 +5,7 @@ core rows and its cursor in ONE transaction (`transaction()`; nested blocks join
 Nothing here knows HTTP or Dagster. Tables and columns: docs/warehouse.md.
 """
 
+from ._staging import insert_frame
 from .availability import land_availability
 from .connection import DEFAULT_PATH, connect
 from .events import EventLanding, land_events
@@ -33,7 +34,8 @@ __all__ = [
     "DEFAULT_PATH", "EventLanding", "FolioLanding", "LedgerLoad", "MigrationError",
     "PropertyData", "ReservationLanding", "SyncRun", "SyncState", "advance_cursor",
     "clear_full_resync", "connect", "get_cursor", "get_int_cursor", "get_state",
-    "get_timestamp_cursor", "land_availability", "land_events", "land_folios", "land_guests",
-    "land_reference", "land_reservations", "load_pos_ledger_dir", "max_updated_at", "migrate",
-    "net_and_gross", "record_sync_run", "require_full_resync", "reset_cursor", "transaction",
+    "get_timestamp_cursor", "insert_frame", "land_availability", "land_events", "land_folios",
+    "land_guests", "land_reference", "land_reservations", "load_pos_ledger_dir",
+    "max_updated_at", "migrate", "net_and_gross", "record_sync_run", "require_full_resync",
+    "reset_cursor", "transaction",
 ]

@@ -52,6 +52,18 @@ def stage(conn: duckdb.DuckDBPyConnection, name: str, schema: Schema,
     return frame.height
 
 
+def insert_frame(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+    """INSERT `frame` into `table`, columns matched by name (DuckDB casts to the table's
+    types). Joins the caller's transaction. Returns the rows inserted."""
+    view = f"_insert_{table.replace('.', '_')}_arrow"
+    conn.register(view, _ArrowStream(frame))
+    try:
+        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {view}")
+    finally:
+        conn.unregister(view)
+    return frame.height
+
+
 def drop(conn: duckdb.DuckDBPyConnection, *names: str) -> None:
     for name in names:
         conn.execute(f"DROP TABLE IF EXISTS temp.{name}")

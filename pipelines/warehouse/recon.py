@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from ._staging import _ArrowStream
+from ._staging import insert_frame
 from .frames import query_frame
 from .transaction import transaction
 
@@ -137,9 +137,5 @@ def save_run(conn: duckdb.DuckDBPyConnection, *, property_id: int, mode: str, fi
         marks = ", ".join(f"${name}" for name in values)
         conn.execute(f"INSERT INTO recon.runs ({names}) VALUES ({marks})", values)
         staged = results.with_columns(run_id=pl.lit(run_id, dtype=pl.Int64))
-        conn.register("_recon_results", _ArrowStream(staged))
-        try:
-            conn.execute("INSERT INTO recon.results BY NAME SELECT * FROM _recon_results")
-        finally:
-            conn.unregister("_recon_results")
+        insert_frame(conn, "recon.results", staged)
     return run_id

@@ -1,0 +1,126 @@
+"""The layers of docs/architecture.md, checked over the source's import statements (AST).
+
+- models imports neither pipelines nor sandbox;
+- pipelines never imports sandbox, and sandbox never imports pipelines;
+- the pure parts (pipelines/transforms, models) import neither dagster, httpx nor duckdb;
+- no module imports a private module (`_name`) or a private name of another package.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("models", "pipelines", "sandbox")
+IO_LIBRARIES = ("dagster", "httpx", "duckdb", "fastapi", "starlette", "uvicorn")
+PURE = ("models", "pipelines.transforms")
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _package_of(module: str, is_package: bool) -> str:
+    return module if is_package else module.rpartition(".")[0]
+
+
+def _imports(path: Path, root: Path) -> Iterator[tuple[int, str, list[str]]]:
+    """(line, absolute module imported, names imported from it) of every import in `path`."""
+    module = _module_name(path, root)
+    package = _package_of(module, path.name == "__init__.py")
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            yield node.lineno, target, [alias.name for alias in node.names]
+
+
+def _sources(root: Path) -> list[Path]:
+    return sorted(p for package in PACKAGES for p in (root / package).rglob("*.py"))
+
+
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _is_private(part: str) -> bool:
+    return part.startswith("_") and not part.startswith("__")
+
+
+def _owner(module: str) -> str:
+    """The package that owns a module path: everything before its first private part."""
+    parts = module.split(".")
+    for index, part in enumerate(parts):
+        if _is_private(part):
+            return ".".join(parts[:index])
+    return module
+
+
+def _violations(root: Path = ROOT) -> list[str]:
+    found: list[str] = []
+    for path in _sources(root):
+        here = _module_name(path, root)
+        rel = path.relative_to(root)
+        for line, target, names in _imports(path, root):
+            top = _top(target)
+            where = f"{rel}:{line} imports {target}"
+            if _top(here) == "models" and top in ("pipelines", "sandbox"):
+                found.append(f"{where}: models must not import {top}")
+            if {_top(here), top} == {"pipelines", "sandbox"}:
+                found.append(f"{where}: pipelines and sandbox never import each other")
+            if any(here == p or here.startswith(p + ".") for p in PURE) and top in IO_LIBRARIES:
+                found.append(f"{where}: a pure part imports {top}")
+            if top not in PACKAGES:
+                continue
+            owner = _owner(target)
+            inside = here == owner or here.startswith(owner + ".")
+            if owner != target and not inside:
+                found.append(f"{where}: private module of another package")
+            private_names = [n for n in names if _is_private(n)]
+            if private_names and not (here == target or here.startswith(target + ".")
+                                      or here.rpartition(".")[0] == target.rpartition(".")[0]):
+                found.append(f"{where}: private names {private_names} of another package")
+    return found
+
+
+def test_sources_are_found() -> None:
+    modules = {_module_name(p, ROOT) for p in _sources(ROOT)}
+    assert {"models", "pipelines.transforms", "sandbox"} <= modules
+
+
+def test_layers_and_private_imports_hold() -> None:
+    violations = _violations()
+    assert not violations, "\n".join(violations)
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("import sandbox.db\n", "pipelines and sandbox never import each other"),
+        ("import duckdb\n", "a pure part imports duckdb"),
+        ("from pipelines.api._client import PmsClient\n", "private module of another package"),
+        ("from pipelines.api.client import _retry\n", "private names"),
+    ],
+)
+def test_the_checker_sees_a_broken_rule(tmp_path: Path, source: str, message: str) -> None:
+    """A rule broken in a module of pipelines/transforms is reported, with its place."""
+    probe = tmp_path / "pipelines" / "transforms" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text(source, encoding="utf-8")
+    violations = _violations(tmp_path)
+    assert any(message in v and "probe.py:1" in v for v in violations), violations
