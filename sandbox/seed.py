@@ -7,6 +7,7 @@ meets it (API switched off, account suspended, subscription expired, seasonal pa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -16,12 +17,16 @@ from zoneinfo import ZoneInfo
 
 from models.common import Scope
 
-from .auth import hash_key
 from .clock import Clock
 from .db import insert, one, transaction, ts
 
 ALL_SCOPES = [scope.value for scope in Scope]
 READ_SCOPES = [scope.value for scope in Scope if scope.value.endswith(":read")]
+
+
+def hash_key(api_key: str) -> str:
+    """What the database keeps of an API key (api_keys.key_hash)."""
+    return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

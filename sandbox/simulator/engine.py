@@ -34,12 +34,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from ..clock import SimulatedClock
+from ..context import SandboxState, system_ctx
 from ..db import all_rows, iso, one, transaction
 from ..errors import ApiError
 from ..services.night_audit import AuditResult, run_night_audit
-from ..state import SandboxState
+from ..settings import save_clock
 from .booking import BookingEngine
-from .context import system_ctx
 from .demand import BookingPlan
 from .demand_book import DemandBook
 from .frontdesk import FrontDesk
@@ -418,35 +418,3 @@ def audit_through(state: SandboxState, day: date,
             audits.append(run_night_audit(ctx, current))
             current += timedelta(days=1)
     return audits
-
-
-def save_clock(conn: sqlite3.Connection, clock: SimulatedClock) -> None:
-    """Keep the simulated time in the database, so a restarted server carries on from it."""
-    from ..db import ts
-
-    conn.execute("INSERT INTO settings (name, value) VALUES ('simulated_now', ?) ON CONFLICT "
-                 "(name) DO UPDATE SET value = excluded.value", (f'"{ts(clock.now())}"',))
-
-
-def stored_clock(conn: sqlite3.Connection) -> datetime | None:
-    row = one(conn, "SELECT value FROM settings WHERE name = 'simulated_now'")
-    if row is None:
-        return None
-    return datetime.fromisoformat(str(row["value"]).strip('"').replace("Z", "+00:00"))
-
-
-def save_demand(conn: sqlite3.Connection, seed: int, origin: date) -> None:
-    """Keep the seed and the origin of the demand book, so that a later run draws the same
-    plans (demand_book.py: a date's plans depend on the dates back to the origin)."""
-    for name, value in (("sim_seed", str(seed)), ("sim_origin", f'"{iso(origin)}"')):
-        conn.execute("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
-                     "DO UPDATE SET value = excluded.value", (name, value))
-
-
-def stored_demand(conn: sqlite3.Connection) -> tuple[int | None, date | None]:
-    """The seed and origin of the demand a run stored (None where nothing is stored; a
-    database simulated before origins were stored has a seed only)."""
-    seed = one(conn, "SELECT value FROM settings WHERE name = 'sim_seed'")
-    origin = one(conn, "SELECT value FROM settings WHERE name = 'sim_origin'")
-    return (None if seed is None else int(seed["value"]),
-            None if origin is None else date.fromisoformat(str(origin["value"]).strip('"')))

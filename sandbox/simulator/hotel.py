@@ -22,9 +22,7 @@ class HotelData:
     profile: HotelProfile
     timezone: str
     type_ids: dict[str, int]
-    type_codes: dict[int, str]
     plan_ids: dict[str, int]
-    plan_codes: dict[int, str]
     bracket_ids: dict[str, int]
     bracket_codes: dict[int, str]
     items: dict[str, Item]
@@ -57,9 +55,7 @@ def load_hotel(conn: sqlite3.Connection, property_id: int) -> HotelData:
     return HotelData(
         profile=profile, timezone=prop["timezone"],
         type_ids={t["code"]: t["id"] for t in types},
-        type_codes={t["id"]: t["code"] for t in types},
         plan_ids={p["code"]: p["id"] for p in plans},
-        plan_codes={p["id"]: p["code"] for p in plans},
         bracket_ids={b["code"]: b["id"] for b in brackets},
         bracket_codes={b["id"]: b["code"] for b in brackets},
         items={i["code"]: Item(i["id"], i["code"], i["name"], i["price_cents"]) for i in items},

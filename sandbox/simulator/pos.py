@@ -19,10 +19,10 @@ from pathlib import Path
 
 from models.folios import ChargeInput
 
+from ..context import Ctx
 from ..db import all_rows, from_cents, insert, iso, one, ts
-from ..deps import Ctx
 from ..services.folios import post_charge, room_open_folio
-from ..services.stay_ops import new_room_folio
+from ..services.stay_transitions import new_room_folio
 from .hotel import HotelData
 
 LEDGER_COLUMNS = ("ticket_id", "line", "business_date", "posted_at", "reservation_id",

@@ -10,7 +10,7 @@ from pipelines.api import PmsClient, RetryPolicy
 from pipelines.ingest import Endpoint
 from pipelines.reconcile import load_rules
 from pipelines.reconcile_run import Mode, run_reconciliation
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 
 from . import harness as h
 
