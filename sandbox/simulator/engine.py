@@ -37,6 +37,7 @@ from ..clock import SimulatedClock
 from ..context import SandboxState, system_ctx
 from ..db import all_rows, iso, one, transaction
 from ..errors import ApiError
+from ..services.city_tax import night_tax, rule_on
 from ..services.night_audit import AuditResult, run_night_audit
 from ..settings import save_clock
 from .booking import BookingEngine
@@ -231,16 +232,24 @@ class HotelSim:
             "s.arrival <= ? AND s.departure > ? ORDER BY s.id",
             self.property_id, iso(night), iso(night))
 
-    def _persons(self, stay: sqlite3.Row, exempt: tuple[str, ...]) -> int:
+    def _persons(self, stay: sqlite3.Row) -> int:
+        """Everyone but infants (breakfast)."""
         children: dict[str, int] = json.loads(stay["brackets"])
         return int(stay["adults"]) + sum(
             int(count) for bracket_id, count in children.items()
-            if self.hotel.bracket_codes.get(int(bracket_id)) not in exempt)
+            if self.hotel.bracket_codes.get(int(bracket_id)) != "INF")
+
+    def _children_by_age(self, stay: sqlite3.Row) -> Counter[int]:
+        """Children of the stay by the `age_to` of their bracket (city tax)."""
+        ages: Counter[int] = Counter()
+        for bracket_id, count in json.loads(stay["brackets"]).items():
+            ages[self.hotel.bracket_age_to[int(bracket_id)]] += int(count)
+        return ages
 
     def _breakfast(self, day: date, queue: DayQueue, rng: random.Random) -> None:
         bb_plan = self.hotel.plan_ids.get("BB")
         for stay in self._in_house(day - timedelta(days=1)):
-            persons = self._persons(stay, ("INF",))
+            persons = self._persons(stay)
             if stay["rate_plan_id"] == bb_plan:
                 quantity = persons
             elif rng.random() < 0.08:
@@ -321,11 +330,11 @@ class HotelSim:
     def _night_postings(self, day: date, rng: random.Random) -> None:
         pos = self.params.pos
         for stay in self._in_house(day):
-            night_index = (day - date.fromisoformat(stay["arrival"])).days
-            if night_index < pos.city_tax_nights_cap:
-                persons = self._persons(stay, pos.city_tax_exempt_brackets)
-                if persons > 0:
-                    self.pos.city_tax(stay, stay["room_code"], persons, day, rng)
+            owed = night_tax(rule_on(self.hotel.city, day, pos.city_tax_rules), self.hotel.stars,
+                             (day - date.fromisoformat(stay["arrival"])).days,
+                             int(stay["adults"]), self._children_by_age(stay))
+            if owed is not None:
+                self.pos.city_tax(stay, stay["room_code"], *owed, day, rng)
             if stay["id"] in self.parking:
                 self.pos.ticket(stay, stay["room_code"], [TicketLine("PARK", 1)], day, rng)
 

@@ -75,16 +75,16 @@ class PosTerminal:
                               day, ticket_id, number)
         return ticket_id
 
-    def city_tax(self, stay: sqlite3.Row, room: str, persons: int, day: date,
+    def city_tax(self, stay: sqlite3.Row, room: str, persons: int, unit_cents: int, day: date,
                  rng: random.Random) -> None:
         """City tax of the night `day` for `persons` taxable persons (outside VAT)."""
         item = self.hotel.items["CTAX"]
         description = f"{item.name} night {day}"
         if rng.random() < self.drop_share:
-            self._dropped("city_tax", stay, room, item.code, persons, item.price_cents,
+            self._dropped("city_tax", stay, room, item.code, persons, unit_cents,
                           description, day, None, None)
             return
-        self._post(stay, item.id, persons, item.price_cents, description, day)
+        self._post(stay, item.id, persons, unit_cents, description, day)
 
     def _post(self, stay: sqlite3.Row, item_id: int, quantity: int, unit_cents: int,
               description: str, day: date) -> int:
