@@ -22,9 +22,9 @@ from datetime import timedelta
 
 from models import NewParty, ReservationCreate, RoomRequest
 from pipelines.api import PmsClient, TokenBucket
-from sandbox.faults import FaultConfig
-from sandbox.ratelimit import RateLimiter
-from sandbox.server import running_sandbox
+from sandbox.http.faults import FaultConfig
+from sandbox.http.ratelimit import RateLimiter
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 
 KEY = "sbx_test_all_scopes"

@@ -25,9 +25,9 @@ import httpx
 from pipelines.ingest import Endpoint, SyncSettings, sync_property
 from pipelines.warehouse import connect
 from sandbox.cli import server_clock
-from sandbox.faults import FaultConfig
-from sandbox.ratelimit import Decision, RateLimiter
-from sandbox.server import running_sandbox
+from sandbox.http.faults import FaultConfig
+from sandbox.http.ratelimit import Decision, RateLimiter
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from sandbox.simulator.run import simulate_database
 

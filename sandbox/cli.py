@@ -50,7 +50,7 @@ def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, 
 
     import uvicorn
 
-    from .app import create_app
+    from .http.app import create_app
 
     if db_path != ":memory:":
         os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
@@ -171,7 +171,7 @@ def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:
     from zoneinfo import ZoneInfo
 
     from .db import open_db
-    from .simulator.engine import stored_clock
+    from .settings import stored_clock
 
     if start is not None:
         instant = start if start.tzinfo else start.replace(tzinfo=ZoneInfo("Europe/Rome"))

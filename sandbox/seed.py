@@ -7,6 +7,7 @@ meets it (API switched off, account suspended, subscription expired, seasonal pa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -16,12 +17,17 @@ from zoneinfo import ZoneInfo
 
 from models.common import Scope
 
-from .auth import hash_key
 from .clock import Clock
 from .db import insert, one, transaction, ts
+from .services.city_tax import rule_on
 
 ALL_SCOPES = [scope.value for scope in Scope]
 READ_SCOPES = [scope.value for scope in Scope if scope.value.endswith(":read")]
+
+
+def hash_key(api_key: str) -> str:
+    """What the database keeps of an API key (api_keys.key_hash)."""
+    return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,20 @@ SEASON_OF_MONTH = {1: "low", 2: "low", 3: "mid", 4: "high", 5: "high", 6: "mid",
                    8: "low", 9: "high", 10: "high", 11: "low", 12: "low"}
 SEASON_FACTOR = {"low": Decimal("0.85"), "mid": Decimal("1.00"), "high": Decimal("1.25")}
 WEEKDAY_FACTOR = [Decimal(f) for f in ("1.00", "1.00", "1.00", "1.05", "1.12", "1.15", "0.90")]
+
+AgeBracketSeed = tuple[str, str, int, int, int, str]
+AGE_BRACKETS: tuple[AgeBracketSeed, ...] = (
+    # code, name, age_from, age_to, counts_as_person, price_pct
+    ("INF", "Infants", 0, 2, 0, "0"),
+    ("CHD", "Children", 3, 11, 1, "50"),
+    ("TEEN", "Teens", 12, 17, 1, "80"),
+)
+ROME_AGE_BRACKETS: tuple[AgeBracketSeed, ...] = (
+    # Rome's city tax exempts children up to 10, so its children's bracket ends at 10.
+    ("INF", "Infants", 0, 2, 0, "0"),
+    ("CHD", "Children", 3, 10, 1, "50"),
+    ("TEEN", "Teens", 11, 17, 1, "80"),
+)
 
 
 @dataclass(frozen=True)
@@ -80,7 +100,7 @@ class HotelSeed:
     """Indexes (0-based, in creation order) of rooms kept out of availability."""
     out_of_order: tuple[tuple[int, int, int], ...] = ()
     """(room index, first night offset from the business date, nights)."""
-    city_tax: str = "7.50"
+    age_brackets: tuple[AgeBracketSeed, ...] = AGE_BRACKETS
 
 
 ROME = HotelSeed(
@@ -95,6 +115,7 @@ ROME = HotelSeed(
         TypeSeed("DUS", "Double for single use", 1, 0, 130, virtual=True),
     ),
     floors_of=16, not_sellable=(15, 79), out_of_order=((3, 0, 4), (40, 2, 3)),
+    age_brackets=ROME_AGE_BRACKETS,
 )
 
 FLORENCE = HotelSeed(
@@ -106,7 +127,7 @@ FLORENCE = HotelSeed(
         TypeSeed("TRP", "Triple", 3, 12, 175),
         TypeSeed("STE", "Suite", 4, 8, 290),
     ),
-    floors_of=10, not_sellable=(9,), out_of_order=((5, 1, 2),), city_tax="7.00",
+    floors_of=10, not_sellable=(9,), out_of_order=((5, 1, 2),),
 )
 
 
@@ -142,13 +163,6 @@ RATE_PLANS = (
     ("LONG", "Long stay weekly", "10", 0, 0, "weekly", 1, 0, 1, 0),
     ("OLD", "Summer 2019 (inactive)", "5", 0, 0, "daily", 0, 0, 1, 0),
     ("CORP", "Corporate contract ACME", "12", 0, 0, "daily", 1, 1, 1, 0),
-)
-
-AGE_BRACKETS = (
-    # code, name, age_from, age_to, counts_as_person, price_pct
-    ("INF", "Infants", 0, 2, 0, "0"),
-    ("CHD", "Children", 3, 11, 1, "50"),
-    ("TEEN", "Teens", 12, 17, 1, "80"),
 )
 
 ITEMS = (
@@ -259,16 +273,18 @@ def _seed_hotel(conn: sqlite3.Connection, hotel: HotelSeed, today: date) -> None
             "active": active, "is_contract": contract, "refundable": refundable,
             "includes_breakfast": bb, "adult_price_pct": "55",
         })
-    for sort, (code, name, age_from, age_to, counts, price_pct) in enumerate(AGE_BRACKETS):
+    for sort, (code, name, age_from, age_to, counts, price_pct) in enumerate(hotel.age_brackets):
         insert(conn, "age_brackets", {
             "property_id": pid, "code": code, "name": name, "age_from": age_from,
             "age_to": age_to, "counts_as_person": counts, "price_pct": price_pct, "sort": sort,
         })
     for code, name, department, kind, list_price, tax_pct in ITEMS:
-        item_price = hotel.city_tax if code == "CTAX" else list_price
+        cents = int(Decimal(list_price) * 100)
+        if code == "CTAX" and (tax := rule_on(hotel.city, today)) is not None:
+            cents = tax.rate_cents(int(hotel.stars))  # the list price: today's rate
         insert(conn, "items", {
             "property_id": pid, "code": code, "name": name, "department": department,
-            "kind": kind, "price_cents": int(Decimal(item_price) * 100), "tax_pct": tax_pct,
+            "kind": kind, "price_cents": cents, "tax_pct": tax_pct,
         })
     for code, name, discount in OFFERS:
         insert(conn, "offers",

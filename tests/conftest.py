@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from sandbox.clock import Clock
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 
 ALL_SCOPES_KEY = "sbx_test_all_scopes"

@@ -24,14 +24,14 @@ from models.errors import ErrorCode, NightsToChargeDetail, RoomNightsToCharge
 from models.events import EventType
 from models.reservations import CheckOutOptions
 
+from ..context import Ctx
 from ..db import from_cents, iso, ts, update
-from ..deps import Ctx
 from ..errors import ApiError, conflict, rule_violation
 from .folios import has_issued_document, room_balance_cents, room_open_folio
 from .reservation_view import room_code
 from .state_machine import S, Trigger, transition
-from .stay_ops import new_room_folio
 from .stay_store import keep_nights, night_prices, post_nights, stay_event, touch
+from .stay_transitions import new_room_folio
 
 
 def remaining_nights(ctx: Ctx, stay: sqlite3.Row) -> list[tuple[date, int]]:

@@ -30,12 +30,12 @@ from datetime import date, timedelta
 from models.common import CancelledBy, FolioStatus, ReservationStatus
 from models.events import EventType
 
+from ..context import Ctx
 from ..db import all_rows, insert, iso, one, transaction, ts, update
-from ..deps import Ctx
 from ..errors import rule_violation
 from .folios import open_folio
-from .stay_ops import clear_head_option
 from .stay_store import post_room_night, stay_event, touch
+from .stay_transitions import clear_head_option
 
 S = ReservationStatus
 NO_SHOW = "no_show"

@@ -18,8 +18,8 @@ from typing import Any
 from models.common import ReservationStatus
 from models.reservations import Reservation
 
+from ..context import Ctx
 from ..db import all_rows, iso, one, ts
-from ..deps import Ctx
 from .reservation_view import reservation_from_rows, stay_rows
 
 _ARRIVAL = ("COALESCE((SELECT MIN(s.arrival) FROM reservation_rooms s WHERE s.reservation_id = "

@@ -15,8 +15,8 @@ from models.common import ReservationStatus, ReservationType
 from models.events import EventType
 from models.reservations import ReservationPatch
 
+from ..context import Ctx
 from ..db import all_rows, iso, one, transaction, update
-from ..deps import Ctx
 from ..errors import rule_violation
 from .events import record_event
 from .reservation_checks import check_classifications, check_external_ref, check_party

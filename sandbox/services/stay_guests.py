@@ -15,8 +15,8 @@ from models.events import EventType
 from models.guests import StayGuestAdd
 from models.reservations import StayGuest
 
+from ..context import Ctx
 from ..db import insert, one, transaction, ts
-from ..deps import Ctx
 from ..errors import invalid_request, not_found, rule_violation
 from .guests import create_guest, guest_exists
 from .reservation_view import stay_guest_models, stay_row

@@ -15,8 +15,8 @@ from typing import Any
 
 from models.events import EventType
 
+from ..context import Ctx
 from ..db import all_rows, iso, one, ts
-from ..deps import Ctx
 from .events import record_event
 from .folios import CHARGE, post_line
 from .pricing import PricedStay, price_stay

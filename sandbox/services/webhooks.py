@@ -1,7 +1,7 @@
 """Webhook subscriptions: their rules (spec, Webhooks and Events) and delivery bookkeeping.
 
 The HTTP side of delivery (signing, posting, the background task) is in
-`sandbox/webhook_dispatcher.py`; this module holds what is stored and decided.
+`sandbox/http/webhook_dispatcher.py`; this module holds what is stored and decided.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 from models.events import EventType
 from models.webhooks import Webhook, WebhookDelivery, WebhookInput, WebhookPatch
 
+from ..context import Ctx
 from ..db import all_rows, insert, one, transaction, ts, update
-from ..deps import Ctx
 from ..errors import invalid_request, not_found, rule_violation
 
 EVENT_TYPES: tuple[str, ...] = tuple(t.value for t in EventType)

@@ -17,13 +17,13 @@ from decimal import Decimal
 from models.common import CancelledBy, ReservationStatus
 from models.reservations import NewParty, ReservationCreate, RoomRequest, StayPatch
 
+from ..context import Ctx
 from ..db import all_rows, from_cents, iso
-from ..deps import Ctx
 from ..errors import ApiError
-from ..services import operations
+from ..services import reservation_actions
 from ..services.pricing import price_stay
-from ..services.reservations import create_reservation
-from ..services.stays import patch_stay
+from ..services.reservation_create import create_reservation
+from ..services.stay_patch import patch_stay
 from .demand import BookingPlan, Modification, RoomAsk
 from .hotel import HotelData
 
@@ -150,7 +150,7 @@ class BookingEngine:
         if reservation_id is None:
             return
         try:
-            operations.confirm_all(self.ctx, reservation_id)
+            reservation_actions.confirm_all(self.ctx, reservation_id)
             self.stats.confirmed += 1
         except ApiError:
             pass  # lapsed already, or cancelled
@@ -160,7 +160,7 @@ class BookingEngine:
         if reservation_id is None:
             return
         try:
-            operations.cancel_all(self.ctx, reservation_id, CancelledBy.GUEST)
+            reservation_actions.cancel_all(self.ctx, reservation_id, CancelledBy.GUEST)
             self.stats.cancelled += 1
         except ApiError:
             pass
@@ -177,7 +177,7 @@ class BookingEngine:
         try:
             if change.kind == "drop_rooms":
                 for stay in stays[-change.drop_rooms:] if len(stays) > change.drop_rooms else []:
-                    operations.cancel_room(self.ctx, reservation_id, stay["id"],
+                    reservation_actions.cancel_room(self.ctx, reservation_id, stay["id"],
                                            CancelledBy.GUEST)
             elif change.kind == "dates":
                 patch_stay(self.ctx, reservation_id, stays[0]["id"],

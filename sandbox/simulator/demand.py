@@ -119,13 +119,6 @@ def expected_los(params: DemandParams) -> float:
     return sum((lo + hi) / 2 * share for (lo, hi), share in params.los_shares)
 
 
-def _plan_cancel_mix(params: DemandParams, channel: Channel) -> float:
-    if channel.walk_in:
-        return 0.0
-    nonref = params.nonref_share if _nonref_allowed(channel) else 0.0
-    return nonref * params.nonref_cancel_rate + (1 - nonref) * channel.cancel_rate
-
-
 def _nonref_allowed(channel: Channel) -> bool:
     return channel.channel in ("booking_com", "expedia", "website")
 

@@ -34,12 +34,13 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from ..clock import SimulatedClock
+from ..context import SandboxState, system_ctx
 from ..db import all_rows, iso, one, transaction
 from ..errors import ApiError
+from ..services.city_tax import night_tax, rule_on
 from ..services.night_audit import AuditResult, run_night_audit
-from ..state import SandboxState
+from ..settings import save_clock
 from .booking import BookingEngine
-from .context import system_ctx
 from .demand import BookingPlan
 from .demand_book import DemandBook
 from .frontdesk import FrontDesk
@@ -231,16 +232,24 @@ class HotelSim:
             "s.arrival <= ? AND s.departure > ? ORDER BY s.id",
             self.property_id, iso(night), iso(night))
 
-    def _persons(self, stay: sqlite3.Row, exempt: tuple[str, ...]) -> int:
+    def _persons(self, stay: sqlite3.Row) -> int:
+        """Everyone but infants (breakfast)."""
         children: dict[str, int] = json.loads(stay["brackets"])
         return int(stay["adults"]) + sum(
             int(count) for bracket_id, count in children.items()
-            if self.hotel.bracket_codes.get(int(bracket_id)) not in exempt)
+            if self.hotel.bracket_codes.get(int(bracket_id)) != "INF")
+
+    def _children_by_age(self, stay: sqlite3.Row) -> Counter[int]:
+        """Children of the stay by the `age_to` of their bracket (city tax)."""
+        ages: Counter[int] = Counter()
+        for bracket_id, count in json.loads(stay["brackets"]).items():
+            ages[self.hotel.bracket_age_to[int(bracket_id)]] += int(count)
+        return ages
 
     def _breakfast(self, day: date, queue: DayQueue, rng: random.Random) -> None:
         bb_plan = self.hotel.plan_ids.get("BB")
         for stay in self._in_house(day - timedelta(days=1)):
-            persons = self._persons(stay, ("INF",))
+            persons = self._persons(stay)
             if stay["rate_plan_id"] == bb_plan:
                 quantity = persons
             elif rng.random() < 0.08:
@@ -321,11 +330,11 @@ class HotelSim:
     def _night_postings(self, day: date, rng: random.Random) -> None:
         pos = self.params.pos
         for stay in self._in_house(day):
-            night_index = (day - date.fromisoformat(stay["arrival"])).days
-            if night_index < pos.city_tax_nights_cap:
-                persons = self._persons(stay, pos.city_tax_exempt_brackets)
-                if persons > 0:
-                    self.pos.city_tax(stay, stay["room_code"], persons, day, rng)
+            owed = night_tax(rule_on(self.hotel.city, day, pos.city_tax_rules), self.hotel.stars,
+                             (day - date.fromisoformat(stay["arrival"])).days,
+                             int(stay["adults"]), self._children_by_age(stay))
+            if owed is not None:
+                self.pos.city_tax(stay, stay["room_code"], *owed, day, rng)
             if stay["id"] in self.parking:
                 self.pos.ticket(stay, stay["room_code"], [TicketLine("PARK", 1)], day, rng)
 
@@ -418,35 +427,3 @@ def audit_through(state: SandboxState, day: date,
             audits.append(run_night_audit(ctx, current))
             current += timedelta(days=1)
     return audits
-
-
-def save_clock(conn: sqlite3.Connection, clock: SimulatedClock) -> None:
-    """Keep the simulated time in the database, so a restarted server carries on from it."""
-    from ..db import ts
-
-    conn.execute("INSERT INTO settings (name, value) VALUES ('simulated_now', ?) ON CONFLICT "
-                 "(name) DO UPDATE SET value = excluded.value", (f'"{ts(clock.now())}"',))
-
-
-def stored_clock(conn: sqlite3.Connection) -> datetime | None:
-    row = one(conn, "SELECT value FROM settings WHERE name = 'simulated_now'")
-    if row is None:
-        return None
-    return datetime.fromisoformat(str(row["value"]).strip('"').replace("Z", "+00:00"))
-
-
-def save_demand(conn: sqlite3.Connection, seed: int, origin: date) -> None:
-    """Keep the seed and the origin of the demand book, so that a later run draws the same
-    plans (demand_book.py: a date's plans depend on the dates back to the origin)."""
-    for name, value in (("sim_seed", str(seed)), ("sim_origin", f'"{iso(origin)}"')):
-        conn.execute("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
-                     "DO UPDATE SET value = excluded.value", (name, value))
-
-
-def stored_demand(conn: sqlite3.Connection) -> tuple[int | None, date | None]:
-    """The seed and origin of the demand a run stored (None where nothing is stored; a
-    database simulated before origins were stored has a seed only)."""
-    seed = one(conn, "SELECT value FROM settings WHERE name = 'sim_seed'")
-    origin = one(conn, "SELECT value FROM settings WHERE name = 'sim_origin'")
-    return (None if seed is None else int(seed["value"]),
-            None if origin is None else date.fromisoformat(str(origin["value"]).strip('"')))

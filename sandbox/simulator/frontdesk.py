@@ -26,10 +26,10 @@ from models.errors import ErrorCode
 from models.guests import GuestInput, StayGuestAdd
 from models.reservations import CheckOutOptions
 
+from ..context import Ctx
 from ..db import all_rows, insert, iso, one
-from ..deps import Ctx
 from ..errors import ApiError
-from ..services import operations
+from ..services import reservation_actions
 from ..services.availability import room_is_free, type_has_rooms
 from ..services.folio_lifecycle import close_folio, post_payment
 from ..services.folios import folio_totals
@@ -59,12 +59,12 @@ class FrontDesk:
         if stay["room_id"] is not None:
             return True
         try:
-            operations.assign_room(self.ctx, stay["reservation_id"], stay["id"], None)
+            reservation_actions.assign_room(self.ctx, stay["reservation_id"], stay["id"], None)
             return True
         except ApiError:
             pass
         try:
-            outcome = operations.assign_all(self.ctx, stay["reservation_id"], True)
+            outcome = reservation_actions.assign_all(self.ctx, stay["reservation_id"], True)
             return stay["id"] in outcome.done
         except ApiError:
             self.stats.not_assigned += 1
@@ -77,7 +77,7 @@ class FrontDesk:
         if not self.assign(stay):
             return False
         try:
-            operations.check_in_room(self.ctx, stay["reservation_id"], stay_id, False)
+            reservation_actions.check_in_room(self.ctx, stay["reservation_id"], stay_id, False)
         except ApiError:
             return False
         self.stats.check_ins += 1
@@ -125,13 +125,13 @@ class FrontDesk:
         options = CheckOutOptions(early_departure=early,
                                   charge_full_period=early and charge_full_period)
         try:
-            operations.check_out_room(self.ctx, stay["reservation_id"], stay_id, options)
+            reservation_actions.check_out_room(self.ctx, stay["reservation_id"], stay_id, options)
         except ApiError as error:
             if error.code != ErrorCode.NIGHTS_TO_CHARGE:
                 return False
             self.stats.nights_to_charge += 1
             options = options.model_copy(update={"charge_remaining": True})
-            operations.check_out_room(self.ctx, stay["reservation_id"], stay_id, options)
+            reservation_actions.check_out_room(self.ctx, stay["reservation_id"], stay_id, options)
             self.settle(stay_id)
         self.stats.check_outs += 1
         self.stats.early_departures += int(early)

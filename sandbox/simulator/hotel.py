@@ -21,12 +21,13 @@ class Item:
 class HotelData:
     profile: HotelProfile
     timezone: str
+    city: str
+    stars: int
     type_ids: dict[str, int]
-    type_codes: dict[int, str]
     plan_ids: dict[str, int]
-    plan_codes: dict[int, str]
     bracket_ids: dict[str, int]
     bracket_codes: dict[int, str]
+    bracket_age_to: dict[int, int]
     items: dict[str, Item]
 
     @property
@@ -35,7 +36,8 @@ class HotelData:
 
 
 def load_hotel(conn: sqlite3.Connection, property_id: int) -> HotelData:
-    prop = one(conn, "SELECT code, timezone FROM properties WHERE id = ?", property_id)
+    prop = one(conn, "SELECT code, timezone, city, star_rating FROM properties WHERE id = ?",
+               property_id)
     if prop is None:
         raise ValueError(f"property {property_id} does not exist")
     types = all_rows(conn, "SELECT id, code, max_pax FROM room_types WHERE property_id = ? AND "
@@ -50,17 +52,17 @@ def load_hotel(conn: sqlite3.Connection, property_id: int) -> HotelData:
     )
     plans = all_rows(conn, "SELECT id, code FROM rate_plans WHERE property_id = ? AND active = 1",
                      property_id)
-    brackets = all_rows(conn, "SELECT id, code FROM age_brackets WHERE property_id = ?",
+    brackets = all_rows(conn, "SELECT id, code, age_to FROM age_brackets WHERE property_id = ?",
                         property_id)
     items = all_rows(conn, "SELECT id, code, name, price_cents FROM items WHERE property_id = ?",
                      property_id)
     return HotelData(
-        profile=profile, timezone=prop["timezone"],
+        profile=profile, timezone=prop["timezone"], city=prop["city"],
+        stars=int(prop["star_rating"] or 0),
         type_ids={t["code"]: t["id"] for t in types},
-        type_codes={t["id"]: t["code"] for t in types},
         plan_ids={p["code"]: p["id"] for p in plans},
-        plan_codes={p["id"]: p["code"] for p in plans},
         bracket_ids={b["code"]: b["id"] for b in brackets},
         bracket_codes={b["id"]: b["code"] for b in brackets},
+        bracket_age_to={b["id"]: b["age_to"] for b in brackets},
         items={i["code"]: Item(i["id"], i["code"], i["name"], i["price_cents"]) for i in items},
     )

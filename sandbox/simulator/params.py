@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..services.city_tax import CITY_TAX_RULES, CityTaxRule
+
 MONTHLY_OCCUPANCY: tuple[float, ...] = (
     0.55, 0.60, 0.70, 0.82, 0.85, 0.82, 0.78, 0.70, 0.85, 0.85, 0.68, 0.62,
 )
@@ -130,9 +132,8 @@ class PosParams:
     """Per stay, at check-out."""
     parking_share: float = 0.12
     """Per stay; then charged every night."""
-    city_tax_nights_cap: int = 10
-    city_tax_exempt_brackets: tuple[str, ...] = ("INF", "CHD")
-    """Children exempt from city tax by age bracket (Rome: up to 10 years)."""
+    city_tax_rules: tuple[CityTaxRule, ...] = CITY_TAX_RULES
+    """The city tax posted each night (services/city_tax.py)."""
 
 
 @dataclass(frozen=True)

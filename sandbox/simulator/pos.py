@@ -19,10 +19,10 @@ from pathlib import Path
 
 from models.folios import ChargeInput
 
+from ..context import Ctx
 from ..db import all_rows, from_cents, insert, iso, one, ts
-from ..deps import Ctx
 from ..services.folios import post_charge, room_open_folio
-from ..services.stay_ops import new_room_folio
+from ..services.stay_transitions import new_room_folio
 from .hotel import HotelData
 
 LEDGER_COLUMNS = ("ticket_id", "line", "business_date", "posted_at", "reservation_id",
@@ -75,16 +75,16 @@ class PosTerminal:
                               day, ticket_id, number)
         return ticket_id
 
-    def city_tax(self, stay: sqlite3.Row, room: str, persons: int, day: date,
+    def city_tax(self, stay: sqlite3.Row, room: str, persons: int, unit_cents: int, day: date,
                  rng: random.Random) -> None:
         """City tax of the night `day` for `persons` taxable persons (outside VAT)."""
         item = self.hotel.items["CTAX"]
         description = f"{item.name} night {day}"
         if rng.random() < self.drop_share:
-            self._dropped("city_tax", stay, room, item.code, persons, item.price_cents,
+            self._dropped("city_tax", stay, room, item.code, persons, unit_cents,
                           description, day, None, None)
             return
-        self._post(stay, item.id, persons, item.price_cents, description, day)
+        self._post(stay, item.id, persons, unit_cents, description, day)
 
     def _post(self, stay: sqlite3.Row, item_id: int, quantity: int, unit_cents: int,
               description: str, day: date) -> int:

@@ -21,10 +21,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..clock import SimulatedClock, WallClock
+from ..context import SandboxState
 from ..db import iso, one, open_db
 from ..seed import seed_if_empty
-from .context import offline_state
-from .engine import Simulation, save_demand
+from ..settings import save_demand
+from .engine import Simulation
 from .params import SimParams
 
 HOTEL_TIMEZONE = ZoneInfo("Europe/Rome")
@@ -87,7 +88,7 @@ def simulate_database(
     try:
         seed_if_empty(conn, clock)
         save_demand(conn, seed, start)
-        state = offline_state(conn, clock)
+        state = SandboxState(conn, clock)
         simulation = Simulation(state, clock, seed, property_ids, first_arrival=start,
                                 first_booking_day=warmup_from, demand_origin=start, params=params,
                                 pos_export=pos_export, catch_up=True)

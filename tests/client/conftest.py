@@ -10,7 +10,7 @@ import pytest
 
 from models.reservations import NewParty, Reservation, ReservationCreate, RoomRequest
 from pipelines.api import PmsClient, RetryPolicy, TokenBucket
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY
 
 MakeClient = Callable[..., PmsClient]

@@ -9,8 +9,8 @@ import pytest
 
 from models import Folio
 from pipelines.api import NotFoundError, PmsClient, TokenBucket
-from sandbox.faults import FaultConfig
-from sandbox.server import RunningSandbox
+from sandbox.http.faults import FaultConfig
+from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient, booking
 
 

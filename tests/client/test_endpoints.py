@@ -32,7 +32,7 @@ from models import (
 )
 from models.common import CancelledBy, ReservationStatus
 from pipelines.api import NotFoundError, PmsClient, parse_webhook
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient, book, business_date, first_type_id
 from tests.conftest import MakeSandbox
 

@@ -26,7 +26,7 @@ from pipelines.api import (
     ServerError,
     UnprocessableError,
 )
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient, book, business_date
 
 ADMIN_FOLIOS = "/_sandbox/folios"

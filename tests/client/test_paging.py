@@ -12,7 +12,7 @@ import pytest
 from models import ReservationCreate, ReservationPatch
 from models.reservations import Reservation
 from pipelines.api import PmsClient
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient, booking
 
 

@@ -1,4 +1,4 @@
-"""Retries through the sandbox's fault injection (sandbox/faults.py), and writes that land
+"""Retries through the sandbox's fault injection (sandbox/http/faults.py), and writes that land
 exactly once: every write carries one Idempotency-Key for all its attempts, and the sandbox
 replays the first answer instead of running the write again (spec, Limits: Idempotency-Key).
 """
@@ -15,8 +15,8 @@ import pytest
 
 from models import ChargeInput
 from pipelines.api import ConnectionError, PmsClient, RetryPolicy, ServerError, TimeoutError
-from sandbox.faults import FaultConfig
-from sandbox.server import RunningSandbox
+from sandbox.http.faults import FaultConfig
+from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient, book, booking
 
 NO_FAULTS = FaultConfig()

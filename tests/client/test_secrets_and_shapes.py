@@ -18,8 +18,8 @@ from pipelines.api import (
     RetryPolicy,
 )
 from pipelines.api._parsing import parse_as
-from sandbox.faults import FaultConfig
-from sandbox.server import RunningSandbox
+from sandbox.http.faults import FaultConfig
+from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient
 from tests.conftest import ALL_SCOPES_KEY
 

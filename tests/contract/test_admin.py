@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from sandbox.cli import sandbox as sandbox_cli
 from sandbox.clock import SimulatedClock
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox, auth
 
 HOOK = "https://hooks.example.com/pms"

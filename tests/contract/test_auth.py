@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from sandbox.auth import hash_key
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
+from sandbox.seed import hash_key
 from sandbox.settings import SandboxSettings
 from tests.conftest import auth
 

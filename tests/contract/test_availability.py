@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import httpx
 import pytest
 
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import auth
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import MakeSandbox, auth
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from sandbox.clock import SimulatedClock
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import MakeSandbox, auth
 

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox, auth
 
 HOOK = "https://hooks.example.com/pms"  # a subscription is a cheap, visible write

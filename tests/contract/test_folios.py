@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from sandbox.clock import SimulatedClock
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import MakeSandbox, auth
 

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import auth
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import auth
 
 QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}

@@ -26,8 +26,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from sandbox.app import create_app
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.app import create_app
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import auth
 

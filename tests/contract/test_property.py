@@ -14,8 +14,8 @@ from datetime import date
 import httpx
 import pytest
 
-from sandbox.auth import hash_key
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
+from sandbox.seed import hash_key
 from sandbox.settings import SandboxSettings
 from tests.conftest import auth
 
@@ -128,12 +128,15 @@ def test_rate_plans_only_active_and_not_contract(api: httpx.Client) -> None:
 
 
 def test_age_brackets(api: httpx.Client) -> None:
-    """Spec, Property data: AgeBracket (infants do not count as persons in the seed)."""
+    """Spec, Property data: AgeBracket (infants do not count as persons in the seed). Rome's
+    children's bracket ends at 10, the age up to which its city tax exempts children
+    (docs/sandbox.md, City tax)."""
     brackets = {b["code"]: b for b in api.get("/age-brackets").json()["data"]}
     assert set(brackets) == {"INF", "CHD", "TEEN"}
     assert brackets["INF"]["counts_as_person"] is False
     assert brackets["CHD"]["counts_as_person"] is True
-    assert (brackets["CHD"]["age_from"], brackets["CHD"]["age_to"]) == (3, 11)
+    assert (brackets["CHD"]["age_from"], brackets["CHD"]["age_to"]) == (3, 10)
+    assert (brackets["TEEN"]["age_from"], brackets["TEEN"]["age_to"]) == (11, 17)
 
 
 def test_items_filter_on_part_of_code_or_name_ignoring_case(api: httpx.Client) -> None:

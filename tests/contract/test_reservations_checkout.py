@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 
 from .test_reservations_support import (
     book,

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 
 
 def business_date(api: httpx.Client) -> date:

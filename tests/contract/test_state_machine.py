@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import httpx
 
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 
 from .test_reservations_support import (
     book,

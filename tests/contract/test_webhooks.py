@@ -26,7 +26,7 @@ import pytest
 from models.events import EventType
 from sandbox.clock import SimulatedClock
 from sandbox.db import transaction
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from sandbox.services.events import record_event
 from tests.conftest import MakeSandbox, auth
 

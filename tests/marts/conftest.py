@@ -14,7 +14,7 @@ from pipelines.defs.marts import MART_ASSETS
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import ALL_SCOPES_KEY, UNLIMITED, auth
 

@@ -49,7 +49,7 @@ import httpx
 
 from pipelines.ingest import Endpoint, sync_property
 from sandbox.clock import SimulatedClock
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY
 
 ROME = ZoneInfo("Europe/Rome")

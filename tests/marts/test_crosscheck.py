@@ -24,7 +24,7 @@ from pipelines.ingest import Endpoint, sync_property
 from pipelines.marts import MARTS, build_marts
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import ALL_SCOPES_KEY, UNLIMITED
 

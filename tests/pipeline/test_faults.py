@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pipelines.api import PmsError, RetryPolicy
 from pipelines.ingest import SyncSettings
-from sandbox.faults import FaultConfig
+from sandbox.http.faults import FaultConfig
 from tests.conftest import MakeSandbox
 
 from .helpers import advance, clock, snapshot, sync

@@ -35,9 +35,8 @@ from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.db import open_db
-from sandbox.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings
-from sandbox.simulator.engine import stored_clock
+from sandbox.http.server import RunningSandbox, running_sandbox
+from sandbox.settings import SandboxSettings, stored_clock
 from sandbox.simulator.params import PosParams, SimParams
 from sandbox.simulator.run import simulate_database
 from tests.conftest import ALL_SCOPES_KEY

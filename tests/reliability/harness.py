@@ -27,7 +27,7 @@ from pipelines.ingest import Endpoint, StreamResult, SyncContext, SyncSettings, 
 from pipelines.ingest.streams import STREAMS
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox
 
 START = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)  # 08:00 in Rome, a Monday

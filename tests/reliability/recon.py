@@ -10,7 +10,7 @@ from pipelines.api import PmsClient, RetryPolicy
 from pipelines.ingest import Endpoint
 from pipelines.reconcile import Mode, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 
 from . import harness as h
 

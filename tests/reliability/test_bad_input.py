@@ -20,9 +20,9 @@ import duckdb
 
 from pipelines.ingest import Endpoint, sync_property
 from pipelines.warehouse import connect
-from sandbox.auth import hash_key
 from sandbox.db import insert, transaction
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
+from sandbox.seed import hash_key
 from tests.conftest import MakeSandbox
 from tests.pipeline.helpers import (
     ALL_SCOPES_KEY,

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config._checks import PositiveDataAcceptanceConfig
 
 from models.errors import ErrorCode
-from sandbox.app import create_app
 from sandbox.clock import SimulatedClock
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.app import create_app
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED, auth
 

@@ -33,7 +33,7 @@ import httpx
 
 from pipelines.api import PmsClient
 from pipelines.warehouse import connect
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox, auth
 
 from . import harness as h

@@ -26,7 +26,7 @@ from pipelines.api import WebhookReceiver, WebhookSignatureError, sign
 from pipelines.api._webhooks import SIGNATURE_HEADER
 from pipelines.ingest import STREAMS
 from pipelines.warehouse import connect
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY, MakeSandbox, auth
 
 OTHER_KEY = "sbx_test_other_property"

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from sandbox.server import RunningSandbox
+from sandbox.http.server import RunningSandbox
 
 STD = 1
 

@@ -25,9 +25,8 @@ import pytest
 
 from sandbox.clock import SimulatedClock
 from sandbox.db import open_db
-from sandbox.server import running_sandbox
-from sandbox.settings import SandboxSettings
-from sandbox.simulator.engine import stored_clock
+from sandbox.http.server import running_sandbox
+from sandbox.settings import SandboxSettings, stored_clock
 from sandbox.simulator.run import simulate_database
 from tests.conftest import auth
 

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from sandbox.cli import sandbox as sandbox_cli
 from sandbox.cli import server_clock
 from sandbox.db import open_db
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from sandbox.simulator.demand_book import plans_for
 from sandbox.simulator.hotel import load_hotel

@@ -1,31 +1,24 @@
-"""What one running sandbox holds: its database, its clock, its settings and its limiter."""
+"""What one running server holds beyond its hotel: its limiter, switches and fault settings,
+and the webhook dispatcher while it runs."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from .clock import Clock
+from ..context import SandboxState
 from .faults import FaultConfig
 from .ratelimit import RateLimiter
-from .settings import SandboxSettings
-
-if TYPE_CHECKING:
-    from .webhook_dispatcher import WebhookDispatcher
+from .webhook_dispatcher import WebhookDispatcher
 
 
 @dataclass
-class SandboxState:
-    conn: sqlite3.Connection
-    clock: Clock
-    settings: SandboxSettings
+class ServerState(SandboxState):
     limiter: RateLimiter = field(init=False)
     maintenance: bool = False
     faults: FaultConfig = field(default_factory=FaultConfig)
     fault_counts: Counter[str] = field(default_factory=Counter)
-    """Faults injected so far, per kind (sandbox/middleware_faults.py)."""
+    """Faults injected so far, per kind (fault_middleware.py)."""
     dispatcher: WebhookDispatcher | None = None
     """The webhook dispatcher while the server runs; `poke()` it after recording events."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -10,12 +9,9 @@ from dataclasses import dataclass
 
 from models.errors import ErrorCode
 
-from .db import one
-from .errors import ApiError
-
-
-def hash_key(api_key: str) -> str:
-    return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
+from ..db import one
+from ..errors import ApiError
+from ..seed import hash_key
 
 
 def key_from_headers(headers: Mapping[str, str]) -> str | None:

@@ -19,11 +19,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from models.errors import ErrorCode
 
+from ..db import one, ts
+from ..errors import ApiError
 from .auth import find_key, key_from_headers
-from .db import one, ts
 from .deps import WRITE_METHODS
-from .errors import ApiError
-from .state import SandboxState
+from .state import ServerState
 
 API_PREFIX = "/v1"
 UNMETERED = frozenset({"/v1/openapi.json", "/v1/docs", "/v1/docs/oauth2-redirect"})
@@ -35,12 +35,12 @@ def error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(error.body(), status_code=error.status, headers=error.headers)
 
 
-def _state(scope: Scope) -> SandboxState:
-    state: SandboxState = scope["app"].state.sandbox
+def server_state(scope: Scope) -> ServerState:
+    state: ServerState = scope["app"].state.sandbox
     return state
 
 
-def _is_api(scope: Scope) -> bool:
+def is_api(scope: Scope) -> bool:
     if scope["type"] != "http":
         return False
     path: str = scope["path"]
@@ -52,7 +52,7 @@ class MaintenanceMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if _is_api(scope) and _state(scope).maintenance:
+        if is_api(scope) and server_state(scope).maintenance:
             error = ApiError(503, ErrorCode.MAINTENANCE, "the service is under maintenance",
                              headers={"Retry-After": "30"})
             await error_response(error)(scope, receive, send)
@@ -65,11 +65,11 @@ class RateLimitMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not _is_api(scope):
+        if not is_api(scope):
             await self.app(scope, receive, send)
             return
         api_key = key_from_headers(Headers(scope=scope)) or "(anonymous)"
-        decision = _state(scope).limiter.take(hashlib.sha256(api_key.encode()).hexdigest())
+        decision = server_state(scope).limiter.take(hashlib.sha256(api_key.encode()).hexdigest())
         rate_headers = {
             "X-RateLimit-Limit": str(decision.limit),
             "X-RateLimit-Remaining": str(decision.remaining),
@@ -107,7 +107,7 @@ class IdempotencyMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not _is_api(scope) or scope["method"] not in WRITE_METHODS:
+        if not is_api(scope) or scope["method"] not in WRITE_METHODS:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
@@ -121,7 +121,7 @@ class IdempotencyMiddleware:
                              field="Idempotency-Key")
             await error_response(error)(scope, receive, send)
             return
-        state = _state(scope)
+        state = server_state(scope)
         api_key = key_from_headers(headers)
         record = find_key(state.conn, api_key) if api_key else None
         if record is None or record.revoked:
@@ -178,7 +178,7 @@ class IdempotencyMiddleware:
         await send({"type": "http.response.body", "body": response_body})
 
     async def _claim(
-        self, state: SandboxState, key_id: int, idem_key: str, scope: Scope, body_hash: str
+        self, state: ServerState, key_id: int, idem_key: str, scope: Scope, body_hash: str
     ) -> Any:
         """Take the key for this request, or return the row of an earlier one (waiting while
         that one is still running)."""
@@ -229,6 +229,6 @@ class IdempotencyMiddleware:
         await send({"type": "http.response.body", "body": bytes(row["body"])})
 
     @staticmethod
-    def _forget(state: SandboxState, key_id: int, idem_key: str) -> None:
+    def _forget(state: ServerState, key_id: int, idem_key: str) -> None:
         state.conn.execute("DELETE FROM idempotency WHERE api_key_id = ? AND idem_key = ?",
                            (key_id, idem_key))

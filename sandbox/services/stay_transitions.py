@@ -14,8 +14,8 @@ from models.common import CancelledBy, ReservationStatus
 from models.errors import ErrorCode
 from models.events import EventType
 
+from ..context import Ctx
 from ..db import all_rows, iso, one, ts, update
-from ..deps import Ctx
 from ..errors import conflict, rule_violation
 from .availability import first_free_room, room_is_free
 from .folios import open_folio, room_open_folio

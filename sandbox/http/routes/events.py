@@ -12,10 +12,11 @@ from fastapi import APIRouter, Depends, Query
 from models.common import Scope
 from models.events import Event, EventBatch, EventType
 
-from ..db import all_rows, one, ts
-from ..deps import Ctx, require
-from ..errors import invalid_request
-from ..services.events import RETENTION, drop_expired
+from ...context import Ctx
+from ...db import all_rows, one, ts
+from ...errors import invalid_request
+from ...services.events import RETENTION, drop_expired
+from ..deps import require
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["events"])

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import uvicorn
 from fastapi import FastAPI
 
+from ..clock import Clock
+from ..settings import SandboxSettings
 from .app import create_app
-from .clock import Clock
-from .settings import SandboxSettings
-from .state import SandboxState
+from .state import ServerState
 
 
 @dataclass
@@ -34,8 +34,8 @@ class RunningSandbox:
         return f"http://{self.host}:{self.port}"
 
     @property
-    def state(self) -> SandboxState:
-        state: SandboxState = self.app.state.sandbox
+    def state(self) -> ServerState:
+        state: ServerState = self.app.state.sandbox
         return state
 
 

@@ -14,23 +14,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models.errors import ErrorCode
 
-from .clock import Clock, WallClock
-from .db import open_db
+from ..clock import Clock, WallClock
+from ..db import open_db
+from ..errors import ApiError
+from ..seed import seed_if_empty
+from ..settings import SandboxSettings
 from .deps import Require, access
-from .errors import ApiError
+from .fault_middleware import FaultMiddleware
 from .middleware import (
     IdempotencyMiddleware,
     MaintenanceMiddleware,
     RateLimitMiddleware,
     error_response,
 )
-from .middleware_faults import FaultMiddleware
 from .routes import account, admin, availability, events, folios, guests, reservations, webhooks
 from .routes.admin_folios import router as admin_folios_router
 from .routes.admin_time import router as admin_time_router
-from .seed import seed_if_empty
-from .settings import SandboxSettings
-from .state import SandboxState
+from .state import ServerState
 from .strict_body import strict_json_body
 from .webhook_dispatcher import running_dispatcher
 
@@ -98,8 +98,13 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Background work of a running server: the webhook dispatcher."""
-    async with running_dispatcher(app.state.sandbox):
-        yield
+    state: ServerState = app.state.sandbox
+    async with running_dispatcher(state) as dispatcher:
+        state.dispatcher = dispatcher
+        try:
+            yield
+        finally:
+            state.dispatcher = None
 
 
 def create_app(settings: SandboxSettings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -116,7 +121,7 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
         redoc_url=None,
         lifespan=_lifespan,
     )
-    app.state.sandbox = SandboxState(conn=conn, clock=clock, settings=settings)
+    app.state.sandbox = ServerState(conn=conn, clock=clock, settings=settings)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

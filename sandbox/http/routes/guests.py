@@ -9,9 +9,10 @@ from fastapi import APIRouter, Depends, Query
 from models.common import ListOf, PartyKind, Scope
 from models.guests import Guest, GuestInput
 
-from ..db import transaction
-from ..deps import Ctx, require
-from ..services.guests import create_guest, guest_model, guest_row, search_guests, update_guest
+from ...context import Ctx
+from ...db import transaction
+from ...services.guests import create_guest, guest_model, guest_row, search_guests, update_guest
+from ..deps import require
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["guests"])

@@ -18,8 +18,9 @@ from models.property import (
     RoomType,
 )
 
-from ..deps import Ctx, require
-from ..services import property_data
+from ...context import Ctx
+from ...services import property_data
+from ..deps import require
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["account and property"])

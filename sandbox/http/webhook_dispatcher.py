@@ -26,8 +26,8 @@ import httpx
 
 from models.events import WebhookPayload
 
-from .services import webhooks as service
-from .state import SandboxState
+from ..context import SandboxState
+from ..services import webhooks as service
 
 LOG = logging.getLogger("sandbox.webhooks")
 TICK_SECONDS = 0.2
@@ -164,10 +164,8 @@ class WebhookDispatcher:
 async def running_dispatcher(state: SandboxState) -> AsyncIterator[WebhookDispatcher]:
     """Run the dispatcher for the life of the block (the server's lifespan)."""
     dispatcher = WebhookDispatcher(state)
-    state.dispatcher = dispatcher
     dispatcher.start()
     try:
         yield dispatcher
     finally:
-        state.dispatcher = None
         await dispatcher.stop()

@@ -1,7 +1,7 @@
 """Fault injection settings of a sandbox server (off by default).
 
 Shares are probabilities in [0, 1] applied to each API call (admin paths are never faulted).
-The middleware that applies them lives in `sandbox/middleware_faults.py`.
+The middleware that applies them lives in `fault_middleware.py`.
 """
 
 from __future__ import annotations

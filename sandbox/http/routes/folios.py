@@ -9,8 +9,9 @@ from fastapi import APIRouter, Depends
 from models.common import ListOf, Scope
 from models.folios import ChargeInput, Folio
 
-from ..deps import Ctx, require
-from ..services.folios import folio_model, post_charge, reservation_folios
+from ...context import Ctx
+from ...services.folios import folio_model, post_charge, reservation_folios
+from ..deps import require
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["folios"])

@@ -27,9 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from models.errors import ErrorCode
 
 from .faults import FaultConfig
-from .middleware import _is_api, _state
+from .middleware import is_api, server_state
 
-DROP_KINDS = ("drop_before", "drop_after", "truncate")
 _UNWRITABLE_HEADER = (b"x-sandbox-fault", b"drop\r\nconnection")
 
 
@@ -137,10 +136,10 @@ class FaultMiddleware:
         return self.dice
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not _is_api(scope):
+        if not is_api(scope):
             await self.app(scope, receive, send)
             return
-        state = _state(scope)
+        state = server_state(scope)
         config = state.faults
         if not config.active:
             await self.app(scope, receive, send)

@@ -21,18 +21,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..clock import SimulatedClock
-from ..db import all_rows, one, transaction, ts
+from ...clock import SimulatedClock
+from ...context import system_ctx
+from ...db import all_rows, one, transaction, ts
+from ...errors import not_found, rule_violation
+from ...services.night_audit import run_night_audit
+from ...settings import save_demand, stored_demand
+from ...simulator.engine import Simulation
+from ...simulator.params import SimParams
 from ..deps import get_state
-from ..errors import not_found, rule_violation
-from ..services.night_audit import run_night_audit
-from ..simulator.context import system_ctx
-from ..simulator.engine import Simulation, save_demand, stored_demand
-from ..simulator.params import SimParams
-from ..state import SandboxState
+from ..state import ServerState
 
 router = APIRouter(prefix="/_sandbox", include_in_schema=False)
-State = Annotated[SandboxState, Depends(get_state)]
+State = Annotated[ServerState, Depends(get_state)]
 DEFAULT_SEED = 0
 
 
@@ -70,7 +71,7 @@ async def night_audit(state: State, body: NightAuditInput | None = None) -> dict
     return {"now": ts(state.clock.now()), "audits": results}
 
 
-def _simulated(state: SandboxState) -> SimulatedClock:
+def _simulated(state: ServerState) -> SimulatedClock:
     if not isinstance(state.clock, SimulatedClock):
         raise rule_violation("the server runs on the wall clock: start it with "
                              "`pmsw sandbox serve --admin --clock simulated` to move time",
@@ -78,7 +79,7 @@ def _simulated(state: SandboxState) -> SimulatedClock:
     return state.clock
 
 
-def _business_date(state: SandboxState, property_ids: list[int]) -> date:
+def _business_date(state: ServerState, property_ids: list[int]) -> date:
     dates = set()
     for pid in property_ids:
         row = one(state.conn, "SELECT business_date FROM properties WHERE id = ?", pid)
@@ -91,7 +92,7 @@ def _business_date(state: SandboxState, property_ids: list[int]) -> date:
     return date.fromisoformat(dates.pop())
 
 
-def _demand(state: SandboxState, first_day: date, seed: int | None) -> tuple[int, date]:
+def _demand(state: ServerState, first_day: date, seed: int | None) -> tuple[int, date]:
     """The seed and origin of the demand to play: the stored seed unless another is given,
     with its stored origin (the same plans go on), else a book drawn from `first_day`."""
     stored_seed, stored_origin = stored_demand(state.conn)
@@ -111,7 +112,7 @@ def _runners(request: Request) -> dict[tuple[int, tuple[int, ...]], Simulation]:
     return runners
 
 
-def _simulation(request: Request, state: SandboxState, seed: int | None,
+def _simulation(request: Request, state: ServerState, seed: int | None,
                 property_ids: list[int], first_day: date) -> Simulation:
     """The server's running simulation for this seed and these hotels (kept between calls)."""
     seed, origin = _demand(state, first_day, seed)
@@ -128,7 +129,7 @@ def _simulation(request: Request, state: SandboxState, seed: int | None,
     return runners[key]
 
 
-def _warm_up(request: Request, state: SandboxState, seed: int, property_ids: list[int],
+def _warm_up(request: Request, state: ServerState, seed: int, property_ids: list[int],
              first_day: date, start: date) -> None:
     """Play [first_day, start) with bookings only, as the offline simulator's warm-up: the
     bookings made ahead of `start` are made on their days (those a plan made earlier still
@@ -145,12 +146,12 @@ def _warm_up(request: Request, state: SandboxState, seed: int, property_ids: lis
         day += timedelta(days=1)
 
 
-def _pos_export(state: SandboxState) -> Path | None:
+def _pos_export(state: ServerState) -> Path | None:
     folder = state.settings.pos_export_dir
     return Path(folder) if folder else None
 
 
-def _still_valid(state: SandboxState, runner: Simulation) -> bool:
+def _still_valid(state: ServerState, runner: Simulation) -> bool:
     """Whether the bookings the runner remembers are still the database's."""
     for hotel in runner.hotels:
         for ref, reservation_id in list(hotel.engine.reservation_of.items())[:1]:
@@ -161,7 +162,7 @@ def _still_valid(state: SandboxState, runner: Simulation) -> bool:
     return True
 
 
-def _play(request: Request, state: SandboxState, seed: int | None, days: int,
+def _play(request: Request, state: ServerState, seed: int | None, days: int,
           property_ids: list[int]) -> dict[str, Any]:
     clock = _simulated(state)
     first = _business_date(state, property_ids)

@@ -25,13 +25,16 @@ from models.reservations import (
     StayPatch,
 )
 
-from ..deps import Ctx, require
-from ..errors import invalid_request
-from ..services import operations, stay_guests, stays
-from ..services.reservation_list import ReservationFilters, list_reservations
-from ..services.reservation_patch import patch_reservation
-from ..services.reservation_view import reservation_model
-from ..services.reservations import create_reservation
+from ...context import Ctx
+from ...errors import invalid_request
+from ...services import reservation_actions as actions
+from ...services import stay_guests
+from ...services.reservation_create import create_reservation
+from ...services.reservation_list import ReservationFilters, list_reservations
+from ...services.reservation_patch import patch_reservation
+from ...services.reservation_view import reservation_model
+from ...services.stay_patch import patch_stay
+from ..deps import require
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["reservations"])
@@ -108,7 +111,7 @@ async def patch(ctx: Write, id: int, body: ReservationPatch) -> Reservation:
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
-def _result(ctx: Ctx, reservation_id: int, outcome: operations.Outcome) -> OperationResult:
+def _result(ctx: Ctx, reservation_id: int, outcome: actions.Outcome) -> OperationResult:
     return OperationResult(reservation=reservation_model(ctx.conn, ctx.property_id,
                                                          reservation_id),
                            done=outcome.done, skipped=outcome.skipped)
@@ -118,72 +121,72 @@ def _result(ctx: Ctx, reservation_id: int, outcome: operations.Outcome) -> Opera
 async def assign_rooms(ctx: Write, id: int,
                        body: AssignRoomsInput | None = None) -> OperationResult:
     allow = body.allow_other_type if body is not None else False
-    return _result(ctx, id, operations.assign_all(ctx, id, allow))
+    return _result(ctx, id, actions.assign_all(ctx, id, allow))
 
 
 @router.post("/reservations/{id}/confirm", response_model=OperationResult, status_code=200)
 async def confirm(ctx: Write, id: int) -> OperationResult:
-    return _result(ctx, id, operations.confirm_all(ctx, id))
+    return _result(ctx, id, actions.confirm_all(ctx, id))
 
 
 @router.post("/reservations/{id}/cancel", response_model=OperationResult, status_code=200)
 async def cancel(ctx: Write, id: int,
                  body: CancelInput | None = None) -> OperationResult:
     by = body.by if body is not None else CancelledBy.GUEST
-    return _result(ctx, id, operations.cancel_all(ctx, id, by))
+    return _result(ctx, id, actions.cancel_all(ctx, id, by))
 
 
 @router.post("/reservations/{id}/check-in", response_model=OperationResult, status_code=200)
 async def check_in(ctx: Write, id: int,
                    body: CheckInInput | None = None) -> OperationResult:
     charge = body.charge_no_show if body is not None else False
-    return _result(ctx, id, operations.check_in_all(ctx, id, charge))
+    return _result(ctx, id, actions.check_in_all(ctx, id, charge))
 
 
 @router.post("/reservations/{id}/check-out", response_model=OperationResult, status_code=200)
 async def check_out(ctx: Write, id: int,
                     body: CheckOutOptions | None = None) -> OperationResult:
-    return _result(ctx, id, operations.check_out_all(ctx, id, body or CheckOutOptions()))
+    return _result(ctx, id, actions.check_out_all(ctx, id, body or CheckOutOptions()))
 
 
 @router.patch("/reservations/{id}/rooms/{rid}", response_model=Reservation, status_code=200)
 async def patch_room(ctx: Write, id: int, rid: int,
                      body: StayPatch) -> Reservation:
-    stays.patch_stay(ctx, id, rid, body)
+    patch_stay(ctx, id, rid, body)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
 @router.post(f"{ROOM}/assign-room", response_model=Reservation, status_code=200)
 async def assign_room(ctx: Write, id: int, rid: int,
                       body: AssignRoomInput | None = None) -> Reservation:
-    operations.assign_room(ctx, id, rid, body.room_id if body is not None else None)
+    actions.assign_room(ctx, id, rid, body.room_id if body is not None else None)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
 @router.post("/reservations/{id}/rooms/{rid}/confirm", response_model=Reservation, status_code=200)
 async def confirm_room(ctx: Write, id: int, rid: int) -> Reservation:
-    operations.confirm_room(ctx, id, rid)
+    actions.confirm_room(ctx, id, rid)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
 @router.post("/reservations/{id}/rooms/{rid}/cancel", response_model=Reservation, status_code=200)
 async def cancel_room(ctx: Write, id: int, rid: int,
                       body: CancelInput | None = None) -> Reservation:
-    operations.cancel_room(ctx, id, rid, body.by if body is not None else CancelledBy.GUEST)
+    actions.cancel_room(ctx, id, rid, body.by if body is not None else CancelledBy.GUEST)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
 @router.post("/reservations/{id}/rooms/{rid}/check-in", response_model=Reservation, status_code=200)
 async def check_in_room(ctx: Write, id: int, rid: int,
                         body: CheckInInput | None = None) -> Reservation:
-    operations.check_in_room(ctx, id, rid, body.charge_no_show if body is not None else False)
+    actions.check_in_room(ctx, id, rid, body.charge_no_show if body is not None else False)
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 
 @router.post(f"{ROOM}/check-out", response_model=Reservation, status_code=200)
 async def check_out_room(ctx: Write, id: int, rid: int,
                          body: CheckOutOptions | None = None) -> Reservation:
-    operations.check_out_room(ctx, id, rid, body or CheckOutOptions())
+    actions.check_out_room(ctx, id, rid, body or CheckOutOptions())
     return reservation_model(ctx.conn, ctx.property_id, id)
 
 

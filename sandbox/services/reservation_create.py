@@ -19,8 +19,8 @@ from models.errors import ErrorCode
 from models.events import EventType
 from models.reservations import ReservationCreate, RoomRequest, Unit
 
+from ..context import Ctx
 from ..db import insert, iso, one, to_cents, transaction, ts
-from ..deps import Ctx
 from ..errors import ApiError, conflict, invalid_request, rule_violation
 from .availability import room_is_free, type_has_rooms
 from .events import record_event

@@ -17,12 +17,13 @@ from models.availability import (
 )
 from models.common import Scope
 
-from ..db import all_rows, from_cents
-from ..deps import Ctx, require
-from ..errors import invalid_request
-from ..services import property_data
-from ..services.availability import type_availability
-from ..services.pricing import override_cents, price_stay
+from ...context import Ctx
+from ...db import all_rows, from_cents
+from ...errors import invalid_request
+from ...services import property_data
+from ...services.availability import type_availability
+from ...services.pricing import override_cents, price_stay
+from ..deps import require
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["availability and quotes"])

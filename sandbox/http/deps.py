@@ -1,4 +1,5 @@
-"""FastAPI dependencies: the state of the server and the authenticated context of a call.
+"""FastAPI dependencies: the state of the server and the authenticated context of a call
+(a `Ctx`, context.py).
 
 Every route and dependency of the sandbox is `async def`: the domain runs synchronously on
 the event loop over one SQLite connection, so two requests never interleave inside a
@@ -7,46 +8,24 @@ transaction.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date, datetime
 
 from fastapi import Request
 
 from models.common import Scope
 from models.errors import ErrorCode
 
+from ..context import Ctx
+from ..db import one
+from ..errors import ApiError
 from .auth import authenticate
-from .clock import Clock
-from .db import one
-from .errors import ApiError
-from .state import SandboxState
+from .state import ServerState
 
 
-def get_state(request: Request) -> SandboxState:
-    state: SandboxState = request.app.state.sandbox
+def get_state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.sandbox
     return state
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """Who is calling and what they may touch: every service call takes one."""
-
-    conn: sqlite3.Connection
-    clock: Clock
-    state: SandboxState
-    property_id: int
-    key_id: int
-    scopes: frozenset[str]
-
-    def now(self) -> datetime:
-        return self.clock.now()
-
-    def business_date(self) -> date:
-        row = one(self.conn, "SELECT business_date FROM properties WHERE id = ?", self.property_id)
-        assert row is not None
-        return date.fromisoformat(row["business_date"])
 
 
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})

@@ -24,13 +24,13 @@ from models.common import ReservationStatus
 from models.events import EventType
 from models.reservations import StayPatch
 
+from ..context import Ctx
 from ..db import iso, one, to_cents, transaction, update
-from ..deps import Ctx
 from ..errors import invalid_request, rule_violation
 from .availability import type_has_rooms
 from .reservation_view import stay_row
-from .stay_ops import NOT_CHANGEABLE, check_room_free, occupied_span, reload
 from .stay_store import price_row, stay_event, store_price, touch
+from .stay_transitions import NOT_CHANGEABLE, check_room_free, occupied_span, reload
 
 S = ReservationStatus
 PAIRS = (("room_id", "clear_room"), ("offer_id", "clear_offer"),

@@ -1,7 +1,7 @@
 """Admin endpoints under `/_sandbox`: served only with `--admin`, outside API v1.
 
 They need no key (the server listens on loopback) and are left out of the OpenAPI document of
-`/v1`. Switches set here live in the running server (`SandboxState`); `reset` rebuilds the
+`/v1`. Switches set here live in the running server (`ServerState`); `reset` rebuilds the
 database in place.
 
 Extension points, for the clock and night-audit work (not here yet):
@@ -19,17 +19,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..clock import SimulatedClock
-from ..db import all_rows, one, transaction, ts
+from ...clock import SimulatedClock
+from ...db import all_rows, one, transaction, ts
+from ...errors import not_found
+from ...seed import seed as seed_database
+from ...services.webhooks import stop_webhooks_of_key
 from ..deps import get_state
-from ..errors import not_found
 from ..faults import FaultConfig
-from ..seed import seed as seed_database
-from ..services.webhooks import stop_webhooks_of_key
-from ..state import SandboxState
+from ..state import ServerState
 
 router = APIRouter(prefix="/_sandbox", include_in_schema=False)
-State = Annotated[SandboxState, Depends(get_state)]
+State = Annotated[ServerState, Depends(get_state)]
 
 Share = Annotated[float, Field(ge=0, le=1)]
 
@@ -61,7 +61,7 @@ class PropertySwitch(Switch):
     property_id: int
 
 
-def _faults_view(state: SandboxState) -> dict[str, Any]:
+def _faults_view(state: ServerState) -> dict[str, Any]:
     return {"faults": dataclasses.asdict(state.faults), "active": state.faults.active,
             "counts": dict(sorted(state.fault_counts.items()))}
 

@@ -22,10 +22,12 @@ from models.webhooks import (
     WebhookPatch,
 )
 
-from ..db import one
-from ..deps import Ctx, require
-from ..errors import ApiError
-from ..services import webhooks as service
+from ...context import Ctx
+from ...db import one
+from ...errors import ApiError
+from ...services import webhooks as service
+from ..deps import get_state, require
+from ..state import ServerState
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["webhooks"])
@@ -75,14 +77,15 @@ async def delete_webhook(ctx: Manage, id: int) -> Response:
 
 
 @router.post("/webhooks/{id}/test", response_model=WebhookDelivery, status_code=200)
-async def test_webhook(ctx: Manage, id: int) -> WebhookDelivery:
+async def test_webhook(ctx: Manage, state: Annotated[ServerState, Depends(get_state)],
+                       id: int) -> WebhookDelivery:
     """Send a ping (type `ping`, event id 0) at once and answer the attempt's record.
 
     The ping is recorded among the deliveries but leaves the subscription's failures,
     schedule and `last_event_id` alone.
     """
     service.get_webhook(ctx, id)  # 404 unless it is a subscription of the property
-    dispatcher = ctx.state.dispatcher
+    dispatcher = state.dispatcher
     if dispatcher is None:
         raise ApiError(503, ErrorCode.MAINTENANCE, "webhook delivery is not running")
     webhook = one(ctx.conn, "SELECT * FROM webhooks WHERE id = ?", id)

@@ -14,17 +14,17 @@ from pydantic import Field
 from models.common import Input, Num
 from models.folios import Folio
 
-from ..db import one, to_cents
+from ...db import one, to_cents
+from ...errors import not_found
+from ...services.folio_lifecycle import close_folio, post_payment, reopen_folio, suspend_folio
+from ...services.folios import folio_model, folio_totals
 from ..deps import get_state
-from ..errors import not_found
-from ..services.folio_lifecycle import close_folio, post_payment, reopen_folio, suspend_folio
-from ..services.folios import folio_model, folio_totals
-from ..state import SandboxState
+from ..state import ServerState
 from .common import ERROR_RESPONSES
 
 router = APIRouter(responses=ERROR_RESPONSES, tags=["sandbox admin"])
 
-State = Annotated[SandboxState, Depends(get_state)]
+State = Annotated[ServerState, Depends(get_state)]
 
 
 class PaymentInput(Input):
@@ -33,7 +33,7 @@ class PaymentInput(Input):
     description: Annotated[str, Field(max_length=500)] = "Payment"
 
 
-def _property_of(state: SandboxState, folio_id: int) -> int:
+def _property_of(state: ServerState, folio_id: int) -> int:
     row = one(
         state.conn, "SELECT property_id FROM folios WHERE id = ?", folio_id)
     if row is None:

@@ -24,10 +24,10 @@ from datetime import date
 from models.common import CancelledBy, ReservationStatus
 from models.reservations import CheckOutOptions, SkippedRoom
 
+from ..context import Ctx
 from ..db import transaction
-from ..deps import Ctx
 from ..errors import ApiError, rule_violation
-from . import checkout, stay_ops
+from . import checkout, stay_transitions
 from .reservation_view import reservation_row, room_code, stay_row, stay_rows
 
 S = ReservationStatus
@@ -73,12 +73,13 @@ def _whole(ctx: Ctx, reservation_id: int, concerned: Callable[[sqlite3.Row], boo
 
 def confirm_all(ctx: Ctx, reservation_id: int) -> Outcome:
     return _whole(ctx, reservation_id, lambda s: s["status"] == S.OPTION.value,
-                  lambda s: stay_ops.confirm(ctx, s), "no room of the reservation is in option")
+                  lambda s: stay_transitions.confirm(ctx, s),
+                  "no room of the reservation is in option")
 
 
 def cancel_all(ctx: Ctx, reservation_id: int, by: CancelledBy) -> Outcome:
     return _whole(ctx, reservation_id, lambda s: s["status"] != S.CANCELLED.value,
-                  lambda s: stay_ops.cancel(ctx, s, by),
+                  lambda s: stay_transitions.cancel(ctx, s, by),
                   "every room of the reservation is already cancelled")
 
 
@@ -90,7 +91,7 @@ def check_in_all(ctx: Ctx, reservation_id: int, charge_no_show: bool) -> Outcome
                 and date.fromisoformat(stay["arrival"]) <= today)
 
     return _whole(ctx, reservation_id, concerned,
-                  lambda s: stay_ops.check_in(ctx, s, charge_no_show),
+                  lambda s: stay_transitions.check_in(ctx, s, charge_no_show),
                   f"no room of the reservation arrives on the business date {today}")
 
 
@@ -107,8 +108,8 @@ def check_out_all(ctx: Ctx, reservation_id: int, options: CheckOutOptions) -> Ou
 def assign_all(ctx: Ctx, reservation_id: int, allow_other_type: bool) -> Outcome:
     return _whole(
         ctx, reservation_id,
-        lambda s: s["room_id"] is None and s["status"] not in stay_ops.NOT_CHANGEABLE,
-        lambda s: stay_ops.assign(ctx, s, None, allow_other_type=allow_other_type), "")
+        lambda s: s["room_id"] is None and s["status"] not in stay_transitions.NOT_CHANGEABLE,
+        lambda s: stay_transitions.assign(ctx, s, None, allow_other_type=allow_other_type), "")
 
 
 # Room-level operations: the same room operations, refusals answered as they are.
@@ -119,19 +120,20 @@ def _on_room(ctx: Ctx, reservation_id: int, stay_id: int, operation: RoomOp) -> 
 
 
 def confirm_room(ctx: Ctx, reservation_id: int, stay_id: int) -> None:
-    _on_room(ctx, reservation_id, stay_id, lambda s: stay_ops.confirm(ctx, s))
+    _on_room(ctx, reservation_id, stay_id, lambda s: stay_transitions.confirm(ctx, s))
 
 
 def cancel_room(ctx: Ctx, reservation_id: int, stay_id: int, by: CancelledBy) -> None:
-    _on_room(ctx, reservation_id, stay_id, lambda s: stay_ops.cancel(ctx, s, by))
+    _on_room(ctx, reservation_id, stay_id, lambda s: stay_transitions.cancel(ctx, s, by))
 
 
 def check_in_room(ctx: Ctx, reservation_id: int, stay_id: int, charge_no_show: bool) -> None:
-    _on_room(ctx, reservation_id, stay_id, lambda s: stay_ops.check_in(ctx, s, charge_no_show))
+    _on_room(ctx, reservation_id, stay_id,
+             lambda s: stay_transitions.check_in(ctx, s, charge_no_show))
 
 
 def assign_room(ctx: Ctx, reservation_id: int, stay_id: int, room_id: int | None) -> None:
-    _on_room(ctx, reservation_id, stay_id, lambda s: stay_ops.assign(ctx, s, room_id))
+    _on_room(ctx, reservation_id, stay_id, lambda s: stay_transitions.assign(ctx, s, room_id))
 
 
 def check_out_room(ctx: Ctx, reservation_id: int, stay_id: int,
