@@ -7,7 +7,7 @@ UV := $(PY) -m uv
 endif
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: setup demo test lint typecheck unit dagster bench
+.PHONY: setup demo test lint typecheck unit dagster notebooks bench
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || $(PY) -m pip install --quiet uv || $(PY) -m pip install --quiet --user uv
@@ -30,6 +30,11 @@ test: setup lint typecheck
 # of the repository root and reads ./dagster.yaml (pool `duckdb` of size 1).
 dagster: setup
 	@env -u DAGSTER_HOME $(RUN) dg dev
+
+# JupyterLab (the `notebooks` group, installed by default) on notebooks/, kernel = .venv
+# (as root, e.g. in a container, Jupyter wants --allow-root).
+notebooks: setup
+	@$(RUN) jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # The peer benchmark (~10-15 min): writes benchmarks/results.md. dlt is in the `bench` group
 # only (not a default group): `uv run --group bench` installs it for this command.
