@@ -7,7 +7,7 @@ UV := $(PY) -m uv
 endif
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: setup demo test lint typecheck unit dagster bench
+.PHONY: setup demo test lint typecheck unit dagster notebooks bench
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || $(PY) -m pip install --quiet uv || $(PY) -m pip install --quiet --user uv
@@ -25,11 +25,16 @@ typecheck: setup
 test: setup lint typecheck
 	@$(RUN) pytest -q
 
-# The Dagster UI on the shipped instance settings (dagster.yaml: pool `duckdb` of size 1).
-# DAGSTER_HOME need not exist beforehand: .dagster_home/ is made here, dagster.yaml copied in.
+# The Dagster UI and daemon (`dg dev`, [tool.dg] in pyproject.toml) on the shipped instance
+# settings: with DAGSTER_HOME unset, `dg dev` keeps its runs in a temporary .tmp_dagster_home_*
+# of the repository root and reads ./dagster.yaml (pool `duckdb` of size 1).
 dagster: setup
-	@mkdir -p .dagster_home && cp dagster.yaml .dagster_home/dagster.yaml
-	@DAGSTER_HOME=$(CURDIR)/.dagster_home $(RUN) dagster dev -w workspace.yaml
+	@env -u DAGSTER_HOME $(RUN) dg dev
+
+# JupyterLab (the `notebooks` group, installed by default) on notebooks/, kernel = .venv
+# (as root, e.g. in a container, Jupyter wants --allow-root).
+notebooks: setup
+	@$(RUN) jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # The peer benchmark (~10-15 min): writes benchmarks/results.md. dlt is in the `bench` group
 # only (not a default group): `uv run --group bench` installs it for this command.

@@ -1,40 +1,20 @@
-"""The one Dagster `Definitions` of pms-warehouse (workspace.yaml loads it).
+"""The one Dagster `Definitions` of pms-warehouse: `workspace.yaml`, `dg` ([tool.dg] in
+pyproject.toml) and `pmsw sync` all load `pipelines.definitions:defs`.
 
-Every module of MODULES contributes what it holds at module scope (assets, checks, jobs,
-schedules, sensors); the resources are shared. The marts (issue 6) are one more module.
+Each module of `pipelines/defs/` that holds assets, checks, jobs, schedules or sensors exports
+them as its own `defs`; here they are merged with the shared resources. A new module of
+definitions is one more entry in MODULES. (Not `dg.load_from_defs_folder`: it finds the project
+through pyproject.toml, which an installed wheel does not carry.)
 """
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any
-
 import dagster as dg
-
-# define_asset_job's return type is not exported by `dagster`; it is the one way to find jobs.
-from dagster._core.definitions.unresolved_asset_job_definition import (
-    UnresolvedAssetJobDefinition,
-)
 
 from pipelines.defs import automation, checks, ingest, marts, reconcile
 from pipelines.defs.resources import default_resources
 
-MODULES: list[ModuleType] = [ingest, checks, automation, marts, reconcile]
+MODULES = (ingest, checks, automation, marts, reconcile)
 
-
-def _collect(modules: list[ModuleType], kind: type | tuple[type, ...]) -> list[Any]:
-    found: dict[int, Any] = {}
-    for module in modules:
-        for value in vars(module).values():
-            if isinstance(value, kind):
-                found.setdefault(id(value), value)
-    return list(found.values())
-
-
-defs = dg.Definitions(
-    assets=_collect(MODULES, dg.AssetsDefinition),  # checks are AssetsDefinitions too
-    jobs=_collect(MODULES, (dg.JobDefinition, UnresolvedAssetJobDefinition)),
-    schedules=_collect(MODULES, dg.ScheduleDefinition),
-    sensors=_collect(MODULES, dg.SensorDefinition),
-    resources=default_resources(),
-)
+defs = dg.Definitions.merge(*(module.defs for module in MODULES),
+                            dg.Definitions(resources=default_resources()))

@@ -1,10 +1,15 @@
-"""Jobs, schedules and the event sensor.
+"""Jobs, schedules and the event sensor: the whole automation of the ingestion and the marts.
 
-- `pms_sync`: every ingestion asset but the availability snapshot, one run per property;
-  hourly schedule, and the `pms_events_sensor` starts it when a property's log has new events.
-- `pms_availability_snapshot`: the 365-night availability snapshot, daily after the night
-  audit (06:00 UTC by default: the business date has moved by then in European hotels).
-Schedules and the sensor start stopped; switch them on in the UI (Automation).
+- `pms_sync`: every ingestion asset but the availability snapshot, their checks, then every
+  mart, one run per property. The checks are blocking, so in the same run a failed check stops
+  the marts built on it. Started by the hourly schedule `pms_sync_hourly`, and by the
+  `pms_events_sensor` when a property's log has new events.
+- `pms_availability_snapshot`: the 365-night availability snapshot, then every mart (the
+  occupancy marts read it), daily after the night audit (06:00 UTC by default: the business
+  date has moved by then in European hotels).
+No asset carries an automation condition: a schedule or the sensor is the one switch, nothing
+depends on the automation condition sensor. Schedules and the sensor start stopped; switch
+them on in the UI (Automation) or with `dagster schedule start`.
 """
 
 import json
@@ -13,20 +18,22 @@ import dagster as dg
 
 from pipelines.api import PmsError
 
-from .keys import INGESTION_GROUP, stream_key
+from .keys import INGESTION_GROUP, MARTS_GROUP, stream_key
 from .partitions import PROPERTY_CODES
 from .resources import PmsApiResource
 
 AVAILABILITY = stream_key("availability")
 
+MARTS = dg.AssetSelection.groups(MARTS_GROUP)
+
 pms_sync = dg.define_asset_job(
     "pms_sync", selection=dg.AssetSelection.groups(INGESTION_GROUP)
-    - dg.AssetSelection.assets(AVAILABILITY),
-    description="Land every PMS stream but availability.")
+    - dg.AssetSelection.assets(AVAILABILITY) | MARTS,
+    description="Land every PMS stream but availability, check it, then rebuild the marts.")
 
 pms_availability_snapshot = dg.define_asset_job(
-    "pms_availability_snapshot", selection=dg.AssetSelection.assets(AVAILABILITY),
-    description="Snapshot 365 nights of availability.")
+    "pms_availability_snapshot", selection=dg.AssetSelection.assets(AVAILABILITY) | MARTS,
+    description="Snapshot 365 nights of availability, then rebuild the marts.")
 
 
 @dg.schedule(job=pms_sync, cron_schedule="0 * * * *", name="pms_sync_hourly",
@@ -73,3 +80,8 @@ def pms_events_sensor(context: dg.SensorEvaluationContext,
             requests.append(dg.RunRequest(run_key=f"{code}:events:{seen[code]}",
                                           partition_key=code))
     return dg.SensorResult(run_requests=requests, cursor=json.dumps(seen, sort_keys=True))
+
+
+defs = dg.Definitions(jobs=[pms_sync, pms_availability_snapshot],
+                      schedules=[pms_sync_hourly, pms_availability_daily],
+                      sensors=[pms_events_sensor])

@@ -151,3 +151,8 @@ def _count_one(code: str, pms: PmsApiResource,
         row = conn.execute("SELECT count(*) FROM core.reservations WHERE property_id = ? AND "
                            "created_at < ?", [pid, cursor]).fetchone()
     return code, total - later, 0 if row is None else int(row[0])
+
+
+defs = dg.Definitions(asset_checks=[
+    unique_keys, rooms_have_reservation, status_is_least_advanced, nights_match_dates,
+    versions_never_overlap, folio_keys, count_matches_api])

@@ -102,3 +102,6 @@ reservations_asset = _stream_asset("reservations")
 folios_asset = _stream_asset("folios")
 availability_asset = _stream_asset("availability")
 pos_ledger_asset = _stream_asset("pos_ledger")
+
+defs = dg.Definitions(assets=[reference_asset, events_asset, reservations_asset, folios_asset,
+                              availability_asset, pos_ledger_asset])

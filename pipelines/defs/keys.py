@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 INGESTION_GROUP = "ingestion"
+MARTS_GROUP = "marts"
 OWNERS = ["team:data-platform"]
 POOL = "duckdb"
 """Every step that writes (or reads) the DuckDB file holds this pool (size 1: dagster.yaml)."""

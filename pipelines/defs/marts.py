@@ -3,7 +3,8 @@ ingestion assets they follow, all in pool `duckdb`.
 
 Each asset reads core.* (and the marts before it) into polars, runs the transforms of
 `pipelines.transforms` and replaces the property's rows in one transaction
-(`pipelines.marts.build_mart`). Definitions: docs/kpi.md.
+(`pipelines.marts.build_mart`). Definitions: docs/kpi.md. The jobs of
+`pipelines.defs.automation` build them after each sync; `pms_marts` rebuilds them alone.
 """
 
 from collections.abc import Sequence
@@ -16,11 +17,11 @@ import polars as pl
 
 from pipelines.marts import MARTS, MartSettings, build_mart
 
+from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
 from .keys import OWNERS, POOL, stream_key
 from .partitions import PROPERTIES
 from .resources import PmsApiResource, WarehouseResource
 
-MARTS_GROUP = "marts"
 PREVIEW_ROWS = 5
 
 DESCRIPTIONS = {
@@ -97,7 +98,6 @@ def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
         key=mart_key(name), group_name=MARTS_GROUP, description=DESCRIPTIONS[name],
         owners=OWNERS, kinds={"polars", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
         deps=[*(stream_key(s) for s in INGESTED), *(mart_key(m) for m in reads)],
-        automation_condition=dg.AutomationCondition.eager(),
     )
     def _asset(context: dg.AssetExecutionContext, pms: PmsApiResource,
                warehouse: WarehouseResource,
@@ -115,7 +115,6 @@ def _asset_of(name: str) -> dg.AssetsDefinition:
     return _mart_asset(name, MARTS[name][1])
 
 
-# Module-scope names: pipelines.definitions collects the assets of each module from them.
 stay_nights_asset = _asset_of("stay_nights")
 revenue_daily_asset = _asset_of("revenue_daily")
 occupancy_daily_asset = _asset_of("occupancy_daily")
@@ -133,3 +132,5 @@ pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP), partitions_def=PROPERTIES,
     description="Rebuild every mart of a property from the warehouse (no API call but one "
                 "GET /property to know the property).")
+
+defs = dg.Definitions(assets=MART_ASSETS, jobs=[pms_marts])

@@ -94,3 +94,6 @@ def reconcile_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest
     return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code,
                           run_config={"ops": {"reconcile_folios": {"config": {"mode": "dry_run"}}}})
             for code in PROPERTY_CODES]
+
+
+defs = dg.Definitions(jobs=[reconcile_job], schedules=[reconcile_daily])

@@ -1,9 +1,10 @@
-"""The real Dagster definitions: they validate from a checkout with no environment set, and
+"""The real Dagster definitions: `dg` loads them from a checkout with no environment set, and
 materialized against the sandbox they land what the API says; an event cursor fallen out of
 the 30-day log fails the `event_gap` check and resyncs every reservation (issue 5)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -29,18 +30,61 @@ from .helpers import (
 )
 
 
-def test_definitions_validate_with_no_environment() -> None:
-    """`dagster definitions validate -w workspace.yaml` passes with no key, no URL and no
-    DAGSTER_HOME: nothing is read from the environment before a run starts."""
+def _dg(*args: str) -> subprocess.CompletedProcess[str]:
+    """`dg ARGS` from the repository root, as `uv run dg` runs it (the project's environment
+    active), with no key, no URL and no DAGSTER_HOME."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "dagster"), "definitions", "validate", "-w",
-         "workspace.yaml"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
-        check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "Validation successful for code location pipelines.definitions" in (
-        done.stdout + done.stderr)
+    env["VIRTUAL_ENV"] = sys.prefix
+    return subprocess.run([str(Path(sys.executable).parent / "dg"), *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=180, check=False)
+
+
+def test_dg_checks_and_lists_the_definitions_with_no_environment_and_no_warning() -> None:
+    """`dg check defs` and `dg list defs` ([tool.dg] in pyproject.toml) load
+    pipelines.definitions:defs with no key, no URL and no DAGSTER_HOME (nothing is read from
+    the environment before a run starts), and print no warning: no SupersessionWarning of a
+    legacy command, no private or preview API."""
+    check = _dg("check", "defs")
+    assert check.returncode == 0, check.stdout[-2000:] + check.stderr[-2000:]
+    assert "All definitions loaded successfully" in check.stdout + check.stderr
+    listed = _dg("list", "defs", "--json")
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    for done in (check, listed):
+        output = done.stdout + done.stderr
+        assert "SupersessionWarning" not in output
+        assert "warning" not in output.lower(), output[-2000:]
+    found = json.loads(listed.stdout)
+    assets = {a["asset_key"] for a in found["assets"]}
+    assert {"pms/reservations", "mart/occupancy_daily"} <= assets
+    assert {"pms_sync", "pms_availability_snapshot", "pms_marts", "reconcile"} <= {
+        j["name"] for j in found["jobs"]}
+    assert {"pms_sync_hourly", "pms_availability_daily", "reconcile_daily"} <= {
+        s["name"] for s in found["schedules"]}
+    assert {"unique_keys", "event_gap"} <= {c["name"] for c in found["asset_checks"]}
+
+
+def test_the_hourly_schedule_alone_runs_ingestion_checks_and_marts() -> None:
+    """docs/ingestion.md, Which automation runs what: the job of `pms_sync_hourly` (and of the
+    event sensor) selects every stream but availability, their blocking checks and every mart,
+    so one switch runs all three and a failed check holds that run's marts back; no asset
+    waits for the automation condition sensor."""
+    from pipelines.definitions import defs
+    from pipelines.defs.keys import stream_key
+
+    job = defs.resolve_job_def("pms_sync")
+    assert defs.resolve_schedule_def("pms_sync_hourly").job_name == "pms_sync"
+    assert defs.resolve_sensor_def("pms_events_sensor").job_name == "pms_sync"
+    selected = job.asset_layer.executable_asset_keys
+    marts = {k for k in defs.resolve_asset_graph().get_all_asset_keys() if k.path[0] == "mart"}
+    streams = {stream_key(s) for s in ("reference", "events", "reservations", "folios",
+                                       "pos_ledger")}
+    assert len(marts) == 9
+    assert selected == streams | marts
+    checks = {key.name for key in job.asset_layer.asset_graph.asset_check_keys}
+    assert {"unique_keys", "count_matches_api", "folio_unique_keys", "event_gap"} <= checks
+    for node in defs.resolve_asset_graph().asset_nodes:
+        assert node.automation_condition is None, node.key
 
 
 def _materialize(tmp_path: Path) -> dg.ExecuteInProcessResult:
@@ -53,7 +97,8 @@ def _materialize(tmp_path: Path) -> dg.ExecuteInProcessResult:
     resources["pms"] = PmsApiResource(  # the key stays in the environment (dg.EnvVar)
         base_url=dg.EnvVar("PMS_API_BASE_URL"), api_key=dg.EnvVar("PMS_API_KEY"),
         rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
-    every = [d for d in defs.assets or [] if isinstance(d, dg.AssetsDefinition)]
+    every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
+             if isinstance(d, dg.AssetsDefinition)]
     return dg.materialize(every, selection=dg.AssetSelection.groups(INGESTION_GROUP),
                           partition_key="default", resources=resources)
 
