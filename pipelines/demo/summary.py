@@ -10,6 +10,7 @@ from typing import Any
 
 from pipelines.reports import open_warehouse, resolve_property
 from pipelines.reports.reports import Table, run_report
+from pipelines.transforms.reconcile import STATUSES
 
 from .config import DemoConfig
 
@@ -58,9 +59,6 @@ class Summary:
                      f"{self.notebooks}/finance_reconciliation.ipynb "
                      "(PMSW_WAREHOUSE names another warehouse)")
         return "\n".join(lines)
-
-
-STATUSES = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
 
 
 def _recon_counts(run: tuple[Any, ...]) -> str:

@@ -12,11 +12,11 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from pipelines.transforms.reconcile import STATUSES
+
 from ._staging import _ArrowStream
 from .frames import query_frame
 from .transaction import transaction
-
-STATUSES = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
 
 
 @dataclass(frozen=True)
