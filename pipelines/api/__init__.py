@@ -28,16 +28,20 @@ from ._exceptions import (
     UnprocessableError,
     WebhookSignatureError,
 )
+from ._meter import CallMeter, count_call
 from ._paging import ReservationStream
-from ._ratelimit import TokenBucket
+from ._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket
 from ._receiver import WebhookReceiver
 from ._retry import RetryPolicy
 from ._webhooks import parse_webhook, sign, verify_signature
 
 __all__ = [
+    "DEFAULT_BURST",
+    "DEFAULT_RATE_PER_MINUTE",
     "ApiStatusError",
     "AuthenticationError",
     "BadRequestError",
+    "CallMeter",
     "ConflictError",
     "ConnectionError",
     "DuplicateExternalRefError",
@@ -60,6 +64,7 @@ __all__ = [
     "UnprocessableError",
     "WebhookReceiver",
     "WebhookSignatureError",
+    "count_call",
     "parse_webhook",
     "sign",
     "verify_signature",

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import click
 
+from pipelines.warehouse import DEFAULT_PATH
+
 
 @click.command()
 @click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("data/warehouse.duckdb"), show_default=True,
+              default=DEFAULT_PATH, show_default=True,
               help="DuckDB file the demo builds (a file it did not make is never replaced).")
 @click.option("--days", default=337, show_default=True, type=click.IntRange(1, 3000),
               help="Days simulated before the daily syncs.")

@@ -4,11 +4,10 @@
     pmsw reconcile --from 2026-03-01 --to 2026-03-07 --apply
 
 The same run as the Dagster job `reconcile` (pipelines.reconcile), on the warehouse
-`data/warehouse.duckdb` unless `--warehouse` says otherwise. The property is `--property`
-of the properties file (or the default property from PMS_API_BASE_URL / PMS_API_KEY); a dry
-run without an API configured uses the warehouse's only property. Exit status 1 when the
-run could not be made or a charge `failed` (then one line on stderr says why: the error codes
-and the first reason).
+(`--warehouse`). `--property` is the PMS property code (default: the warehouse's only
+property). A dry run reads the warehouse only; `--apply` posts through the API of that
+property (pipelines.properties). Exit status 1 when the run could not be made or a charge
+`failed` (then one line on stderr says why: the error codes and the first reason).
 """
 
 from __future__ import annotations
@@ -60,16 +59,16 @@ def failure_line(report: object) -> str:
 
 
 @click.command()
-@click.option("--date", "one_date", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="One business date (default: the last one closed).")
-@click.option("--from", "first", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="First business date of a range.")
-@click.option("--to", "last", type=click.DateTime(["%Y-%m-%d"]), default=None,
-              help="Last business date of a range (inclusive).")
+@click.option("--date", "one_date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              default=None, help="One business date (default: the last one closed).")
+@click.option("--from", "first", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              default=None, help="First business date of a range.")
+@click.option("--to", "last", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              default=None, help="Last business date of a range (inclusive).")
 @click.option("--apply", "apply_", is_flag=True,
               help="Post the missing charges (default: dry run, nothing posted).")
-@click.option("--property", "code", default=None,
-              help="Property code of the properties file (default: the only one).")
+@click.option("--property", "code", metavar="CODE", default=None,
+              help="PMS property code (default: the warehouse's only property).")
 @click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
               default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -77,10 +76,13 @@ def failure_line(report: object) -> str:
 def reconcile(one_date: datetime | None, first: datetime | None, last: datetime | None,
               apply_: bool, code: str | None, warehouse: Path, rules_file: Path | None) -> None:
     """Find charges missing from folios (POS ledger and rules); --apply posts them once."""
-    from pipelines.api import PmsClient, PmsError
-    from pipelines.ingest import PropertyConfigError, find_property, load_properties
+    from contextlib import nullcontext
+
+    from pipelines.api import PmsError
+    from pipelines.properties import PropertyConfigError, find_property, load_properties
     from pipelines.reconcile import Mode, run_reconciliation
     from pipelines.transforms.reconcile import RulesConfigError, load_rules
+    from pipelines.warehouse import UnknownPropertyError
     from pipelines.warehouse.recon import ReconInputError
 
     if one_date is not None and (first is not None or last is not None):
@@ -91,29 +93,13 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
     mode = Mode.APPLY if apply_ else Mode.DRY_RUN
     try:
         rules = load_rules(rules_file)
-        endpoint = None
-        try:
-            properties = load_properties()
-            chosen = (find_property(properties, code) if code is not None
-                      else properties[0] if len(properties) == 1 else None)
-            if chosen is None:
-                raise PropertyConfigError(
-                    "several properties in the properties file: give --property")
-            endpoint = chosen.endpoint()
-        except PropertyConfigError:
-            if mode is Mode.APPLY or code is not None:
-                raise
-        if endpoint is None:
-            report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end)
-        else:
-            with PmsClient(endpoint.base_url, endpoint.api_key,
-                           rate_per_minute=endpoint.rate_per_minute,
-                           burst=endpoint.burst) as client:
-                report = run_reconciliation(
-                    warehouse, rules, mode=mode, first=start, last=end,
-                    property_id=client.get_property().id,
-                    client=client if mode is Mode.APPLY else None)
-    except (RulesConfigError, PropertyConfigError, ReconInputError, PmsError) as error:
+        endpoint = (find_property(load_properties(), code).endpoint() if mode is Mode.APPLY
+                    else None)
+        with endpoint.client() if endpoint else nullcontext() as client:
+            report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end,
+                                        property_ref=code, client=client)
+    except (RulesConfigError, PropertyConfigError, ReconInputError, UnknownPropertyError,
+            PmsError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(summary_table(report))
     if report.apply is not None:

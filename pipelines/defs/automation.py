@@ -60,17 +60,12 @@ def pms_availability_daily(context: dg.ScheduleEvaluationContext) -> list[dg.Run
                        "last one seen (one call per property and tick).")
 def pms_events_sensor(context: dg.SensorEvaluationContext,
                       pms: PmsApiResource) -> dg.SensorResult:
-    from pipelines.api import PmsClient
-
     seen: dict[str, int] = json.loads(context.cursor) if context.cursor else {}
     requests: list[dg.RunRequest] = []
     for code in PROPERTY_CODES:
         after = seen.get(code, 0)
         try:
-            endpoint = pms.endpoint(code)
-            with PmsClient(endpoint.base_url, endpoint.api_key, max_attempts=2,
-                           rate_per_minute=endpoint.rate_per_minute,
-                           burst=endpoint.burst) as client:
+            with pms.endpoint(code).client(max_attempts=2) as client:
                 batch = client.get_events(after, limit=500)
         except (PmsError, ValueError) as error:
             context.log.warning(f"property {code}: events not read: {error}")

@@ -134,12 +134,7 @@ def count_matches_api(context: dg.AssetCheckExecutionContext, pms: PmsApiResourc
 
 def _count_one(code: str, pms: PmsApiResource,
                warehouse: WarehouseResource) -> tuple[str, int, int]:
-    from pipelines.api import PmsClient
-
-    endpoint = pms.endpoint(code)
-    with warehouse.connect() as conn, PmsClient(
-            endpoint.base_url, endpoint.api_key, rate_per_minute=endpoint.rate_per_minute,
-            burst=endpoint.burst) as client:
+    with warehouse.connect() as conn, pms.endpoint(code).client() as client:
         pid = client.get_property().id
         cursor = get_timestamp_cursor(conn, pid, "reservations")
         if cursor is None:

@@ -62,9 +62,9 @@ def _markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
          warehouse: WarehouseResource, sync_settings: SyncSettingsResource) -> StreamResult:
-    endpoint = sync_settings.endpoint(pms.endpoint(context.partition_key))
+    endpoint = pms.endpoint(context.partition_key)
     with warehouse.connect() as conn:
-        result = sync_stream(endpoint, conn, context.run_id, stream, sync_settings.settings())
+        result = sync_stream(endpoint, conn, context.run_id, stream, sync_settings)
     context.log.info(f"{stream} of {endpoint.code}: {result.calls} calls, {result.rows} rows, "
                      f"{result.seconds} s" + (f" ({result.message})" if result.message else ""))
     return result

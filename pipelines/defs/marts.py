@@ -16,11 +16,13 @@ import duckdb
 import polars as pl
 
 from pipelines.marts import MARTS, MartSettings, build_mart
+from pipelines.properties import DEFAULT_CODE
+from pipelines.warehouse import property_row
 
 from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
 from .keys import OWNERS, POOL, stream_key
 from .partitions import PROPERTIES
-from .resources import PmsApiResource, WarehouseResource
+from .resources import WarehouseResource
 
 PREVIEW_ROWS = 5
 
@@ -63,20 +65,14 @@ class MartConfig(dg.Config):
         return MartSettings(vat_pct=vat, horizon_days=self.horizon_days)
 
 
-def property_of_partition(conn: duckdb.DuckDBPyConnection, pms: PmsApiResource, code: str,
-                          run_id: str) -> int:
-    """The property id of partition `code`: as this run's ingestion logged it, else
-    GET /property (one call)."""
+def property_of_partition(conn: duckdb.DuckDBPyConnection, code: str, run_id: str) -> int:
+    """The property id of partition `code`: as this run's ingestion logged it, else the
+    warehouse's property of that PMS code (its only one for the default property)."""
     found = conn.execute("SELECT DISTINCT property_id FROM meta.sync_runs WHERE run_id = ?",
                          [run_id]).fetchall()
     if len(found) == 1:
         return int(found[0][0])
-    from pipelines.api import PmsClient
-
-    endpoint = pms.endpoint(code)
-    with PmsClient(endpoint.base_url, endpoint.api_key, rate_per_minute=endpoint.rate_per_minute,
-                   burst=endpoint.burst) as client:
-        return client.get_property().id
+    return property_row(conn, None if code == DEFAULT_CODE else code)[0]
 
 
 def _markdown(rows: pl.DataFrame) -> str:
@@ -99,11 +95,10 @@ def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
         owners=OWNERS, kinds={"polars", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
         deps=[*(stream_key(s) for s in INGESTED), *(mart_key(m) for m in reads)],
     )
-    def _asset(context: dg.AssetExecutionContext, pms: PmsApiResource,
-               warehouse: WarehouseResource,
+    def _asset(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
                config: MartConfig) -> dg.MaterializeResult:  # type: ignore[type-arg]
         with warehouse.connect() as conn:
-            pid = property_of_partition(conn, pms, context.partition_key, context.run_id)
+            pid = property_of_partition(conn, context.partition_key, context.run_id)
             rows = build_mart(conn, name, pid, config.settings())
         context.log.info(f"mart.{name} of property {pid}: {rows.height} rows")
         return dg.MaterializeResult(metadata=_metadata(pid, rows))
@@ -130,7 +125,6 @@ MART_ASSETS = [stay_nights_asset, revenue_daily_asset, occupancy_daily_asset,
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP), partitions_def=PROPERTIES,
-    description="Rebuild every mart of a property from the warehouse (no API call but one "
-                "GET /property to know the property).")
+    description="Rebuild every mart of a property from the warehouse (no API call).")
 
 defs = dg.Definitions(assets=MART_ASSETS, jobs=[pms_marts])

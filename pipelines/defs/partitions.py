@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from pipelines.ingest import load_properties, properties_file
+from pipelines.properties import load_properties, properties_file
 
 PROPERTY_CODES = [p.code for p in load_properties(properties_file())]
 PROPERTIES = dg.StaticPartitionsDefinition(PROPERTY_CODES)

@@ -13,12 +13,13 @@
   merged last) override the rules for the run.
 """
 
+from contextlib import nullcontext
 from datetime import date
 from typing import Any, Literal
 
 import dagster as dg
 
-from pipelines.api import PmsClient
+from pipelines.properties import DEFAULT_CODE
 from pipelines.reconcile import Mode, run_reconciliation
 from pipelines.transforms.reconcile import STATUSES, load_rules
 
@@ -56,15 +57,14 @@ def _date(value: str | None, name: str) -> date | None:
 def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pms: PmsApiResource,
               warehouse: WarehouseResource) -> dg.Output[dict[str, Any]]:
     rules = load_rules(config.rules_file, text=config.rules_yaml)
-    endpoint = pms.endpoint(context.partition_key)
-    with PmsClient(endpoint.base_url, endpoint.api_key, rate_per_minute=endpoint.rate_per_minute,
-                   burst=endpoint.burst) as client:
-        property_id = client.get_property().id
+    code = context.partition_key
+    apply = config.mode == "apply"
+    with pms.endpoint(code).client() if apply else nullcontext() as client:
         report = run_reconciliation(
             warehouse.path, rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
-            last=_date(config.last_date, "last_date"), property_id=property_id,
-            client=client if config.mode == "apply" else None)
+            last=_date(config.last_date, "last_date"),
+            property_ref=None if code == DEFAULT_CODE else code, client=client)
     summary = {status: {"count": n, "amount": f"{cents / 100:.2f}"}
                for status, (n, cents) in report.summary.items()}
     context.log.info(

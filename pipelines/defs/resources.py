@@ -1,8 +1,8 @@
 """Resources: the PMS API (per property), the DuckDB warehouse, the sync settings.
 
-Keys never appear in code or run config: the default property's URL and key are `dg.EnvVar`s
-(PMS_API_BASE_URL, PMS_API_KEY); a properties file names, per property, the environment
-variable holding its key, read when the run starts.
+Keys never appear in code or run config: they are read from the environment when a run
+starts (PMS_API_KEY for the default property; the properties file names, per property, the
+variable holding its key).
 """
 
 from __future__ import annotations
@@ -10,51 +10,49 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import dagster as dg
 import duckdb
 
-from pipelines.ingest import (
+from pipelines.api import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE
+from pipelines.ingest import SyncSettings
+from pipelines.properties import (
+    API_KEY_ENV,
+    BASE_URL_ENV,
     Endpoint,
-    PropertyConfigError,
-    SyncSettings,
+    default_property,
     find_property,
     load_properties,
-    properties_file,
 )
-from pipelines.ingest.properties import API_KEY_ENV, BASE_URL_ENV, DEFAULT_CODE, POS_LEDGER_DIR_ENV
 from pipelines.warehouse import DEFAULT_PATH, connect
 
 
 class PmsApiResource(dg.ConfigurableResource):  # type: ignore[type-arg]
-    """How to reach each property's API v1."""
+    """How to reach each property's API v1 (pipelines.properties), resolved when a run starts:
+    by default the properties file, else the default property from the environment."""
 
     properties_file: str | None = None
-    """The properties file (one partition per property); None: the one default property."""
+    """A properties file other than PMSW_PROPERTIES_FILE / ./properties.yaml."""
     base_url: str | None = None
-    """Base URL of the default property (set from dg.EnvVar("PMS_API_BASE_URL"))."""
+    """The default property's base URL instead of PMS_API_BASE_URL (tests)."""
     api_key: str | None = None
-    """Key of the default property (set from dg.EnvVar("PMS_API_KEY"))."""
-    rate_per_minute: int = 600
-    burst: int = 120
+    """The default property's key instead of PMS_API_KEY (tests)."""
+    rate_per_minute: int = DEFAULT_RATE_PER_MINUTE
+    """Client rate limit of the default property (a properties file says it per property)."""
+    burst: int = DEFAULT_BURST
 
     def endpoint(self, code: str) -> Endpoint:
         """The endpoint of property `code`; PropertyConfigError names what is missing."""
-        if self.properties_file:
-            return find_property(load_properties(Path(self.properties_file)), code).endpoint()
-        if code != DEFAULT_CODE:
-            raise PropertyConfigError(f"unknown property {code!r}: known {DEFAULT_CODE}")
-        if not self.base_url:
-            raise PropertyConfigError(f"property {code}: no base URL: set {BASE_URL_ENV}")
-        if not self.api_key:
-            raise PropertyConfigError(
-                f"property {code}: no API key: set the environment variable {API_KEY_ENV}")
-        ledger = os.environ.get(POS_LEDGER_DIR_ENV)
-        return Endpoint(code, self.base_url, self.api_key, self.rate_per_minute, self.burst,
-                        Path(ledger) if ledger else None)
+        if self.base_url or self.api_key:
+            given = {BASE_URL_ENV: self.base_url, API_KEY_ENV: self.api_key}
+            prop = default_property().model_copy(
+                update={"rate_per_minute": self.rate_per_minute, "burst": self.burst})
+            return prop.endpoint(
+                {**os.environ, **{name: value for name, value in given.items() if value}})
+        path = Path(self.properties_file) if self.properties_file else None
+        return find_property(load_properties(path), code).endpoint()
 
 
 class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
@@ -71,39 +69,13 @@ class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
             conn.close()
 
 
-class SyncSettingsResource(dg.ConfigurableResource):  # type: ignore[type-arg]
-    """Settings of the sync (docs/ingestion.md); e.g. `full_folio_refresh: true` for one run."""
-
-    overlap_seconds: int = 300
-    departed_days: int = 7
-    full_folio_refresh: bool = False
-    concurrency: int = 8
-    stay_guests: bool = True
-    availability_nights: int = 365
-    pos_ledger_dir: str | None = None
-    """Overrides PMS_POS_LEDGER_DIR / the properties file for every property."""
-
-    def settings(self) -> SyncSettings:
-        return SyncSettings(
-            overlap=timedelta(seconds=self.overlap_seconds), departed_days=self.departed_days,
-            full_folio_refresh=self.full_folio_refresh, concurrency=self.concurrency,
-            stay_guests=self.stay_guests, availability_nights=self.availability_nights)
-
-    def endpoint(self, endpoint: Endpoint) -> Endpoint:
-        if self.pos_ledger_dir is None:
-            return endpoint
-        return Endpoint(endpoint.code, endpoint.base_url, endpoint.api_key,
-                        endpoint.rate_per_minute, endpoint.burst, Path(self.pos_ledger_dir))
-
-
-def default_pms_resource() -> PmsApiResource:
-    """The properties file when there is one, else the default property from the environment."""
-    path = properties_file()
-    if path is not None:
-        return PmsApiResource(properties_file=str(path))
-    return PmsApiResource(base_url=dg.EnvVar(BASE_URL_ENV), api_key=dg.EnvVar(API_KEY_ENV))
+class SyncSettingsResource(dg.ConfigurableResource, SyncSettings):  # type: ignore[type-arg]
+    """The sync settings (pipelines.ingest.SyncSettings, docs/ingestion.md) as the resource
+    `sync_settings`, editable in the launchpad; e.g. `full_folio_refresh: true` for one run."""
 
 
 def default_resources() -> dict[str, Any]:
-    return {"pms": default_pms_resource(), "warehouse": WarehouseResource(),
+    """The resources of pipelines.definitions (nothing read from the environment until a run
+    starts)."""
+    return {"pms": PmsApiResource(), "warehouse": WarehouseResource(),
             "sync_settings": SyncSettingsResource()}

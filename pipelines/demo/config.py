@@ -8,7 +8,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
-from pipelines.ingest import Endpoint
+import yaml
+
+from pipelines.properties import PROPERTIES_FILE_ENV
+from pipelines.warehouse import DEFAULT_PATH
 
 UNLIMITED_RATE = 1_000_000
 """The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute)."""
@@ -26,10 +29,12 @@ class DemoHotel:
     default_key: str
     """The sandbox's shared test key of the property (docs/sandbox.md, Keys)."""
 
-    def endpoint(self, base_url: str, pos_root: Path) -> Endpoint:
-        key = os.environ.get(self.key_env) or self.default_key
-        return Endpoint(self.code, base_url, key, UNLIMITED_RATE, UNLIMITED_RATE,
-                        pos_root / self.code)
+    def entry(self, base_url: str, pos_root: Path) -> dict[str, object]:
+        """The hotel in the properties file (its key stays in the environment)."""
+        os.environ.setdefault(self.key_env, self.default_key)
+        return {"code": self.code, "base_url": base_url, "api_key_env": self.key_env,
+                "pos_ledger_dir": str(pos_root / self.code), "rate_per_minute": UNLIMITED_RATE,
+                "burst": UNLIMITED_RATE}
 
 
 HOTELS = (
@@ -41,7 +46,7 @@ HOTELS = (
 @dataclass(frozen=True)
 class DemoConfig:
     data_dir: Path = Path("data")
-    warehouse: Path = Path("data/warehouse.duckdb")
+    warehouse: Path = DEFAULT_PATH
     days: int = 337
     """Days simulated before the daily syncs start (a year with the daily stretch)."""
     daily_syncs: int = 28
@@ -70,6 +75,18 @@ class DemoConfig:
     def pos_root(self) -> Path:
         """One folder per property, as the ingestion reads them."""
         return self.demo_dir / "pos"
+
+    @property
+    def properties_file(self) -> Path:
+        return self.demo_dir / "properties.yaml"
+
+    def use_properties(self, base_url: str) -> None:
+        """Write the hotels to the demo's properties file and make it the process's, so the
+        Dagster definitions have one partition per hotel (pipelines.properties)."""
+        entries = [h.entry(base_url, self.pos_root) for h in self.hotels]
+        self.properties_file.write_text(yaml.safe_dump({"properties": entries}),
+                                        encoding="utf-8")
+        os.environ[PROPERTIES_FILE_ENV] = str(self.properties_file)
 
     @property
     def marker(self) -> Path:

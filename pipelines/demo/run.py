@@ -1,5 +1,6 @@
 """The demo's steps, with progress: a simulated year, the sandbox serving it, daily syncs,
-marts, reconciliation, summary.
+marts, reconciliation, summary. Syncs and marts materialize the Dagster definitions in process,
+asset checks included, like `pmsw sync` (pipelines.materialize).
 
 Folios and the POS ledger are current state only (no history is rebuilt from them), so they
 are read once after the daily stretch (folios in a full refresh) rather than every day: the
@@ -9,8 +10,7 @@ warehouse ends the same, with some 28 x 6,000 fewer calls (docs/operations.md, F
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +18,8 @@ from typing import Any
 import click
 
 from pipelines.demo.sandbox_process import sandbox_process
-from pipelines.ingest import SyncSettings, sync_property
+from pipelines.ingest import SyncSettings
+from pipelines.materialize import PropertyRun, materialize
 from pipelines.warehouse import connect
 
 from .config import DemoConfig, DemoError, start_clean
@@ -34,6 +35,8 @@ FINAL_STREAMS = ("reference", "events", "reservations", "folios", "availability"
 class DemoResult:
     seconds: dict[str, float] = field(default_factory=dict)
     summary: Summary | None = None
+    checks: dict[str, dict[str, tuple[bool, str]]] = field(default_factory=dict)
+    """Per hotel, the asset checks of its runs: name -> (passed, description), a failure kept."""
 
     @property
     def total_seconds(self) -> float:
@@ -92,9 +95,9 @@ def run_demo(config: DemoConfig) -> DemoResult:
             note(f"API v1 at {base_url}, database {config.sandbox_db}")
         admin = SandboxAdmin(base_url)
         stack.callback(admin.close)
-        _play(config, progress, admin, ids, codes, base_url)
+        _play(config, progress, admin, ids, codes, base_url, result)
     with progress.step("summary", "Summary") as _:
-        result.summary = read_summary(config)
+        result.summary = read_summary(config, result.checks)
     return result
 
 
@@ -119,62 +122,64 @@ def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: lis
 
 
 def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list[int],
-          codes: list[str], base_url: str) -> None:
-    endpoints = [h.endpoint(base_url, config.pos_root) for h in config.hotels]
-    settings = SyncSettings(stay_guests=False, concurrency=8)
-    conn = connect(config.warehouse)
-    try:
-        with progress.step("first_sync", "First sync: full load of reservations, events, "
-                                         "availability into DuckDB") as note:
-            for endpoint in endpoints:
-                streams = sync_property(endpoint, conn, _run_id("full"), settings,
-                                        DAILY_STREAMS)
-                note(f"{endpoint.code}: " + ", ".join(
-                    f"{s.stream} {s.rows} rows" for s in streams if s.stream != "reference"))
-        with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
-                                    "live a day, then the warehouse syncs") as note:
-            with progress.bar(config.daily_syncs, "days") as bar:
-                for _ in range(config.daily_syncs):
-                    business_date = admin.advance(1, ids)
-                    for endpoint in endpoints:
-                        sync_property(endpoint, conn, _run_id("daily"), settings,
-                                      DAILY_STREAMS)
-                    bar.update(1)
-            note(f"business date now {business_date}")
-        with progress.step("final_sync", "Folios (full refresh) and the POS ledger files")\
-                as note:
-            hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
-            final = SyncSettings(stay_guests=False, concurrency=8, full_folio_refresh=True)
-            for endpoint in endpoints:
-                streams = sync_property(endpoint, conn, _run_id("final"), final,
-                                        FINAL_STREAMS)
-                failed = [s for s in streams if s.status != "success"]
-                if failed:
-                    raise DemoError(f"{endpoint.code}: stream {failed[0].stream} "
-                                    f"{failed[0].status}: {failed[0].message}")
-                by_name = {s.stream: s for s in streams}
-                note(f"{endpoint.code}: {by_name['folios'].rows} folio rows, "
-                     f"{by_name['pos_ledger'].rows} POS ledger lines")
-        with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
-                                    "segments, booking KPIs (polars)") as note:
-            from pipelines.marts import build_marts
+          codes: list[str], base_url: str, result: DemoResult) -> None:
+    config.use_properties(base_url)
+    daily = SyncSettings(stay_guests=False)
 
-            for hotel in config.hotels:
-                rows = build_marts(conn, hotel.property_id)
-                note(f"{hotel.code}: " + ", ".join(f"{k} {v}" for k, v in rows.items()))
-    finally:
-        conn.close()
+    def sync(code: str, streams: Sequence[str], settings: SyncSettings = daily,
+             marts: bool = False) -> PropertyRun:
+        run = materialize(code, config.warehouse, streams, settings=settings, marts=marts)
+        if run.error is not None:
+            raise DemoError(f"{code}: {type(run.error).__name__}: {run.error}")
+        failed = [(s, status, message) for s, (_, status, message) in run.streams.items()
+                  if status != "success"]
+        if failed:
+            raise DemoError(f"{code}: stream {failed[0][0]} {failed[0][1]}: {failed[0][2]}")
+        checks = result.checks.setdefault(code, {})
+        for name, outcome in run.checks.items():
+            if outcome[0] is False or name not in checks:
+                checks[name] = outcome
+        return run
+
+    with progress.step("first_sync", "First sync: full load of reservations, events, "
+                                     "availability into DuckDB (the Dagster assets and "
+                                     "their checks)") as note:
+        for code in codes:
+            run = sync(code, DAILY_STREAMS)
+            note(f"{code}: " + ", ".join(f"{s} {rows} rows" for s, (rows, _, _)
+                                         in run.streams.items() if s != "reference"))
+    with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
+                                "live a day, then the warehouse syncs") as note:
+        with progress.bar(config.daily_syncs, "days") as bar:
+            for _ in range(config.daily_syncs):
+                business_date = admin.advance(1, ids)
+                for code in codes:
+                    sync(code, DAILY_STREAMS)
+                bar.update(1)
+        note(f"business date now {business_date}")
+    with progress.step("final_sync", "Folios (full refresh) and the POS ledger files") as note:
+        hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
+        final = SyncSettings(stay_guests=False, full_folio_refresh=True)
+        for code in codes:
+            run = sync(code, FINAL_STREAMS, final)
+            note(f"{code}: {run.streams['folios'][0]} folio rows, "
+                 f"{run.streams['pos_ledger'][0]} POS ledger lines")
+    with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
+                                "segments, booking KPIs (polars)") as note:
+        for code in codes:
+            run = sync(code, (), marts=True)
+            note(f"{code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
     with progress.step("reconcile", "Folio reconciliation of the last "
                                     f"{config.daily_syncs} business dates: dry run, then "
                                     "apply") as note:
-        for line in _reconcile(config, endpoints):
+        for line in _reconcile(config):
             note(line)
 
 
-def _reconcile(config: DemoConfig, endpoints: list[Any]) -> list[str]:
+def _reconcile(config: DemoConfig) -> list[str]:
     from datetime import timedelta
 
-    from pipelines.api import PmsClient
+    from pipelines.properties import load_properties
     from pipelines.reconcile import Mode, run_reconciliation
     from pipelines.transforms.reconcile import load_rules
 
@@ -182,30 +187,23 @@ def _reconcile(config: DemoConfig, endpoints: list[Any]) -> list[str]:
     lines = []
     conn = connect(config.warehouse, read_only=True)
     try:
-        dates = dict(conn.execute(
-            "SELECT property_id, business_date FROM core.property").fetchall())
+        dates = dict(conn.execute("SELECT code, business_date FROM core.property").fetchall())
     finally:
         conn.close()
-    for hotel, endpoint in zip(config.hotels, endpoints, strict=True):
-        last = dates[hotel.property_id] - timedelta(days=1)
+    for prop in load_properties(config.properties_file):
+        last = dates[prop.code] - timedelta(days=1)
         first = last - timedelta(days=config.daily_syncs - 1)
         dry = run_reconciliation(config.warehouse, rules, mode=Mode.DRY_RUN, first=first,
-                                 last=last, property_id=hotel.property_id)
-        with PmsClient(endpoint.base_url, endpoint.api_key,
-                       rate_per_minute=endpoint.rate_per_minute,
-                       burst=endpoint.burst) as client:
+                                 last=last, property_ref=prop.code)
+        with prop.endpoint().client() as client:
             applied = run_reconciliation(config.warehouse, rules, mode=Mode.APPLY,
-                                         first=first, last=last,
-                                         property_id=hotel.property_id, client=client)
-        lines.append(f"{hotel.code} {first} to {last}: dry run {_counts(dry.summary)}")
-        lines.append(f"{hotel.code} apply: {_counts(applied.summary)}")
+                                         first=first, last=last, property_ref=prop.code,
+                                         client=client)
+        lines.append(f"{prop.code} {first} to {last}: dry run {_counts(dry.summary)}")
+        lines.append(f"{prop.code} apply: {_counts(applied.summary)}")
     return lines
 
 
 def _counts(summary: dict[str, tuple[int, int]]) -> str:
     return ", ".join(f"{status} {n} ({cents / 100:,.2f})" for status, (n, cents)
                      in summary.items() if n)
-
-
-def _run_id(kind: str) -> str:
-    return f"demo-{kind}-{uuid.uuid4().hex[:12]}"

@@ -17,9 +17,6 @@ from pathlib import Path
 
 import httpx
 
-TEST_KEY = "sbx_test_all_scopes"
-"""The shared test key of the sandbox: every scope on property 1."""
-
 
 class SandboxStartError(RuntimeError):
     """The sandbox process exited or did not answer in time."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from pipelines.reports import open_warehouse, resolve_property
 from pipelines.reports.reports import Table, run_report
+from pipelines.transforms.reconcile import STATUSES
 
 from .config import DemoConfig
 
@@ -27,6 +28,8 @@ class HotelSummary:
     """pickup total row: ('total', '', otb, new, cancelled, net, revenue)."""
     recon: list[tuple[Any, ...]]
     """recon.runs rows of the demo: run, mode, dates, expected, per status count/amount."""
+    checks: dict[str, tuple[bool, str]]
+    """The asset checks of the hotel's syncs: name -> (passed, description)."""
 
 
 @dataclass(frozen=True)
@@ -52,15 +55,15 @@ class Summary:
             for run in h.recon:
                 lines.append(f"  reconciliation {run[1]:<8} {run[2]} to {run[3]}: "
                              + _recon_counts(run))
+            failed = [f"{name} ({why})" for name, (ok, why) in h.checks.items() if not ok]
+            lines.append(f"  asset checks: {len(h.checks) - len(failed)} passed"
+                         + (f", failed: {'; '.join(failed)}" if failed else ""))
         lines.append(f"\nWarehouse: {self.warehouse}  (pmsw report occupancy --property "
                      f"{self.hotels[0].code}; duckdb {self.warehouse})")
         lines.append(f"Notebooks: {self.notebooks}/revenue_manager.ipynb, "
                      f"{self.notebooks}/finance_reconciliation.ipynb "
                      "(PMSW_WAREHOUSE names another warehouse)")
         return "\n".join(lines)
-
-
-STATUSES = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
 
 
 def _recon_counts(run: tuple[Any, ...]) -> str:
@@ -88,7 +91,8 @@ def _total(table: Table) -> tuple[Any, ...]:
     return table.total
 
 
-def read_summary(config: DemoConfig) -> Summary:
+def read_summary(config: DemoConfig,
+                 checks: dict[str, dict[str, tuple[bool, str]]]) -> Summary:
     conn = open_warehouse(config.warehouse)
     path = config.warehouse
     try:
@@ -106,7 +110,7 @@ def read_summary(config: DemoConfig) -> Summary:
             recon = run_report(conn, path, "reconciliation", prop, bd - timedelta(days=400),
                                bd).rows
             hotels.append(HotelSummary(prop.code, prop.name, prop.currency, bd, last_30,
-                                       next_30, pickup_7, recon))
+                                       next_30, pickup_7, recon, checks.get(hotel.code, {})))
     finally:
         conn.close()
     return Summary(hotels, str(config.warehouse), str(config.notebooks))

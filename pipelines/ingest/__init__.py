@@ -5,20 +5,11 @@ Streams (docs/ingestion.md): reference, events, reservations, folios, availabili
 pos_ledger. Each writes its rows and moves its cursor in one DuckDB transaction.
 """
 
+from pipelines.properties import Endpoint, load_properties  # load_properties: defs/partitions
+
 from .context import StreamResult, SyncContext, run_stream
-from .properties import (
-    Endpoint,
-    PropertyConfig,
-    PropertyConfigError,
-    find_property,
-    load_properties,
-    properties_file,
-)
 from .settings import SyncSettings
 from .streams import STREAMS, sync_property, sync_stream
 
-__all__ = [
-    "STREAMS", "Endpoint", "PropertyConfig", "PropertyConfigError", "StreamResult",
-    "SyncContext", "SyncSettings", "find_property", "load_properties", "properties_file",
-    "run_stream", "sync_property", "sync_stream",
-]
+__all__ = ["STREAMS", "Endpoint", "StreamResult", "SyncContext", "SyncSettings", "load_properties",
+           "run_stream", "sync_property", "sync_stream"]

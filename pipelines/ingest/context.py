@@ -11,11 +11,10 @@ from typing import Any
 import duckdb
 
 from models import Property
-from pipelines.api import PmsClient
+from pipelines.api import CallMeter
+from pipelines.properties import Endpoint
 from pipelines.warehouse import SyncRun, record_sync_run
 
-from .meter import CallMeter
-from .properties import Endpoint
 from .settings import SyncSettings
 
 
@@ -46,9 +45,7 @@ class SyncContext:
         self.settings = settings or SyncSettings()
         self.meter = CallMeter()
         self._http = self.meter.http_client()
-        self.client = PmsClient(endpoint.base_url, endpoint.api_key, http_client=self._http,
-                                rate_per_minute=endpoint.rate_per_minute, burst=endpoint.burst,
-                                retry=self.settings.retry)
+        self.client = endpoint.client(http_client=self._http, retry=self.settings.retry)
         self._property: Property | None = None
 
     def close(self) -> None:

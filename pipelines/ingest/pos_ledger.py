@@ -1,8 +1,10 @@
 """Stream `pos_ledger`: the POS ledger CSV files of the property's folder (`pos_ledger_dir` of
-the properties file, else `PMS_POS_LEDGER_DIR`), each file once, a bad file quarantined with
-its reason while the others load (pipelines.warehouse.pos_ledger). One folder per property."""
+the sync settings, else of the properties file, else `PMS_POS_LEDGER_DIR`), each file once, a
+bad file quarantined with its reason while the others load (pipelines.warehouse.pos_ledger)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from pipelines.warehouse import load_pos_ledger_dir
 
@@ -14,7 +16,8 @@ STREAM = "pos_ledger"
 
 
 def sync_pos_ledger(ctx: SyncContext, result: StreamResult) -> None:
-    folder = ctx.endpoint.pos_ledger_dir
+    named = ctx.settings.pos_ledger_dir
+    folder = Path(named) if named else ctx.endpoint.pos_ledger_dir
     if folder is None or not folder.is_dir():
         result.message = ("no POS ledger folder: set PMS_POS_LEDGER_DIR or pos_ledger_dir"
                           if folder is None else f"POS ledger folder {folder} does not exist")

@@ -1,9 +1,11 @@
-"""Settings of a sync (the same for Dagster and `pmsw sync`)."""
+"""Settings of a sync: the same object for `pmsw sync`, the demo and Dagster (whose resource
+`sync_settings` IS a SyncSettings, editable in the launchpad)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import timedelta
+
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 
 from pipelines.api import RetryPolicy
 
@@ -11,29 +13,38 @@ AVAILABILITY_WINDOW = 62
 """GET /availability answers at most 62 nights per call (spec, Limits)."""
 
 
-@dataclass(frozen=True)
-class SyncSettings:
-    overlap: timedelta = timedelta(minutes=5)
+class SyncSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    overlap_seconds: NonNegativeInt = 300
     """Reservations are read from the stored cursor minus this window (a commit may become
     visible after a later one; rows in the window are read again and merged)."""
-    departed_days: int = 7
+    departed_days: NonNegativeInt = 7
     """Folios of rooms that departed within this many days (of the business date) are re-read."""
     full_folio_refresh: bool = False
     """Re-read the folios of every reservation in the warehouse (closed folios stay final)."""
-    concurrency: int = 8
+    concurrency: PositiveInt = 8
     """Calls in flight when many folios or reservation details are fetched."""
     stay_guests: bool = True
     """Read the detail of each reservation landed (GET /reservations/{id}) for its guests."""
-    availability_nights: int = 365
-    chunk: int = 200
+    availability_nights: PositiveInt = 365
+    chunk: PositiveInt = 200
     """Reservations whose folios are landed per transaction."""
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    """Retries of each call (5 attempts, backoff from 0.5 s: docs/client.md)."""
+    retry_attempts: PositiveInt = 5
+    """Attempts of each call, the first included (docs/client.md)."""
+    retry_backoff_seconds: float = 0.5
+    """Wait before the second attempt, doubled at each further one (up to the cap)."""
+    retry_backoff_cap_seconds: float = 8.0
+    pos_ledger_dir: str | None = None
+    """POS ledger folder of every property (overrides the properties file and
+    PMS_POS_LEDGER_DIR)."""
 
-    def __post_init__(self) -> None:
-        if self.overlap < timedelta(0):
-            raise ValueError("overlap must not be negative")
-        if self.departed_days < 0:
-            raise ValueError("departed_days must not be negative")
-        if self.concurrency < 1 or self.chunk < 1 or self.availability_nights < 1:
-            raise ValueError("concurrency, chunk and availability_nights must be positive")
+    @property
+    def overlap(self) -> timedelta:
+        return timedelta(seconds=self.overlap_seconds)
+
+    @property
+    def retry(self) -> RetryPolicy:
+        return RetryPolicy(max_attempts=self.retry_attempts,
+                           backoff_base=self.retry_backoff_seconds,
+                           backoff_cap=self.retry_backoff_cap_seconds)

@@ -6,12 +6,13 @@ from collections.abc import Sequence
 
 import duckdb
 
+from pipelines.properties import Endpoint
+
 from .availability import sync_availability
 from .context import StreamFn, StreamResult, SyncContext, run_stream
 from .events import sync_events
 from .folios import sync_folios
 from .pos_ledger import sync_pos_ledger
-from .properties import Endpoint
 from .reference import sync_reference
 from .reservations import sync_reservations
 from .settings import SyncSettings

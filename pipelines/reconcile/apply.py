@@ -31,8 +31,8 @@ from pipelines.api import (
     TimeoutError,
     TransportError,
     UnprocessableError,
+    count_call,
 )
-from pipelines.ingest.meter import count_call
 from pipelines.reconcile.live import folio_frames
 from pipelines.transforms.reconcile import BLOCKED, FAILED, MISSING, POSTED, postable
 from pipelines.transforms.reconcile.matching import match

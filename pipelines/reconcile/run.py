@@ -21,8 +21,8 @@ import polars as pl
 
 from pipelines.api import PmsClient
 from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
-from pipelines.warehouse import connect
-from pipelines.warehouse.recon import ReconInputError, property_row, read_inputs, save_run
+from pipelines.warehouse import connect, property_row
+from pipelines.warehouse.recon import ReconInputError, read_inputs, save_run
 
 from .apply import Applier, ApplyStats
 
@@ -89,20 +89,25 @@ def run_reconciliation(
     mode: Mode = Mode.DRY_RUN,
     first: date | None = None,
     last: date | None = None,
-    property_id: int | None = None,
+    property_ref: int | str | None = None,
     client: PmsClient | None = None,
     before_write: Callable[[], None] | None = None,
 ) -> ReconReport:
-    """Reconcile one property (the warehouse's only one, or `property_id`) over business
-    dates [first, last] (default: the last closed date); apply needs `client`.
+    """Reconcile one property (id or PMS code `property_ref`; default the warehouse's only
+    one, or in apply mode the client's) over business dates [first, last] (default: the last
+    closed date). Only apply needs `client`, and posts only to the property it reconciles.
 
     `before_write` runs after the posts and before the results are written (operations
     hooks; the crash tests stop the process there)."""
     if mode is Mode.APPLY and client is None:
         raise ValueError("apply mode needs an API client")
     started_at = datetime.now(UTC)
+    api_property = client.get_property().id if client is not None else None
     with open_warehouse(warehouse) as conn:
-        pid, code, business_date = property_row(conn, property_id)
+        pid, code, business_date = property_row(conn, property_ref or api_property)
+        if api_property is not None and pid != api_property:
+            raise ReconInputError(f"property {code}: the API key is of property id "
+                                  f"{api_property}, not {pid}")
         first, last = closed_dates(business_date, first, last)
         inputs = read_inputs(conn, pid, first, last)
     property_rules = rules.for_property(code)

@@ -59,21 +59,9 @@ def vat_bp_expr(vat_pct: VatRate, property_col: str = "property_id") -> pl.Expr:
     return pl.col(property_col).replace_strict(mapping, default=default, return_dtype=pl.Int64)
 
 
-def pct_to_bp(expr: pl.Expr) -> pl.Expr:
-    """A Decimal/str percentage column (e.g. tax_pct) -> Int64 basis points, half-up."""
-    return (
-        expr.cast(pl.Decimal(20, 4)).round(2, mode="half_away_from_zero") * 100
-    ).cast(pl.Int64)
-
-
 def net_from_gross(gross_cents: pl.Expr, vat_bp: pl.Expr) -> pl.Expr:
     """Net = gross / (1 + VAT), rounded half-up to the cent."""
     return div_half_up(gross_cents * 10_000, vat_bp + 10_000)
-
-
-def gross_from_net(net_cents: pl.Expr, vat_bp: pl.Expr) -> pl.Expr:
-    """Gross = net * (1 + VAT), rounded half-up to the cent."""
-    return div_half_up(net_cents * (vat_bp + 10_000), 10_000)
 
 
 def split_evenly(total_cents: pl.Expr, nights: pl.Expr, night_index: pl.Expr) -> pl.Expr:

@@ -13,7 +13,7 @@ from .folios import FolioLanding, land_folios, net_and_gross
 from .guests import land_guests
 from .migrate import MigrationError, migrate
 from .pos_ledger import LedgerLoad, load_pos_ledger_dir
-from .reference import PropertyData, land_reference
+from .reference import PropertyData, UnknownPropertyError, land_reference, property_row
 from .reservations import ReservationLanding, land_reservations, max_updated_at
 from .sync_state import (
     SyncRun,
@@ -31,11 +31,11 @@ from .sync_state import (
 from .transaction import transaction
 
 __all__ = [
-    "DEFAULT_PATH", "EventLanding", "FolioLanding", "LedgerLoad", "MigrationError",
-    "PropertyData", "ReservationLanding", "SyncRun", "SyncState", "advance_cursor",
+    "DEFAULT_PATH", "EventLanding", "FolioLanding", "LedgerLoad", "MigrationError", "PropertyData",
+    "ReservationLanding", "SyncRun", "SyncState", "UnknownPropertyError", "advance_cursor",
     "clear_full_resync", "connect", "get_cursor", "get_int_cursor", "get_state",
     "get_timestamp_cursor", "insert_frame", "land_availability", "land_events", "land_folios",
     "land_guests", "land_reference", "land_reservations", "load_pos_ledger_dir",
-    "max_updated_at", "migrate", "net_and_gross", "record_sync_run", "require_full_resync",
-    "reset_cursor", "transaction",
+    "max_updated_at", "migrate", "net_and_gross", "property_row", "record_sync_run",
+    "require_full_resync", "reset_cursor", "transaction",
 ]

@@ -9,10 +9,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import duckdb
+import polars as pl
 
 from models import Folio, FolioLine
+from pipelines.transforms.line_rooms import line_room_entries
 
 from ._staging import BOOL, DATE, DEC, INT, STR, TS, dec, drop, require_aware, stage
+from .frames import query_frame
 from .raw import Payload, append_raw, payloads_of
 from .transaction import transaction
 
@@ -29,8 +32,8 @@ _LINE = {
     "property_id": INT, "folio_line_id": INT, "folio_id": INT, "reservation_id": INT,
     "type": STR, "description": STR, "posted_on": DATE, "quantity": DEC, "unit_price": DEC,
     "discount": DEC, "tax_pct": DEC, "total": DEC, "amount_gross": DEC, "amount_net": DEC,
-    "room": STR, "service_item_id": INT, "reversal_of": INT, "last_seen_run": STR,
-    "fetched_at": TS,
+    "room": STR, "service_item_id": INT, "reversal_of": INT, "reservation_room_id": INT,
+    "last_seen_run": STR, "fetched_at": TS,
 }
 
 
@@ -38,7 +41,6 @@ _LINE = {
 class FolioLanding:
     folios: int
     lines: int
-    lines_with_room_entry: int
 
 
 def net_and_gross(line: FolioLine, prices_include_vat: bool) -> tuple[Decimal, Decimal]:
@@ -65,9 +67,8 @@ def land_folios(
     """Replace each folio of the batch and all its lines, in one transaction.
 
     A line's `reservation_room_id` is derived from the room entries already in
-    core.reservation_rooms (land reservations before their folios): the only entry of the
-    folio's reservation with the line's room number, or among several the one whose stay
-    covers `posted_on` (departure day included).
+    core.reservation_rooms (land reservations before their folios) by the rule of
+    `pipelines.transforms.line_rooms`.
     """
     require_aware(fetched_at, "fetched_at")
     latest = {f.id: f for f in folios}  # a folio read twice in a batch: the last read wins
@@ -94,6 +95,7 @@ def land_folios(
                 "room": ln.room, "service_item_id": ln.service_item_id,
                 "reversal_of": ln.reversal_of, "last_seen_run": run_id, "fetched_at": fetched_at,
             })
+    _with_room_entries(conn, property_id, line_rows)
     with transaction(conn):
         append_raw(conn, property_id, STREAM, payloads_of(folios, payloads),
                    run_id=run_id, fetched_at=fetched_at)
@@ -104,27 +106,27 @@ def land_folios(
         conn.execute("INSERT INTO core.folios BY NAME SELECT * FROM _stg_folios")
         conn.execute("DELETE FROM core.folio_lines WHERE property_id = ? AND folio_id IN "
                      "(SELECT folio_id FROM _stg_folios)", [property_id])
-        conn.execute("""
-            INSERT INTO core.folio_lines BY NAME
-            WITH cand AS (
-                SELECT l.folio_line_id, r.reservation_room_id,
-                       l.posted_on BETWEEN r.arrival AND r.departure AS covers
-                FROM _stg_lines l JOIN core.reservation_rooms r
-                  ON r.property_id = l.property_id AND r.reservation_id = l.reservation_id
-                 AND r.room_code = l.room AND l.room <> ''
-            ), pick AS (
-                SELECT folio_line_id,
-                       CASE WHEN count(*) = 1 THEN min(reservation_room_id)
-                            WHEN count(*) FILTER (WHERE covers) = 1
-                                THEN min(reservation_room_id) FILTER (WHERE covers)
-                       END AS reservation_room_id
-                FROM cand GROUP BY folio_line_id
-            )
-            SELECT l.*, pick.reservation_room_id
-            FROM _stg_lines l LEFT JOIN pick USING (folio_line_id)
-        """)
-        row = conn.execute("SELECT count(*) FROM core.folio_lines WHERE property_id = ? AND "
-                           "reservation_room_id IS NOT NULL AND folio_id IN "
-                           "(SELECT folio_id FROM _stg_folios)", [property_id]).fetchone()
+        conn.execute("INSERT INTO core.folio_lines BY NAME SELECT * FROM _stg_lines")
         drop(conn, "_stg_folios", "_stg_lines")
-    return FolioLanding(len(folio_rows), len(line_rows), 0 if row is None else int(row[0]))
+    return FolioLanding(len(folio_rows), len(line_rows))
+
+
+def _with_room_entries(conn: duckdb.DuckDBPyConnection, property_id: int,
+                       line_rows: list[dict[str, Any]]) -> None:
+    """Set each line's `reservation_room_id` from the room entries of its reservation."""
+    if not line_rows:
+        return
+    rooms = query_frame(conn, """
+        SELECT property_id, reservation_id, reservation_room_id, room_code, arrival, departure
+          FROM core.reservation_rooms
+         WHERE property_id = $p AND reservation_id IN (SELECT unnest($ids))""",
+        {"p": property_id, "ids": sorted({r["reservation_id"] for r in line_rows})})
+    lines = pl.DataFrame([{k: r[k] for k in ("property_id", "folio_line_id", "reservation_id",
+                                              "room", "posted_on")} for r in line_rows],
+                         schema={"property_id": pl.Int64, "folio_line_id": pl.Int64,
+                                 "reservation_id": pl.Int64, "room": pl.String,
+                                 "posted_on": pl.Date})
+    entry = dict(line_room_entries(lines, rooms).select("folio_line_id", "reservation_room_id")
+                 .iter_rows())
+    for row in line_rows:
+        row["reservation_room_id"] = entry[row["folio_line_id"]]

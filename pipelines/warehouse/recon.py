@@ -12,11 +12,12 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from pipelines.transforms.reconcile import STATUSES
+
 from ._staging import insert_frame
 from .frames import query_frame
+from .reference import property_row
 from .transaction import transaction
-
-STATUSES = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
 
 
 @dataclass(frozen=True)
@@ -37,23 +38,6 @@ class ReconInputs:
 
 class ReconInputError(ValueError):
     """The warehouse cannot answer the reconciliation asked (names what is missing)."""
-
-
-def property_row(conn: duckdb.DuckDBPyConnection,
-                 property_id: int | None) -> tuple[int, str, date]:
-    """(property_id, code, business_date) from core.property: the one asked, or the only one."""
-    rows = conn.execute("SELECT property_id, code, business_date FROM core.property "
-                        "ORDER BY property_id").fetchall()
-    if property_id is not None:
-        rows = [r for r in rows if r[0] == property_id]
-        if not rows:
-            raise ReconInputError(f"property {property_id} is not in the warehouse: sync it first")
-    elif len(rows) != 1:
-        raise ReconInputError(
-            "no property in the warehouse: sync first" if not rows else
-            f"the warehouse holds {len(rows)} properties: say which (property_id)")
-    pid, code, business_date = rows[0]
-    return int(pid), str(code), business_date
 
 
 def read_inputs(conn: duckdb.DuckDBPyConnection, property_id: int, first: date,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import duckdb
@@ -117,3 +117,26 @@ def land_reference(
             conn.execute(f"INSERT INTO core.{table} BY NAME SELECT * FROM _stg_ref")
         drop(conn, "_stg_ref")
     return {table: len(rows) for table, rows in tables.items()}
+
+
+class UnknownPropertyError(ValueError):
+    """The warehouse does not hold the property asked (the message names those it holds)."""
+
+
+def property_row(conn: duckdb.DuckDBPyConnection,
+                 wanted: int | str | None = None) -> tuple[int, str, date]:
+    """(property_id, code, business_date) of core.property: the property of id or PMS code
+    `wanted` (case-insensitive), or the warehouse's only one when None."""
+    rows = [(int(r[0]), str(r[1]), r[2]) for r in conn.execute(
+        "SELECT property_id, code, business_date FROM core.property ORDER BY 1").fetchall()]
+    known = ", ".join(f"{code} ({pid})" for pid, code, _ in rows) or "none: sync first"
+    if wanted is None and len(rows) == 1:
+        return rows[0]
+    if wanted is None:
+        raise UnknownPropertyError(f"the warehouse holds several properties: give --property, "
+                                   f"one of {known}" if rows else "no property in the "
+                                   "warehouse: sync first")
+    for row in rows:
+        if str(wanted).lower() in (str(row[0]), row[1].lower()):
+            return row
+    raise UnknownPropertyError(f"property {wanted} is not in the warehouse: it holds {known}")

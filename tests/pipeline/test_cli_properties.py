@@ -64,14 +64,14 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert "set the environment variable PMS_API_KEY" in missing.stderr
     assert "Traceback" not in missing.stderr
 
-    unknown = pmsw(["sync", "--warehouse", db, "--property", "paris"],
-                   {"PMS_API_BASE_URL": "http://127.0.0.1:9/v1", "PMS_API_KEY": "k"})
-    assert unknown.returncode != 0
-    assert "unknown property 'paris'" in unknown.stderr
-    assert "Traceback" not in unknown.stderr
-
     props = write_properties(tmp_path / "p.yaml", f"http://127.0.0.1:{_free_port()}/v1",
                              codes={"rome": "KEY_ROME"})
+    unknown = pmsw(["sync", "--warehouse", db, "--property", "paris"],
+                   {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": "k"})
+    assert unknown.returncode != 0
+    assert "unknown property 'paris': known rome" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+
     down = pmsw(["sync", "--no-progress", "--no-marts", "--warehouse", db,
                  "--stream", "events"],
                 {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": "sbx_secret_key_123"})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.api import PmsError, RetryPolicy
+from pipelines.api import PmsError
 from pipelines.ingest import SyncSettings
 from sandbox.http.faults import FaultConfig
 from tests.conftest import MakeSandbox
@@ -28,7 +28,8 @@ def test_a_sync_through_faults_converges_to_the_clean_warehouse(
     faulty = tmp_path / "faulty.duckdb"
     sandbox.state.faults = FAULTS
     # Short backoff: the test is about convergence, not about waiting (docs/client.md).
-    settings = SyncSettings(concurrency=4, retry=RetryPolicy(backoff_base=0.02, backoff_cap=0.1))
+    settings = SyncSettings(concurrency=4, retry_backoff_seconds=0.02,
+                            retry_backoff_cap_seconds=0.1)
     failures = 0
     for attempt in range(5):  # a run whose retries are spent fails; the next one goes on
         try:

@@ -28,7 +28,7 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
     sandbox = make_sandbox(clock(), admin=True)
     db = tmp_path / "warehouse.duckdb"
     api = Api(sandbox.base_url)
-    settings = SyncSettings(overlap=timedelta(minutes=5))
+    settings = SyncSettings(overlap_seconds=300)
     try:
         for day in range(3):
             advance(sandbox.root_url)

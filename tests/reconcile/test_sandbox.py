@@ -29,7 +29,7 @@ import pytest
 
 from pipelines.api import PmsClient, RetryPolicy
 from pipelines.ingest import SyncSettings, sync_property
-from pipelines.ingest.properties import Endpoint
+from pipelines.properties import Endpoint
 from pipelines.reconcile import Mode, ReconReport, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect
@@ -350,16 +350,18 @@ def test_a_closed_folio_yields_blocked_not_an_error(world: World) -> None:
 
 def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -> None:
     """Issue 7, Modes: the job `reconcile` (one property partition) runs a dry run by
-    default and apply with the business dates given as run config."""
+    default, without the API (issue 13: its resource here points nowhere), and apply with
+    the business dates given as run config."""
     from pipelines.defs.reconcile import reconcile_job
     from pipelines.defs.resources import PmsApiResource, WarehouseResource
 
     resources = {"pms": PmsApiResource(base_url=world.sandbox.base_url, api_key=ALL_SCOPES_KEY),
                  "warehouse": WarehouseResource(path=str(world.warehouse))}
     dates = {"first_date": FIRST.isoformat(), "last_date": LAST.isoformat()}
+    nowhere = PmsApiResource(base_url="http://127.0.0.1:9/v1", api_key="unused")
     dry = reconcile_job.execute_in_process(
         run_config={"ops": {"reconcile_folios": {"config": dates}}},
-        resources=resources, partition_key="default")
+        resources={**resources, "pms": nowhere}, partition_key="default")
     assert dry.success
     dry_out = dry.output_for_node("reconcile_folios")
     missing = dry_out["summary"]["missing"]["count"]
@@ -390,6 +392,13 @@ def test_command_line_dry_run_and_refusals(world: World) -> None:
                               LAST.isoformat(), *wh])
     assert ok.exit_code == 0, ok.output
     assert f"business dates {FIRST} to {LAST}, dry_run" in ok.output
+    by_code = runner.invoke(main, ["reconcile", "--property", "roma01", "--from",
+                                   FIRST.isoformat(), "--to", LAST.isoformat(), *wh])
+    assert by_code.exit_code == 0, by_code.output  # --property: the PMS code (issue 13)
+    assert "property ROMA01" in by_code.output
+    unknown = runner.invoke(main, ["reconcile", "--property", "PARIS01", *wh])
+    assert unknown.exit_code == 1
+    assert "property PARIS01 is not in the warehouse: it holds ROMA01 (1)" in unknown.output
     assert re.search(r"^\s+matched\s+\d+\s+\d+\.\d\d$", ok.output, re.MULTILINE)
     later = LAST + timedelta(days=2)
     refused = runner.invoke(main, ["reconcile", "--date", later.isoformat(), *wh])

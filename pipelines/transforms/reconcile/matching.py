@@ -22,7 +22,6 @@ from .frames import AMOUNT_MISMATCH, LINE_COLUMNS, MATCHED, Frame, cents, lazy, 
 from .ledger import POS, ticket_ref
 
 PAYMENT = "payment"
-LINE_OUT = ["folio_line_id", "folio_id", "posted_cents", "posted_quantity_milli"]
 
 
 def net_lines(lines: Frame) -> pl.DataFrame:

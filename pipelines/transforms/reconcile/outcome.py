@@ -15,6 +15,7 @@ from __future__ import annotations
 import polars as pl
 
 from .frames import (
+    AMOUNT_MISMATCH,
     BLOCKED,
     FOLIO_COLUMNS,
     MISSING,
@@ -100,7 +101,7 @@ def outcome(matched: pl.DataFrame, stays: Frame, targets: pl.DataFrame) -> pl.Da
         status=pl.when(~unmatched).then(pl.col("match_status"))
         .when(blocked_reason.is_not_null()).then(pl.lit(BLOCKED))
         .otherwise(pl.lit(MISSING)),
-        reason=pl.when(pl.col("match_status") == "amount_mismatch").then(mismatch_reason)
+        reason=pl.when(pl.col("match_status") == AMOUNT_MISMATCH).then(mismatch_reason)
         .when(unmatched).then(pl.coalesce(
             blocked_reason,
             pl.when(~pl.col("repost")).then(pl.format(

@@ -11,7 +11,7 @@ from pipelines.transforms.money import from_cents
 
 from .config import PropertyRules
 from .expected import expected_charges
-from .frames import STATUSES, Frame
+from .frames import MISSING, STATUSES, Frame
 from .matching import match, net_lines
 from .outcome import folio_targets, outcome
 
@@ -44,7 +44,7 @@ def room_lines(lines: Frame, stays: Frame) -> pl.DataFrame:
 
 def postable(results: pl.DataFrame) -> pl.DataFrame:
     """The charges an apply run posts: missing, repostable, with an open folio."""
-    return results.filter((pl.col("status") == "missing") & pl.col("repost")
+    return results.filter((pl.col("status") == MISSING) & pl.col("repost")
                           & pl.col("target_folio_id").is_not_null())
 
 

@@ -1,4 +1,5 @@
-"""Count the HTTP calls of a sync and read the server's time, through httpx event hooks.
+"""Count the HTTP calls made to the PMS and read the server's time, through httpx event hooks
+(the sync's meter; the reconciliation's apply counts its calls with `count_call`).
 
 Every attempt the client sends (retries included) passes the request hook; every answer the
 response hook, which keeps the latest `Date` header: the PMS's clock, used as `fetched_at`.

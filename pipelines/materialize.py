@@ -1,0 +1,102 @@
+"""Run the Dagster definitions in process: the one door `pmsw sync` and the demo share with
+the Dagster UI (the same assets, resources and asset checks, `dg.materialize` on an ephemeral
+instance, no DAGSTER_HOME needed), one property partition at a time."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipelines.ingest.progress import Hook, progress_hook
+from pipelines.ingest.settings import SyncSettings
+
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+"""Dagster logs a failed step at ERROR with its stack trace: the caller says it in one line."""
+
+
+@dataclass
+class PropertyRun:
+    """What one materialization of one property did."""
+
+    code: str
+    run_id: str | None = None
+    streams: dict[str, tuple[int, str, str]] = field(default_factory=dict)
+    """Per stream landed: (rows, status, message)."""
+    marts: dict[str, int] = field(default_factory=dict)
+    """Rows per mart rebuilt."""
+    checks: dict[str, tuple[bool, str]] = field(default_factory=dict)
+    """Asset check name: (passed, description)."""
+    error: BaseException | None = None
+
+    @property
+    def failed_checks(self) -> list[str]:
+        return [name for name, (passed, _) in self.checks.items() if not passed]
+
+
+@contextmanager
+def _quiet_dagster() -> Iterator[None]:
+    logger = logging.getLogger("dagster")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _user_error(error: BaseException) -> BaseException:
+    """The exception raised by our code inside a Dagster step, else the error itself."""
+    found: BaseException = error
+    while True:
+        inner = getattr(found, "user_exception", None) or found.__cause__
+        if not isinstance(inner, BaseException) or inner is found:
+            return found
+        found = inner
+
+
+def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
+                settings: SyncSettings | None = None, marts: bool = True,
+                progress: Hook | None = None) -> PropertyRun:
+    """Materialize the ingestion assets of `streams` (and the marts) of property partition
+    `code` with their asset checks; an error is kept on the result, never raised."""
+    import dagster as dg
+
+    from pipelines.definitions import defs
+    from pipelines.defs.keys import stream_key
+    from pipelines.defs.marts import MARTS_GROUP
+    from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
+
+    resources: dict[str, Any] = dict(defs.resources or {})
+    resources["warehouse"] = WarehouseResource(path=str(warehouse))
+    resources["sync_settings"] = SyncSettingsResource(
+        **(settings or SyncSettings()).model_dump())
+    every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
+             if isinstance(d, dg.AssetsDefinition)]
+    selection: dg.AssetSelection = dg.AssetSelection.assets(*[stream_key(s) for s in streams])
+    if marts:
+        selection = selection | dg.AssetSelection.groups(MARTS_GROUP)
+    run = PropertyRun(code)
+    try:
+        with progress_hook(progress or (lambda *_: None)), _quiet_dagster():
+            result = dg.materialize(every, selection=selection, partition_key=code,
+                                    resources=resources, run_config=QUIET_LOGS,
+                                    raise_on_error=True)
+    except Exception as error:  # the key is never in a message
+        run.error = _user_error(error)
+        return run
+    run.run_id = result.run_id
+    for event in result.get_asset_materialization_events():
+        key, meta = event.asset_key, event.materialization.metadata
+        rows = int(meta["rows"].value) if "rows" in meta else 0  # type: ignore[arg-type]
+        if key is not None and key.path[0] == "mart":
+            run.marts[key.path[-1]] = rows
+        elif key is not None:
+            run.streams[key.path[-1]] = (rows, str(meta["status"].value),
+                                         str(meta["message"].value) if "message" in meta else "")
+    for evaluation in result.get_asset_check_evaluations():
+        run.checks[evaluation.check_name] = (evaluation.passed, evaluation.description or "")
+    return run
