@@ -13,6 +13,8 @@ from typing import Any
 
 import duckdb
 
+from pipelines.transforms.departments import DEPARTMENTS
+
 from .errors import ReportError
 from .warehouse import PropertyRow, require_tables
 
@@ -166,24 +168,27 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 
 def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """One column per department of `DEPARTMENTS` (the one definition the marts use): the net
+    of each revenue department, the totals, then the gross of each department that is not
+    revenue (city tax)."""
+    earning = [d for d in DEPARTMENTS if d.is_revenue]
+    apart = [d for d in DEPARTMENTS if not d.is_revenue]
+    sums = [f"sum(revenue_net) FILTER (WHERE department = '{d.code}')" for d in earning]
+    sums += ["sum(revenue_net) FILTER (WHERE is_revenue)",
+             "sum(revenue_gross) FILTER (WHERE is_revenue)"]
+    sums += [f"sum(revenue_gross) FILTER (WHERE department = '{d.code}')" for d in apart]
     rows = conn.execute(
-        "SELECT date, "
-        "sum(revenue_net) FILTER (WHERE department = 'accommodation'), "
-        "sum(revenue_net) FILTER (WHERE department = 'food_and_beverage'), "
-        "sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
-        "('accommodation', 'food_and_beverage')), "
-        "sum(revenue_net) FILTER (WHERE is_revenue), sum(revenue_gross) FILTER (WHERE "
-        "is_revenue), sum(revenue_gross) FILTER (WHERE NOT is_revenue) "
-        "FROM mart.revenue_daily WHERE property_id = ? AND date BETWEEN ? AND ? "
-        "GROUP BY date ORDER BY date", [q.prop.property_id, q.first, q.last]).fetchall()
+        f"SELECT date, {', '.join(sums)} FROM mart.revenue_daily WHERE property_id = ? AND "
+        "date BETWEEN ? AND ? GROUP BY date ORDER BY date",
+        [q.prop.property_id, q.first, q.last]).fetchall()
     zero = Decimal("0.00")
     clean = [(r[0], *[zero if v is None else Decimal(v) for v in r[1:]]) for r in rows]
-    total = ("total", *[sum((r[i] for r in clean), zero) for i in range(1, 7)]) \
+    total = ("total", *[sum((r[i] for r in clean), zero) for i in range(1, len(sums) + 1)]) \
         if clean else None
     return Table(_title(q, "Revenue by posting date and department (city tax apart, not "
                            "revenue)"),
-                 ("date", "accommodation_net", "food_and_beverage_net", "other_net",
-                  "total_revenue_net", "total_revenue_gross", "city_tax"), clean, total)
+                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_net",
+                  "total_revenue_gross", *[d.column for d in apart]), clean, total)
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .folio_revenue import ACCOMMODATION, FOOD_BEVERAGE, OTHER, revenue_lines
+from .departments import NON_ROOM_REVENUE
+from .folio_revenue import revenue_lines
 from .frames import ON_THE_BOOKS, OPTION, Frame, lazy
 from .money import from_cents, ratio_cents, to_cents
 
@@ -119,7 +120,7 @@ def other_revenue_daily(revenue_daily: Frame) -> pl.DataFrame:
     mart.revenue_daily."""
     return (
         lazy(revenue_daily, "revenue_daily", ["property_id", "date", "department", "revenue_net"])
-        .filter(pl.col("department").is_in([FOOD_BEVERAGE, OTHER]))
+        .filter(pl.col("department").is_in(NON_ROOM_REVENUE))
         .group_by("property_id", "date")
         .agg(revenue_net=pl.col("revenue_net").sum().cast(pl.Decimal(18, 2)))
         .collect()
@@ -139,8 +140,7 @@ def other_revenue_by_room_type(
     night_types = nights.select("property_id", "reservation_room_id", "stay_date", "room_type_id")
     return (
         revenue_lines(lines, items)
-        .filter(pl.col("department") != ACCOMMODATION)
-        .filter(pl.col("department").is_in([FOOD_BEVERAGE, OTHER]))
+        .filter(pl.col("department").is_in(NON_ROOM_REVENUE))
         .join(spans, on=["property_id", "reservation_room_id"], how="inner")
         .with_columns(stay_date=pl.col("posted_on").clip("first_night", "last_night"))
         .join(night_types, on=["property_id", "reservation_room_id", "stay_date"], how="inner")

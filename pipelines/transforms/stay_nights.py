@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .folio_revenue import ACCOMMODATION, revenue_lines
+from .departments import ACCOMMODATION
+from .folio_revenue import revenue_lines
 from .frames import CANCELLED, OPTION, Frame, lazy
 from .money import (
     DEFAULT_ACCOMMODATION_VAT_PCT,

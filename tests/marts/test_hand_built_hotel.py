@@ -468,3 +468,23 @@ def test_pace(db: duckdb.DuckDBPyConnection) -> None:
                        if rooms or Decimal(revenue)}
     assert nonzero[(m(6), 4)] == (1, "150.00")
     assert nonzero[(m(6), 0)] == (2, "250.00")
+
+
+def test_revenue_report_has_each_department(hotel_warehouse: Path) -> None:
+    """`pmsw report revenue` (issue 14 item 1): F&B is its own column, from the same
+    definition as the mart. Mar 4: R2's breakfast 13.64 net, parking 20.49 net (other), city
+    tax 7.50 apart; rooms 230.00 (R2 120 + R7 110)."""
+    from pipelines.reports.reports import run_report
+    from pipelines.reports.warehouse import open_warehouse, resolve_property
+
+    conn = open_warehouse(hotel_warehouse)
+    try:
+        table = run_report(conn, hotel_warehouse, "revenue", resolve_property(conn, hotel_warehouse,
+                                                                            None), m(4), m(4))
+    finally:
+        conn.close()
+    assert table.columns == ("date", "accommodation_net", "food_beverage_net", "other_net",
+                             "total_revenue_net", "total_revenue_gross", "city_tax")
+    # total gross: 253.00 + 15.00 + 25.00 = 293.00; net 230.00 + 13.64 + 20.49 = 264.13.
+    assert table.rows == [(m(4), D("230.00"), D("13.64"), D("20.49"), D("264.13"),
+                           D("293.00"), D("7.50"))]
