@@ -45,7 +45,7 @@ def test_kpi_by_month(db: duckdb.DuckDBPyConnection) -> None:
         "occupancy_pct": pytest.approx(0.58),  # 1400 / 2400 = 0.5833
         "occupancy_net_ooo_pct": pytest.approx(0.60),  # 1400 / 2333 = 0.6001
         "room_revenue_net": Decimal("1740.00"),
-        "adr_net": Decimal("124.29"),  # 1740 / 14 = 124.2857
+        "adr_net": Decimal("117.86"),  # nights sold: (1740 - 90 no-show fee) / 14 = 117.857
         "revpar_net": Decimal("0.73"),  # 1740 / 2400 = 0.725 -> 0.73 half-up
         "total_revenue_net": Decimal("1774.13"),
         "trevpar_net": Decimal("0.74"),  # 1774.13 / 2400 = 0.7392
@@ -58,11 +58,11 @@ def test_month_and_year_to_date(db: duckdb.DuckDBPyConnection) -> None:
     for period, first in (("MTD", date(2026, 3, 1)), ("YTD", date(2026, 1, 1))):
         row = got[period]
         # Nights lived Mar 2-5: sold 2 + 3 + 2 + 2 = 9 of 4 x 80 = 320 -> 2.8125 -> 2.81%;
-        # revenue 220 + 420 + 230 + 250 = 1120.00; ADR 124.44 (this view's ADR still divides
-        # the room revenue with fees); RevPAR 1120 / 320 = 3.50. No last year.
+        # revenue 220 + 420 + 230 + 250 = 1120.00 (R4's no-show fee 90.00 included); ADR on
+        # the nights sold (1120 - 90) / 9 = 114.44; RevPAR 1120 / 320 = 3.50. No last year.
         assert (row["first_day"], row["last_day"], row["rooms_sold"], row["occupancy_pct"],
                 row["adr_net"], row["revpar_net"], row["room_revenue_net"]) == (
-            first, date(2026, 3, 5), 9, pytest.approx(2.81), Decimal("124.44"),
+            first, date(2026, 3, 5), 9, pytest.approx(2.81), Decimal("114.44"),
             Decimal("3.50"), Decimal("1120.00"))
         assert row["ly_rooms_sold"] is None
         assert row["room_revenue_change_pct"] is None
