@@ -15,6 +15,7 @@ import duckdb
 import polars as pl
 
 from pipelines.marts import MARTS, MartSettings, build_mart
+from pipelines.transforms.departments import CODES
 
 from .keys import OWNERS, POOL, stream_key
 from .partitions import PROPERTIES
@@ -143,13 +144,14 @@ pms_marts = dg.define_asset_job(
                 "GET /property to know the property).")
 
 
-TIEOUT_VIOLATIONS = """
+_KNOWN = ", ".join(f"'{code}'" for code in CODES)
+TIEOUT_VIOLATIONS = f"""
     WITH folio AS (
         SELECT l.property_id, l.posted_on AS date, sum(l.amount_net) AS net
         FROM core.folio_lines l
         LEFT JOIN core.items i ON i.property_id = l.property_id AND i.item_id = l.service_item_id
         WHERE l.type <> 'payment'
-          AND CASE WHEN i.department IN (SELECT department FROM mart.departments)
+          AND CASE WHEN i.department IN ({_KNOWN})
                    THEN i.department
                    WHEN l.type = 'accommodation' THEN 'accommodation' END = 'accommodation'
         GROUP BY ALL)

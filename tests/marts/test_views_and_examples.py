@@ -113,6 +113,14 @@ def test_examples_figures(db: duckdb.DuckDBPyConnection) -> None:
     assert len(ahead) == 30
     assert (ahead[0]["stay_date"], ahead[0]["rooms_otb"], ahead[0]["rooms_available_net_ooo"],
             ahead[0]["otb_occupancy_pct"]) == (date(2026, 3, 6), 2, 77, pytest.approx(2.6))
+    by_type = {r["room_type"]: r for r in run("02_adr_by_room_type_last_30_nights")}
+    # STD, nights lived Mar 2-5: R1 sold on Mar 2 and 3 (100.00 each); the no-show R4's fee
+    # 90.00. ADR on the nights sold 200 / 2 = 100.00; RevPAR (200 + 90) / (4 x 30 rooms in
+    # the property) = 2.4167 -> 2.42; occupancy 2 / (4 x (29 sellable - 1 OOO)) = 1.79%.
+    std = by_type["STD"]
+    assert (std["rooms_sold"], std["adr_net"], std["revpar_net"],
+            std["occupancy_net_ooo_pct"]) == (2, Decimal("100.00"), Decimal("2.42"),
+                                              pytest.approx(1.79))
     assert len(run("03_cancellations_by_channel")) == 6
     (mix,) = run("05_revenue_mix_by_month")
     # Rooms 220 + 420 + 230 + 250; VAT 22 + 42 + 23 + 1.36 + 4.51 + 25 = 117.87.
