@@ -96,6 +96,7 @@ def current_rooms(versions: pl.DataFrame) -> pl.DataFrame:
         status="status", arrival="arrival", departure="departure",
         room_type_id=pl.lit(1, dtype=pl.Int64), room_id=pl.lit(None, dtype=pl.Int64),
         room_code=pl.lit(None, dtype=pl.String), rate_plan_id=pl.lit(1, dtype=pl.Int64),
+        rate_plan_code=pl.lit("BAR"),
         channel=pl.lit("web"), source=pl.lit("direct"), market=pl.lit("leisure"),
         adults=pl.lit(2, dtype=pl.Int64), children=pl.lit(0, dtype=pl.Int64),
         persons=pl.lit(2, dtype=pl.Int64), total="total", is_no_show=pl.lit(False),

@@ -17,6 +17,7 @@ import polars as pl
 
 from pipelines.marts import MARTS, MartSettings, build_mart
 from pipelines.properties import DEFAULT_CODE
+from pipelines.transforms.departments import CODES
 from pipelines.warehouse import property_row
 
 from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
@@ -32,8 +33,14 @@ DESCRIPTIONS = {
                    "evenly for nights to come).",
     "revenue_daily": "Revenue by posting date and department (accommodation, food and "
                      "beverage, other; city tax apart, never revenue), net, gross and VAT.",
-    "occupancy_daily": "Rooms available (STR basis and net of out-of-order), sold, "
-                       "complimentary, in option; occupancy, ADR, RevPAR, TRevPAR per night.",
+    "room_fees": "No-show, cancellation and early-departure fees: accommodation lines that "
+                 "are rooms revenue but not the revenue of a night sold, by posting date.",
+    "occupancy_daily": "Rooms in the property, sellable, out of order; sold, complimentary, "
+                       "in option; occupancy, ADR (nights sold; and with fees), RevPAR, TRevPAR "
+                       "per night.",
+    "revenue_tieout": "Per business date closed: folio accommodation net against the room "
+                      "revenue of the nights sold plus the fees, the difference and its "
+                      "reason.",
     "occupancy_by_room_type": "mart.occupancy_daily per room type.",
     "segment_daily": "Rooms sold, room revenue and ADR per night by channel, source, market, "
                      "rate plan and room type.",
@@ -112,19 +119,64 @@ def _asset_of(name: str) -> dg.AssetsDefinition:
 
 stay_nights_asset = _asset_of("stay_nights")
 revenue_daily_asset = _asset_of("revenue_daily")
+room_fees_asset = _asset_of("room_fees")
 occupancy_daily_asset = _asset_of("occupancy_daily")
 occupancy_by_room_type_asset = _asset_of("occupancy_by_room_type")
 segment_daily_asset = _asset_of("segment_daily")
+revenue_tieout_asset = _asset_of("revenue_tieout")
 otb_snapshots_asset = _asset_of("otb_snapshots")
 pickup_asset = _asset_of("pickup")
 pace_asset = _asset_of("pace")
 booking_kpis_asset = _asset_of("booking_kpis")
-MART_ASSETS = [stay_nights_asset, revenue_daily_asset, occupancy_daily_asset,
-               occupancy_by_room_type_asset, segment_daily_asset, otb_snapshots_asset,
-               pickup_asset, pace_asset, booking_kpis_asset]
+MART_ASSETS = [stay_nights_asset, revenue_daily_asset, room_fees_asset, occupancy_daily_asset,
+               occupancy_by_room_type_asset, segment_daily_asset, revenue_tieout_asset,
+               otb_snapshots_asset, pickup_asset, pace_asset, booking_kpis_asset]
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP), partitions_def=PROPERTIES,
     description="Rebuild every mart of a property from the warehouse (no API call).")
 
-defs = dg.Definitions(assets=MART_ASSETS, jobs=[pms_marts])
+
+_KNOWN = ", ".join(f"'{code}'" for code in CODES)
+TIEOUT_VIOLATIONS = f"""
+    WITH folio AS (
+        SELECT l.property_id, l.posted_on AS date, sum(l.amount_net) AS net
+        FROM core.folio_lines l
+        LEFT JOIN core.items i ON i.property_id = l.property_id AND i.item_id = l.service_item_id
+        WHERE l.type <> 'payment'
+          AND CASE WHEN i.department IN ({_KNOWN})
+                   THEN i.department
+                   WHEN l.type = 'accommodation' THEN 'accommodation' END = 'accommodation'
+        GROUP BY ALL)
+    SELECT t.property_id, t.date, t.folio_accommodation_net, f.net AS folio_lines_net,
+           t.unexplained_net, t.reason
+    FROM mart.revenue_tieout t
+    LEFT JOIN folio f USING (property_id, date)
+    WHERE t.unexplained_net <> 0 OR f.net IS DISTINCT FROM t.folio_accommodation_net
+    ORDER BY t.property_id, t.date
+"""
+"""Dates whose room revenue does not tie: an unexplained cent in mart.revenue_tieout, or its
+folio column differing from the accommodation lines of core.folio_lines summed again here."""
+
+
+def tieout_violations(conn: duckdb.DuckDBPyConnection) -> tuple[int, list[str]]:
+    rows = conn.execute(TIEOUT_VIOLATIONS).fetchall()
+    return len(rows), [str(tuple(r)) for r in rows[:5]]
+
+
+@dg.asset_check(asset=mart_key("revenue_tieout"), name="revenue_tieout_has_no_unexplained_cent",
+                pool=POOL, description="Every business date closed ties: folio accommodation "
+                "net = room revenue of the nights sold + fees, any difference explained "
+                "(docs/kpi.md, Revenue tie-out).")
+def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    with warehouse.connect() as conn:
+        count, examples = tieout_violations(conn)
+    return dg.AssetCheckResult(
+        passed=count == 0, severity=dg.AssetCheckSeverity.ERROR,
+        description=f"{count} date(s) with an unexplained difference" if count
+        else "every date ties to the cent",
+        metadata={"violations": count, "examples": ", ".join(examples) or "none"})
+
+
+defs = dg.Definitions(assets=MART_ASSETS, asset_checks=[revenue_tieout_has_no_unexplained_cent],
+                      jobs=[pms_marts])

@@ -27,8 +27,10 @@ from pipelines.transforms.pace import pace
 from pipelines.transforms.persons import with_persons
 from pipelines.transforms.pickup import WINDOWS, pickup
 from pipelines.transforms.revenue import revenue_daily
+from pipelines.transforms.room_fees import room_fees
 from pipelines.transforms.segments import segment_daily
 from pipelines.transforms.stay_nights import stay_nights
+from pipelines.transforms.tieout import revenue_tieout
 
 from . import read
 from .write import replace_rows
@@ -94,10 +96,15 @@ def _revenue_daily(i: Inputs) -> pl.DataFrame:
     return revenue_daily(i.lines(), read.items(i.conn, i.pid))
 
 
+def _room_fees(i: Inputs) -> pl.DataFrame:
+    return room_fees(i.lines(), read.items(i.conn, i.pid), i.rooms())
+
+
 def _occupancy_daily(i: Inputs) -> pl.DataFrame:
     other = other_revenue_daily(read.mart(i.conn, "revenue_daily", i.pid))
     return occupancy_daily(read.mart(i.conn, "stay_nights", i.pid), read.rooms(i.conn, i.pid),
-                           read.availability(i.conn, i.pid), i.properties(), other)
+                           read.availability(i.conn, i.pid), i.properties(), other,
+                           read.mart(i.conn, "room_fees", i.pid))
 
 
 def _occupancy_by_room_type(i: Inputs) -> pl.DataFrame:
@@ -105,11 +112,18 @@ def _occupancy_by_room_type(i: Inputs) -> pl.DataFrame:
     rooms = read.rooms(i.conn, i.pid)
     other = other_revenue_by_room_type(i.lines(), read.items(i.conn, i.pid), nights, rooms)
     return occupancy_by_room_type(nights, rooms, read.availability(i.conn, i.pid),
-                                  i.properties(), other)
+                                  i.properties(), other, read.mart(i.conn, "room_fees", i.pid))
 
 
 def _segment_daily(i: Inputs) -> pl.DataFrame:
-    return segment_daily(read.mart(i.conn, "stay_nights", i.pid))
+    return segment_daily(read.mart(i.conn, "stay_nights", i.pid),
+                         read.mart(i.conn, "room_fees", i.pid))
+
+
+def _revenue_tieout(i: Inputs) -> pl.DataFrame:
+    return revenue_tieout(i.lines(), read.items(i.conn, i.pid), i.rooms(),
+                          read.mart(i.conn, "stay_nights", i.pid),
+                          read.mart(i.conn, "occupancy_daily", i.pid), i.properties())
 
 
 def _otb_snapshots(i: Inputs) -> pl.DataFrame:
@@ -138,9 +152,11 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
     # mart: (builder, marts it reads)
     "stay_nights": (_stay_nights, ()),
     "revenue_daily": (_revenue_daily, ()),
-    "occupancy_daily": (_occupancy_daily, ("stay_nights", "revenue_daily")),
-    "occupancy_by_room_type": (_occupancy_by_room_type, ("stay_nights",)),
-    "segment_daily": (_segment_daily, ("stay_nights",)),
+    "room_fees": (_room_fees, ()),
+    "occupancy_daily": (_occupancy_daily, ("stay_nights", "revenue_daily", "room_fees")),
+    "occupancy_by_room_type": (_occupancy_by_room_type, ("stay_nights", "room_fees")),
+    "segment_daily": (_segment_daily, ("stay_nights", "room_fees")),
+    "revenue_tieout": (_revenue_tieout, ("stay_nights", "occupancy_daily")),
     "otb_snapshots": (_otb_snapshots, ()),
     "pickup": (_pickup, ()),
     "pace": (_pace, ("otb_snapshots",)),

@@ -13,6 +13,8 @@ from typing import Any
 
 import duckdb
 
+from pipelines.transforms.departments import DEPARTMENTS
+
 from .errors import ReportError
 from .warehouse import PropertyRow, require_tables
 
@@ -66,20 +68,24 @@ def _title(q: Query, what: str) -> str:
 
 
 def occupancy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    rows = conn.execute(
+    """ADR on the nights sold (fees apart, docs/kpi.md); room revenue and RevPAR with fees."""
+    found = conn.execute(
         "SELECT stay_date, rooms_available, rooms_sold, occupancy_pct, room_revenue_net, "
-        "adr_net, revpar_net, CASE WHEN is_actual THEN 'actual' ELSE 'on the books' END "
+        "adr_net, revpar_net, CASE WHEN is_actual THEN 'actual' ELSE 'on the books' END, "
+        "room_revenue_nights_net "
         "FROM mart.occupancy_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
         "ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
-    available = sum(int(r[1]) for r in rows)
-    sold = sum(int(r[2]) for r in rows)
-    revenue = sum((Decimal(r[4]) for r in rows), Decimal("0.00"))
+    rows = [tuple(r[:8]) for r in found]
+    available = sum(int(r[1]) for r in found)
+    sold = sum(int(r[2]) for r in found)
+    revenue = sum((Decimal(r[4]) for r in found), Decimal("0.00"))
+    nights = sum((Decimal(r[8]) for r in found), Decimal("0.00"))
     total = ("total", available, sold, _ratio(sold, available, 100), revenue,
-             _ratio(revenue, sold), _ratio(revenue, available), "") if rows else None
+             _ratio(nights, sold), _ratio(revenue, available), "") if rows else None
     return Table(_title(q, "Occupancy, ADR and RevPAR (net of VAT)"),
                  ("stay_date", "rooms_available", "rooms_sold", "occupancy_pct",
                   "room_revenue_net", "adr_net", "revpar_net", "basis"),
-                 [tuple(r) for r in rows], total)
+                 rows, total)
 
 
 def pickup(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
@@ -140,12 +146,13 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "channel": "coalesce(s.channel, '(none)')",
         "source": "coalesce(s.source, '(none)')",
         "market": "coalesce(s.market, '(none)')",
-        "rate_plan": "coalesce(rp.code, '(none)')",
+        "rate_plan": "coalesce(s.rate_plan_code, rp.code, '(none)')",
         "room_type": "coalesce(rt.code, CAST(s.room_type_id AS VARCHAR))",
     }[by]
     rows = conn.execute(
         f"SELECT {label} AS segment, sum(s.rooms_sold) AS rooms_sold, "
-        "sum(s.room_revenue_net) AS room_revenue_net FROM mart.segment_daily s "
+        "sum(s.room_revenue_net) AS room_revenue_net, "
+        "sum(s.room_revenue_nights_net) AS nights_net FROM mart.segment_daily s "
         "LEFT JOIN core.rate_plans rp ON rp.property_id = s.property_id AND "
         "rp.rate_plan_id = s.rate_plan_id "
         "LEFT JOIN core.room_types rt ON rt.property_id = s.property_id AND "
@@ -155,35 +162,39 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     ).fetchall()
     sold = sum(int(r[1]) for r in rows)
     revenue = sum((Decimal(r[2]) for r in rows), Decimal("0.00"))
+    nights = sum((Decimal(r[3]) for r in rows), Decimal("0.00"))
     out = [(r[0], int(r[1]), _ratio(int(r[1]), sold, 100), Decimal(r[2]),
-            _ratio(Decimal(r[2]), revenue, 100), _ratio(Decimal(r[2]), int(r[1])))
+            _ratio(Decimal(r[2]), revenue, 100), _ratio(Decimal(r[3]), int(r[1])))
            for r in rows]
     total = ("total", sold, _ratio(sold, sold, 100), revenue, _ratio(revenue, revenue, 100),
-             _ratio(revenue, sold)) if rows else None
+             _ratio(nights, sold)) if rows else None
     return Table(_title(q, f"Segments by {by.replace('_', ' ')} (stay dates)"),
                  (by, "rooms_sold", "rooms_share_pct", "room_revenue_net",
                   "revenue_share_pct", "adr_net"), out, total)
 
 
 def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """One column per department of `DEPARTMENTS` (the one definition the marts use): the net
+    of each revenue department, the totals, then the gross of each department that is not
+    revenue (city tax)."""
+    earning = [d for d in DEPARTMENTS if d.is_revenue]
+    apart = [d for d in DEPARTMENTS if not d.is_revenue]
+    sums = [f"sum(revenue_net) FILTER (WHERE department = '{d.code}')" for d in earning]
+    sums += ["sum(revenue_net) FILTER (WHERE is_revenue)",
+             "sum(revenue_gross) FILTER (WHERE is_revenue)"]
+    sums += [f"sum(revenue_gross) FILTER (WHERE department = '{d.code}')" for d in apart]
     rows = conn.execute(
-        "SELECT date, "
-        "sum(revenue_net) FILTER (WHERE department = 'accommodation'), "
-        "sum(revenue_net) FILTER (WHERE department = 'food_and_beverage'), "
-        "sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
-        "('accommodation', 'food_and_beverage')), "
-        "sum(revenue_net) FILTER (WHERE is_revenue), sum(revenue_gross) FILTER (WHERE "
-        "is_revenue), sum(revenue_gross) FILTER (WHERE NOT is_revenue) "
-        "FROM mart.revenue_daily WHERE property_id = ? AND date BETWEEN ? AND ? "
-        "GROUP BY date ORDER BY date", [q.prop.property_id, q.first, q.last]).fetchall()
+        f"SELECT date, {', '.join(sums)} FROM mart.revenue_daily WHERE property_id = ? AND "
+        "date BETWEEN ? AND ? GROUP BY date ORDER BY date",
+        [q.prop.property_id, q.first, q.last]).fetchall()
     zero = Decimal("0.00")
     clean = [(r[0], *[zero if v is None else Decimal(v) for v in r[1:]]) for r in rows]
-    total = ("total", *[sum((r[i] for r in clean), zero) for i in range(1, 7)]) \
+    total = ("total", *[sum((r[i] for r in clean), zero) for i in range(1, len(sums) + 1)]) \
         if clean else None
     return Table(_title(q, "Revenue by posting date and department (city tax apart, not "
                            "revenue)"),
-                 ("date", "accommodation_net", "food_and_beverage_net", "other_net",
-                  "total_revenue_net", "total_revenue_gross", "city_tax"), clean, total)
+                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_net",
+                  "total_revenue_gross", *[d.column for d in apart]), clean, total)
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from .departments import ACCOMMODATION, CODES, OTHER
 from .frames import Frame, lazy
 from .money import to_cents
-
-ACCOMMODATION = "accommodation"
-FOOD_BEVERAGE = "food_beverage"
-OTHER = "other"
-CITY_TAX = "city_tax"
-REVENUE_DEPARTMENTS = (ACCOMMODATION, FOOD_BEVERAGE, OTHER)
 
 LINE_COLUMNS = (
     "property_id", "folio_line_id", "reservation_id", "reservation_room_id", "type",
@@ -23,19 +18,18 @@ def revenue_lines(lines: Frame, items: Frame) -> pl.LazyFrame:
     """Charge lines of core.folio_lines with `department`, `gross_cents`, `net_cents`.
 
     Payments (type `payment`) are not revenue and are dropped. The department is the item's
-    (core.items.department): accommodation, food_beverage, other, city_tax; a line without an
-    item or with an unknown department is `other`, except a line of type `accommodation`.
+    (core.items.department), one of departments.DEPARTMENTS; a line without an item or with an
+    unknown department is `other`, except a line of type `accommodation`.
     Reversals stay in with their negative amounts, so any sum is net of reversals."""
     lf = lazy(lines, "folio_lines", LINE_COLUMNS)
     it = lazy(items, "items", ["property_id", "item_id", "department"]).select(
         "property_id", pl.col("item_id").alias("service_item_id"), "department"
     )
-    known = (ACCOMMODATION, FOOD_BEVERAGE, OTHER, CITY_TAX)
     return (
         lf.filter(pl.col("type") != "payment")
         .join(it, on=["property_id", "service_item_id"], how="left")
         .with_columns(
-            department=pl.when(pl.col("department").is_in(known))
+            department=pl.when(pl.col("department").is_in(CODES))
             .then(pl.col("department"))
             .when(pl.col("type") == ACCOMMODATION)
             .then(pl.lit(ACCOMMODATION))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .folio_revenue import ACCOMMODATION, FOOD_BEVERAGE, OTHER, revenue_lines
+from .departments import NON_ROOM_REVENUE
+from .folio_revenue import revenue_lines
 from .frames import ON_THE_BOOKS, OPTION, Frame, lazy
 from .money import from_cents, ratio_cents, to_cents
 
@@ -63,8 +64,9 @@ def _departures(nights: pl.LazyFrame) -> pl.LazyFrame:
 def _supply(
     rooms: pl.LazyFrame, availability: pl.LazyFrame, dates: pl.LazyFrame
 ) -> pl.LazyFrame:
-    """Per property, date and room type: rooms on sale and out of order, from the availability
-    read on that date (else the latest read before it), else from the sellable rooms list."""
+    """Per property, date and room type: rooms in the property (core.rooms, sellable or not),
+    rooms the PMS sells and rooms out of order, from the availability read on that date (else
+    the latest read before it), else from the sellable rooms list."""
     latest = (
         availability.filter(pl.col("snapshot_date") <= pl.col("stay_date"))
         .sort("snapshot_date")
@@ -75,9 +77,8 @@ def _supply(
         )
     )
     listed = (
-        rooms.filter(pl.col("sellable"))
-        .group_by("property_id", "room_type_id")
-        .agg(listed=pl.len().cast(pl.Int64))
+        rooms.group_by("property_id", "room_type_id")
+        .agg(listed=pl.col("sellable").sum().cast(pl.Int64), built=pl.len().cast(pl.Int64))
     )
     types = pl.concat(
         [
@@ -91,19 +92,24 @@ def _supply(
         .join(listed, on=["property_id", "room_type_id"], how="left")
         .select(
             "property_id", "date", "room_type_id",
-            rooms_available=pl.coalesce("snap_available", "listed", pl.lit(0, dtype=pl.Int64)),
+            rooms_in_property=pl.coalesce("built", pl.lit(0, dtype=pl.Int64)),
+            rooms_sellable=pl.coalesce("snap_available", "listed", pl.lit(0, dtype=pl.Int64)),
             rooms_out_of_order=pl.coalesce("snap_ooo", pl.lit(0, dtype=pl.Int64)),
         )
     )
 
 
-def _dates(nights: pl.LazyFrame, availability: pl.LazyFrame) -> pl.LazyFrame:
-    """Every date from the first to the last night or availability date of each property."""
+def _dates(
+    nights: pl.LazyFrame, availability: pl.LazyFrame, fees: pl.LazyFrame
+) -> pl.LazyFrame:
+    """Every date from the first to the last night, availability date or fee date of each
+    property."""
     seen = pl.concat(
         [
             nights.select("property_id", date="stay_date"),
             nights.select("property_id", date=pl.col("stay_date") + pl.duration(days=1)),
             availability.select("property_id", date="stay_date"),
+            fees.select("property_id", "date"),
         ]
     )
     return (
@@ -119,7 +125,7 @@ def other_revenue_daily(revenue_daily: Frame) -> pl.DataFrame:
     mart.revenue_daily."""
     return (
         lazy(revenue_daily, "revenue_daily", ["property_id", "date", "department", "revenue_net"])
-        .filter(pl.col("department").is_in([FOOD_BEVERAGE, OTHER]))
+        .filter(pl.col("department").is_in(NON_ROOM_REVENUE))
         .group_by("property_id", "date")
         .agg(revenue_net=pl.col("revenue_net").sum().cast(pl.Decimal(18, 2)))
         .collect()
@@ -139,14 +145,35 @@ def other_revenue_by_room_type(
     night_types = nights.select("property_id", "reservation_room_id", "stay_date", "room_type_id")
     return (
         revenue_lines(lines, items)
-        .filter(pl.col("department") != ACCOMMODATION)
-        .filter(pl.col("department").is_in([FOOD_BEVERAGE, OTHER]))
+        .filter(pl.col("department").is_in(NON_ROOM_REVENUE))
         .join(spans, on=["property_id", "reservation_room_id"], how="inner")
         .with_columns(stay_date=pl.col("posted_on").clip("first_night", "last_night"))
         .join(night_types, on=["property_id", "reservation_room_id", "stay_date"], how="inner")
         .group_by("property_id", pl.col("posted_on").alias("date"), "room_type_id")
         .agg(revenue_net=from_cents(pl.col("net_cents").sum()))
         .collect()
+    )
+
+
+FEE_COLUMNS = ("property_id", "date", "room_type_id", "room_id", "fee_revenue_net",
+               "fee_revenue_gross")
+
+
+def _fees(fees: Frame | None, rooms: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """Fee cents (mart.room_fees) per keys, on the type of the entry's assigned room, else its
+    booked type; by room type, fees of no room entry are left out (they are in the daily
+    table)."""
+    if fees is None:
+        return pl.LazyFrame(
+            schema={"property_id": pl.Int64, "date": pl.Date, "room_type_id": pl.Int64,
+                    "fee_net": pl.Int64, "fee_gross": pl.Int64}).select(
+            *keys, "fee_net", "fee_gross")
+    lf = _effective_type(lazy(fees, "room_fees", FEE_COLUMNS), rooms)
+    if "room_type_id" in keys:
+        lf = lf.drop_nulls("room_type_id")
+    return lf.group_by(keys).agg(
+        fee_net=to_cents(pl.col("fee_revenue_net")).sum(),
+        fee_gross=to_cents(pl.col("fee_revenue_gross")).sum(),
     )
 
 
@@ -157,19 +184,19 @@ def _occupancy(
     availability: Frame,
     properties: Frame,
     other_revenue: Frame,
+    fees: Frame | None,
 ) -> pl.DataFrame:
-    nights = _effective_type(
-        lazy(stay_nights, "stay_nights", NIGHT_COLUMNS),
-        lazy(rooms, "rooms", ["property_id", "room_id", "room_type_id", "sellable"]),
-    )
+    room_lf = lazy(rooms, "rooms", ["property_id", "room_id", "room_type_id", "sellable"])
+    nights = _effective_type(lazy(stay_nights, "stay_nights", NIGHT_COLUMNS), room_lf)
     avail = lazy(
         availability, "availability",
         ["property_id", "snapshot_date", "stay_date", "room_type_id", "total", "out_of_order"],
     )
+    fee_sums = _fees(fees, room_lf, keys)
     supply = (
-        _supply(rooms.lazy(), avail, _dates(nights, avail))
+        _supply(room_lf, avail, _dates(nights, avail, fee_sums.select("property_id", "date")))
         .group_by(keys)
-        .agg(pl.col("rooms_available", "rooms_out_of_order").sum())
+        .agg(pl.col("rooms_in_property", "rooms_sellable", "rooms_out_of_order").sum())
     )
     measures = pl.concat([_night_measures(nights), _departures(nights)], how="diagonal_relaxed")
     demand = measures.group_by(keys).agg(
@@ -183,16 +210,25 @@ def _occupancy(
     bd = lazy(properties, "properties", ["property_id", "business_date"]).select(
         "property_id", "business_date"
     )
-    available = pl.col("rooms_available")
-    net_available = available - pl.col("rooms_out_of_order")
-    total_net = pl.col("room_net") + pl.col("other_net")
+    # STR and USALI supply: every room of the property, a room out of order included (only a
+    # closure of six months or more, which the API does not report, would take it out).
+    available = pl.col("rooms_in_property")
+    net_available = pl.col("rooms_sellable") - pl.col("rooms_out_of_order")
+    rooms_net = pl.col("room_net") + pl.col("fee_net")
+    total_net = rooms_net + pl.col("other_net")
     return (
         supply.join(demand, on=keys, how="left")
+        .join(fee_sums, on=keys, how="left")
         .join(other, on=keys, how="left")
         .join(bd, on="property_id", how="left")
-        .with_columns(pl.col(*COUNTS, "room_net", "room_gross", "other_net").fill_null(0))
+        .with_columns(
+            pl.col(*COUNTS, "room_net", "room_gross", "fee_net", "fee_gross", "other_net")
+            .fill_null(0)
+        )
         .select(
             *keys,
+            rooms_in_property="rooms_in_property",
+            rooms_sellable="rooms_sellable",
             rooms_available=available,
             rooms_out_of_order="rooms_out_of_order",
             rooms_available_net_ooo=net_available,
@@ -201,10 +237,13 @@ def _occupancy(
             rooms_option="rooms_option",
             occupancy_pct=_pct(pl.col("rooms_sold"), available),
             occupancy_net_ooo_pct=_pct(pl.col("rooms_sold"), net_available),
-            room_revenue_net=from_cents(pl.col("room_net")),
-            room_revenue_gross=from_cents(pl.col("room_gross")),
+            room_revenue_nights_net=from_cents(pl.col("room_net")),
+            room_revenue_fees_net=from_cents(pl.col("fee_net")),
+            room_revenue_net=from_cents(rooms_net),
+            room_revenue_gross=from_cents(pl.col("room_gross") + pl.col("fee_gross")),
             adr_net=ratio_cents(pl.col("room_net"), pl.col("rooms_sold")),
-            revpar_net=ratio_cents(pl.col("room_net"), available),
+            adr_incl_fees_net=ratio_cents(rooms_net, pl.col("rooms_sold")),
+            revpar_net=ratio_cents(rooms_net, available),
             total_revenue_net=from_cents(total_net),
             trevpar_net=ratio_cents(total_net, available),
             arrivals="arrivals",
@@ -229,24 +268,26 @@ def _pct(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
 
 def occupancy_daily(
     stay_nights: Frame, rooms: Frame, availability: Frame, properties: Frame,
-    other_revenue: Frame,
+    other_revenue: Frame, fees: Frame | None = None,
 ) -> pl.DataFrame:
     """Build mart.occupancy_daily (keys property_id, stay_date).
 
     stay_nights: mart.stay_nights; rooms: core.rooms; availability: core.availability;
-    properties: property_id, business_date; other_revenue: other_revenue_daily(...)."""
+    properties: property_id, business_date; other_revenue: other_revenue_daily(...);
+    fees: mart.room_fees (None: no fee)."""
     return _occupancy(
-        ["property_id", "date"], stay_nights, rooms, availability, properties, other_revenue
+        ["property_id", "date"], stay_nights, rooms, availability, properties, other_revenue,
+        fees,
     )
 
 
 def occupancy_by_room_type(
     stay_nights: Frame, rooms: Frame, availability: Frame, properties: Frame,
-    other_revenue: Frame,
+    other_revenue: Frame, fees: Frame | None = None,
 ) -> pl.DataFrame:
     """Build mart.occupancy_by_room_type (keys property_id, stay_date, room_type_id);
-    other_revenue: other_revenue_by_room_type(...)."""
+    other_revenue: other_revenue_by_room_type(...); fees: mart.room_fees."""
     return _occupancy(
         ["property_id", "date", "room_type_id"],
-        stay_nights, rooms, availability, properties, other_revenue,
+        stay_nights, rooms, availability, properties, other_revenue, fees,
     )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from .folio_revenue import CITY_TAX, REVENUE_DEPARTMENTS, revenue_lines
+from .departments import DEPARTMENTS, REVENUE_DEPARTMENTS
+from .folio_revenue import revenue_lines
 from .frames import Frame
 from .money import from_cents
 
-DEPARTMENTS = (*REVENUE_DEPARTMENTS, CITY_TAX)
+__all__ = ["DEPARTMENTS", "revenue_daily"]
 
 
 def revenue_daily(lines: Frame, items: Frame) -> pl.DataFrame:
@@ -23,7 +24,7 @@ def revenue_daily(lines: Frame, items: Frame) -> pl.DataFrame:
         .agg(net=pl.col("net_cents").sum(), gross=pl.col("gross_cents").sum())
         .select(
             "property_id", "date", "department",
-            is_revenue=pl.col("department") != CITY_TAX,
+            is_revenue=pl.col("department").is_in(REVENUE_DEPARTMENTS),
             revenue_net=from_cents(pl.col("net")),
             revenue_gross=from_cents(pl.col("gross")),
             vat=from_cents(pl.col("gross") - pl.col("net")),

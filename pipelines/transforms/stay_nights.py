@@ -4,7 +4,9 @@ Room revenue of a night:
 - a night to come (stay date on or after the business date) takes its share of the stay total,
   split evenly with the rounding on the last night (zero when the room is cancelled);
 - a night already lived (stay date before the business date) takes the accommodation lines
-  posted on the room entry's folios for that date, reversals included (zero when none).
+  posted on the room entry's folios for that date, reversals included (zero when none), that
+  pay a night sold: no-show, cancellation and early-departure fees are not the revenue of a
+  night (room_fees.accommodation_lines tells them apart; they are in mart.room_fees).
 Net = gross / (1 + accommodation VAT) per night from the stay; a folio line has its own net.
 """
 
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from .folio_revenue import ACCOMMODATION, revenue_lines
 from .frames import CANCELLED, OPTION, Frame, lazy
 from .money import (
     DEFAULT_ACCOMMODATION_VAT_PCT,
@@ -23,11 +24,12 @@ from .money import (
     to_cents,
     vat_bp_expr,
 )
+from .room_fees import NIGHT, accommodation_lines
 
 ROOM_COLUMNS = (
     "property_id", "reservation_id", "reservation_room_id", "status", "arrival", "departure",
-    "room_type_id", "room_id", "room_code", "rate_plan_id", "channel", "source", "market",
-    "adults", "children", "persons", "total", "is_no_show",
+    "room_type_id", "room_id", "room_code", "rate_plan_id", "rate_plan_code", "channel",
+    "source", "market", "adults", "children", "persons", "total", "is_no_show",
 )
 
 KEY = ["property_id", "reservation_room_id", "stay_date"]
@@ -57,19 +59,19 @@ def nightly_revenue_cents(nights: pl.LazyFrame, vat_pct: VatRate) -> pl.LazyFram
 
 
 def _posted_accommodation(
-    lines: Frame, items: Frame, nights: pl.LazyFrame, business_dates: pl.LazyFrame
+    lines: Frame, items: Frame, rooms: Frame, nights: pl.LazyFrame, business_dates: pl.LazyFrame
 ) -> pl.LazyFrame:
-    """Accommodation cents per (room entry, night) for lines posted before the business date.
+    """Night-charge cents per (room entry, night) for lines posted before the business date.
 
-    A line is for the night of its `posted_on`; a line posted after the last night (nights
-    charged at an early check-out) goes to the last night, one before arrival to the first."""
+    A line is for the night of its `posted_on`; one posted before arrival goes to the first
+    night. Fees (no-show, cancellation, early departure: lines of a cancelled entry or posted
+    on or after its departure) are not night charges (room_fees.accommodation_lines)."""
     spans = nights.group_by("property_id", "reservation_room_id").agg(
         first_night=pl.col("stay_date").min(), last_night=pl.col("stay_date").max()
     )
     return (
-        revenue_lines(lines, items)
-        .filter(pl.col("department") == ACCOMMODATION)
-        .drop_nulls("reservation_room_id")
+        accommodation_lines(lines, items, rooms)
+        .filter(pl.col("kind") == NIGHT)
         .join(business_dates, on="property_id", how="inner")
         .filter(pl.col("posted_on") < pl.col("business_date"))
         .join(spans, on=["property_id", "reservation_room_id"], how="inner")
@@ -98,7 +100,7 @@ def stay_nights(
         "property_id", "business_date"
     )
     nights = nightly_revenue_cents(explode_nights(room_lf), vat_pct)
-    posted = _posted_accommodation(lines, items, nights, bd)
+    posted = _posted_accommodation(lines, items, rooms, nights, bd)
     is_cancelled = pl.col("status") == CANCELLED
     return (
         nights.join(bd, on="property_id", how="left")
@@ -128,7 +130,7 @@ def stay_nights(
             "property_id", "reservation_id", "reservation_room_id", "stay_date",
             "arrival", "departure", "nights", "night_index", "status",
             "is_option", "is_cancelled", "is_no_show", "is_complimentary",
-            "room_type_id", "room_id", "room_code", "rate_plan_id",
+            "room_type_id", "room_id", "room_code", "rate_plan_id", "rate_plan_code",
             "channel", "source", "market", "adults", "children", "persons",
             room_revenue_gross=from_cents(pl.col("gross")),
             room_revenue_net=from_cents(pl.col("net")),

@@ -13,7 +13,7 @@ SELECT property_id,
        round(100 * sum(rooms_sold) / nullif(sum(rooms_available_net_ooo), 0), 2)
            AS occupancy_net_ooo_pct,
        sum(room_revenue_net) AS room_revenue_net,
-       mart.money_ratio(sum(room_revenue_net), sum(rooms_sold)) AS adr_net,
+       mart.money_ratio(sum(room_revenue_nights_net), sum(rooms_sold)) AS adr_net,
        mart.money_ratio(sum(room_revenue_net), sum(rooms_available)) AS revpar_net,
        sum(total_revenue_net) AS total_revenue_net,
        mart.money_ratio(sum(total_revenue_net), sum(rooms_available)) AS trevpar_net

@@ -1,5 +1,6 @@
 -- Month-to-date and year-to-date of the nights lived (before the business date), beside the
--- same calendar dates a year earlier: rooms sold, occupancy, ADR, RevPAR and their change.
+-- same calendar dates a year earlier: rooms sold, occupancy, ADR (of the nights sold, fees
+-- apart), RevPAR (room revenue with fees) and their change (docs/kpi.md).
 CREATE OR REPLACE VIEW mart.v_mtd_yoy AS
 WITH periods AS (
     SELECT property_id, business_date, 'MTD' AS period,
@@ -15,9 +16,11 @@ WITH periods AS (
            sum(o.rooms_available) FILTER (WHERE o.stay_date >= p.first_day) AS avail_ty,
            sum(o.rooms_sold) FILTER (WHERE o.stay_date >= p.first_day) AS sold_ty,
            sum(o.room_revenue_net) FILTER (WHERE o.stay_date >= p.first_day) AS revenue_ty,
+           sum(o.room_revenue_nights_net) FILTER (WHERE o.stay_date >= p.first_day) AS nights_ty,
            sum(o.rooms_available) FILTER (WHERE o.stay_date < p.first_day) AS avail_ly,
            sum(o.rooms_sold) FILTER (WHERE o.stay_date < p.first_day) AS sold_ly,
-           sum(o.room_revenue_net) FILTER (WHERE o.stay_date < p.first_day) AS revenue_ly
+           sum(o.room_revenue_net) FILTER (WHERE o.stay_date < p.first_day) AS revenue_ly,
+           sum(o.room_revenue_nights_net) FILTER (WHERE o.stay_date < p.first_day) AS nights_ly
     FROM periods p
     LEFT JOIN mart.occupancy_daily o
       ON o.property_id = p.property_id
@@ -28,12 +31,12 @@ WITH periods AS (
 SELECT property_id, business_date, period, first_day, last_day,
        coalesce(sold_ty, 0) AS rooms_sold,
        round(100 * sold_ty / nullif(avail_ty, 0), 2) AS occupancy_pct,
-       mart.money_ratio(revenue_ty, sold_ty) AS adr_net,
+       mart.money_ratio(nights_ty, sold_ty) AS adr_net,
        mart.money_ratio(revenue_ty, avail_ty) AS revpar_net,
        coalesce(revenue_ty, 0) AS room_revenue_net,
        sold_ly AS ly_rooms_sold,
        round(100 * sold_ly / nullif(avail_ly, 0), 2) AS ly_occupancy_pct,
-       mart.money_ratio(revenue_ly, sold_ly) AS ly_adr_net,
+       mart.money_ratio(nights_ly, sold_ly) AS ly_adr_net,
        mart.money_ratio(revenue_ly, avail_ly) AS ly_revpar_net,
        revenue_ly AS ly_room_revenue_net,
        round(100 * (revenue_ty / nullif(revenue_ly, 0) - 1), 2) AS room_revenue_change_pct

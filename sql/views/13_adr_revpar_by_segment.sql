@@ -1,7 +1,7 @@
--- Notebook view: ADR and RevPAR by month of stay for two dimensions. channel: its room revenue
--- over its rooms sold (ADR) and over ALL the hotel's rooms available (RevPAR contribution: the
--- channels add up to the hotel's RevPAR). room_type: the type's own supply (occupancy by room
--- type, the assigned room's type).
+-- Notebook view: ADR and RevPAR by month of stay for two dimensions. channel: the revenue of
+-- its nights sold over its rooms sold (ADR, fees apart) and its room revenue with fees over ALL
+-- the hotel's rooms available (RevPAR contribution: the channels add up to the hotel's RevPAR).
+-- room_type: the type's own supply (occupancy by room type, the assigned room's type).
 CREATE OR REPLACE VIEW mart.v_adr_revpar_by_segment AS
 WITH supply AS (
     SELECT property_id, CAST(date_trunc('month', stay_date) AS DATE) AS month,
@@ -10,24 +10,26 @@ WITH supply AS (
 channel AS (
     SELECT property_id, CAST(date_trunc('month', stay_date) AS DATE) AS month,
            coalesce(channel, '(none)') AS segment, sum(rooms_sold) AS rooms_sold,
-           sum(room_revenue_net) AS room_revenue_net
+           sum(room_revenue_net) AS room_revenue_net,
+           sum(room_revenue_nights_net) AS room_revenue_nights_net
     FROM mart.segment_daily GROUP BY ALL),
 room_type AS (
     SELECT o.property_id, CAST(date_trunc('month', o.stay_date) AS DATE) AS month,
            coalesce(rt.code, CAST(o.room_type_id AS VARCHAR)) AS segment,
            sum(o.rooms_sold) AS rooms_sold, sum(o.room_revenue_net) AS room_revenue_net,
+           sum(o.room_revenue_nights_net) AS room_revenue_nights_net,
            sum(o.rooms_available) AS rooms_available
     FROM mart.occupancy_by_room_type o
     LEFT JOIN core.room_types rt USING (property_id, room_type_id) GROUP BY ALL)
 SELECT c.property_id, p.code AS property_code, c.month, 'channel' AS dimension, c.segment,
        c.rooms_sold, c.room_revenue_net, s.rooms_available,
-       round(c.room_revenue_net / nullif(c.rooms_sold, 0), 2) AS adr_net,
+       round(c.room_revenue_nights_net / nullif(c.rooms_sold, 0), 2) AS adr_net,
        round(c.room_revenue_net / nullif(s.rooms_available, 0), 2) AS revpar_net
 FROM channel c JOIN supply s USING (property_id, month) JOIN core.property p USING (property_id)
 UNION ALL
 SELECT r.property_id, p.code, r.month, 'room_type', r.segment, r.rooms_sold,
        r.room_revenue_net, r.rooms_available,
-       round(r.room_revenue_net / nullif(r.rooms_sold, 0), 2),
+       round(r.room_revenue_nights_net / nullif(r.rooms_sold, 0), 2),
        round(r.room_revenue_net / nullif(r.rooms_available, 0), 2)
 FROM room_type r JOIN core.property p USING (property_id);
-COMMENT ON VIEW mart.v_adr_revpar_by_segment IS 'ADR and RevPAR (net) by month of stay per channel (RevPAR over the hotel''s supply: a contribution) and per room type (over the type''s own supply).';
+COMMENT ON VIEW mart.v_adr_revpar_by_segment IS 'ADR (of the nights sold) and RevPAR (room revenue with fees) (net) by month of stay per channel (RevPAR over the hotel''s supply: a contribution) and per room type (over the type''s own supply).';

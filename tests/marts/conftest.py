@@ -10,7 +10,7 @@ import dagster as dg
 import httpx
 import pytest
 
-from pipelines.defs.marts import MART_ASSETS
+from pipelines.defs.marts import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
@@ -25,9 +25,10 @@ PARTITION = "default"
 
 
 def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResult:
-    """Build every mart of the property through the Dagster assets (as `pmsw sync` does)."""
+    """Build every mart of the property through the Dagster assets (as `pmsw sync` does), with
+    the tie-out's asset check."""
     return dg.materialize(
-        MART_ASSETS, partition_key=PARTITION,
+        [*MART_ASSETS, revenue_tieout_has_no_unexplained_cent], partition_key=PARTITION,
         resources={"pms": PmsApiResource(base_url=base_url, api_key=ALL_SCOPES_KEY),
                    "warehouse": WarehouseResource(path=str(warehouse))})
 
@@ -47,4 +48,7 @@ def hotel_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
             conn.close()
         result = materialize_marts(sandbox.base_url, path)
         assert result.success
+        checks = result.get_asset_check_evaluations()
+        assert [(c.check_name, c.passed) for c in checks] == [
+            ("revenue_tieout_has_no_unexplained_cent", True)]
     return path

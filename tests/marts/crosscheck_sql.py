@@ -102,7 +102,7 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
             SELECT reservation_id, min(reservation_room_id) AS only_entry
             FROM core.reservation_rooms WHERE property_id = {p}
             GROUP BY 1 HAVING count(*) = 1)
-        SELECT l.posted_on,
+        SELECT l.folio_line_id, l.reservation_id, l.posted_on,
                coalesce(l.reservation_room_id, s.only_entry) AS reservation_room_id,
                CASE WHEN i.department IN ('accommodation', 'food_beverage', 'other', 'city_tax')
                     THEN i.department
@@ -121,6 +121,45 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
                {cents_to_money('sum(gross)')} AS revenue_gross,
                {cents_to_money('sum(gross) - sum(net)')} AS vat
         FROM x_lines GROUP BY ALL""",
+        # Accommodation lines: a line still without entry pays the reservation's no-show
+        # entry of the same rank (lines by id, no-show entries arrived by then by id); then
+        # each is a night charge or a fee (docs/kpi.md, Fees).
+        """CREATE OR REPLACE TEMP TABLE x_acc AS
+        WITH open AS (
+            SELECT * FROM x_lines
+            WHERE department = 'accommodation' AND reservation_room_id IS NULL),
+        pairs AS (
+            SELECT o.folio_line_id, c.reservation_room_id AS entry,
+                   dense_rank() OVER (PARTITION BY o.reservation_id, o.posted_on
+                                      ORDER BY o.folio_line_id) AS line_rank,
+                   dense_rank() OVER (PARTITION BY o.reservation_id, o.posted_on
+                                      ORDER BY c.reservation_room_id) AS entry_rank
+            FROM open o JOIN x_rooms c
+              ON c.reservation_id = o.reservation_id AND c.is_no_show
+             AND c.arrival <= o.posted_on),
+        a AS (
+            SELECT l.* REPLACE (coalesce(l.reservation_room_id, p.entry) AS reservation_room_id)
+            FROM x_lines l
+            LEFT JOIN (SELECT * FROM pairs WHERE line_rank = entry_rank) p USING (folio_line_id)
+            WHERE l.department = 'accommodation')
+        SELECT a.*,
+               CASE WHEN r.reservation_room_id IS NULL THEN 'unattributed'
+                    WHEN r.is_no_show THEN 'no_show'
+                    WHEN r.status = 'cancelled' THEN 'cancellation'
+                    WHEN r.status = 'option' THEN 'other'
+                    WHEN a.posted_on >= r.departure THEN 'early_departure'
+                    WHEN r.departure <= r.arrival THEN 'other'
+                    ELSE 'night' END AS kind
+        FROM a LEFT JOIN x_rooms r USING (reservation_room_id)""",
+        f"""CREATE OR REPLACE TEMP TABLE x_room_fees AS
+        SELECT {p} AS property_id, a.folio_line_id, a.reservation_id, a.reservation_room_id,
+               a.posted_on AS date, a.kind AS fee_kind,
+               {cents_to_money('a.net')} AS fee_revenue_net,
+               {cents_to_money('a.gross')} AS fee_revenue_gross,
+               r.room_type_id, r.room_id, r.channel, r.source, r.market, r.rate_plan_id,
+               r.rate_plan_code
+        FROM x_acc a LEFT JOIN x_rooms r USING (reservation_room_id)
+        WHERE a.kind <> 'night'""",
         # One row per room entry and night.
         f"""CREATE OR REPLACE TEMP TABLE x_stay_nights AS
         WITH n AS (
@@ -139,15 +178,15 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
             SELECT l.reservation_room_id,
                    least(greatest(l.posted_on, r.arrival), r.departure - 1) AS stay_date,
                    sum(l.gross) AS gross, sum(l.net) AS net
-            FROM x_lines l JOIN x_rooms r USING (reservation_room_id)
-            WHERE l.department = 'accommodation' AND l.posted_on < {bd}
-              AND r.departure > r.arrival
+            FROM x_acc l JOIN x_rooms r USING (reservation_room_id)
+            WHERE l.kind = 'night' AND l.posted_on < {bd}
             GROUP BY 1, 2)
         SELECT p.property_id, p.reservation_id, p.reservation_room_id, p.stay_date, p.arrival,
                p.departure, p.n_nights AS nights, p.idx AS night_index, p.status,
                p.status = 'option' AS is_option, p.status = 'cancelled' AS is_cancelled,
                p.is_no_show, p.is_complimentary, p.room_type_id, p.room_id, p.room_code,
-               p.rate_plan_id, p.channel, p.source, p.market, p.adults, p.children, p.persons,
+               p.rate_plan_id, p.rate_plan_code, p.channel, p.source, p.market, p.adults,
+               p.children, p.persons,
                {cents_to_money('''CASE WHEN p.stay_date < BD THEN coalesce(x.gross, 0)
                                       WHEN p.status = 'cancelled' THEN 0
                                       ELSE p.split_gross END'''.replace('BD', bd))}
@@ -172,7 +211,8 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
             SELECT min(d) AS first, max(d) AS last FROM (
                 SELECT stay_date AS d FROM x_stay_nights
                 UNION ALL SELECT stay_date + 1 FROM x_stay_nights
-                UNION ALL SELECT stay_date FROM core.availability WHERE property_id = {p})
+                UNION ALL SELECT stay_date FROM core.availability WHERE property_id = {p}
+                UNION ALL SELECT date FROM x_room_fees)
         ), dates AS (
             SELECT CAST(unnest(generate_series(first, last, INTERVAL 1 DAY)) AS DATE) AS date
             FROM bounds WHERE first IS NOT NULL
@@ -188,10 +228,10 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
               ON a.property_id = {p} AND a.stay_date = d.date AND a.snapshot_date <= d.date
             GROUP BY 1, 2
         ), listed AS (
-            SELECT room_type_id, count(*) AS n FROM core.rooms
-            WHERE property_id = {p} AND sellable GROUP BY 1)
-        SELECT d.date, t.room_type_id,
-               coalesce(snap.total, listed.n, 0) AS available, coalesce(snap.ooo, 0) AS ooo
+            SELECT room_type_id, count(*) FILTER (WHERE sellable) AS n, count(*) AS built
+            FROM core.rooms WHERE property_id = {p} GROUP BY 1)
+        SELECT d.date, t.room_type_id, coalesce(listed.built, 0) AS in_property,
+               coalesce(snap.total, listed.n, 0) AS sellable, coalesce(snap.ooo, 0) AS ooo
         FROM dates d CROSS JOIN types t
         LEFT JOIN snap ON snap.date = d.date AND snap.room_type_id = t.room_type_id
         LEFT JOIN listed ON listed.room_type_id = t.room_type_id""",
@@ -220,6 +260,13 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
          AND f.stay_date = least(greatest(l.posted_on, r.arrival), r.departure - 1)
         WHERE l.department IN ('food_beverage', 'other') AND r.departure > r.arrival
         GROUP BY 1, 2""",
+        # Fees by posting date, and by the type of the entry's assigned room, else booked.
+        f"""CREATE OR REPLACE TEMP TABLE x_fees AS
+        SELECT f.date, coalesce(rm.room_type_id, f.room_type_id) AS room_type_id,
+               CAST(round(f.fee_revenue_net * 100) AS BIGINT) AS net,
+               CAST(round(f.fee_revenue_gross * 100) AS BIGINT) AS gross
+        FROM x_room_fees f
+        LEFT JOIN core.rooms rm ON rm.property_id = {p} AND rm.room_id = f.room_id""",
         _occupancy_sql(p, bd, by_type=False),
         _occupancy_sql(p, bd, by_type=True),
         # History before the first sync, rebuilt (docs/kpi.md), and the snapshot dates.
@@ -335,17 +382,90 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         FROM x_otb_snapshots o LEFT JOIN x_otb_snapshots ly
           ON ly.stay_date = o.stay_date - 364 AND ly.snapshot_date = o.snapshot_date - 364""",
         f"""CREATE OR REPLACE TEMP TABLE x_segment_daily AS
-        SELECT property_id, stay_date, channel, source, market, rate_plan_id, room_type_id,
-               count(*) FILTER (WHERE status IN {ON_THE_BOOKS} AND NOT is_complimentary
-                                AND NOT is_no_show) AS rooms_sold,
-               {cents_to_money('sum(CAST(round(room_revenue_net * 100) AS BIGINT))')}
-                   AS room_revenue_net,
-               {money_ratio('sum(CAST(round(room_revenue_net * 100) AS BIGINT))',
-                            f"count(*) FILTER (WHERE status IN {ON_THE_BOOKS} "
-                            "AND NOT is_complimentary AND NOT is_no_show)")} AS adr_net
-        FROM x_stay_nights WHERE status <> 'option'
-        GROUP BY ALL
-        HAVING rooms_sold <> 0 OR sum(room_revenue_net) <> 0""",
+        WITH n AS (
+            SELECT stay_date, channel, source, market, rate_plan_id, rate_plan_code,
+                   room_type_id,
+                   count(*) FILTER (WHERE status IN {ON_THE_BOOKS} AND NOT is_complimentary
+                                    AND NOT is_no_show) AS sold,
+                   sum(CAST(round(room_revenue_net * 100) AS BIGINT)) AS net
+            FROM x_stay_nights WHERE status <> 'option' GROUP BY ALL),
+        f AS (
+            SELECT date AS stay_date, channel, source, market, rate_plan_id, rate_plan_code,
+                   room_type_id, sum(CAST(round(fee_revenue_net * 100) AS BIGINT)) AS fee
+            FROM x_room_fees GROUP BY ALL),
+        j AS (
+            SELECT coalesce(n.stay_date, f.stay_date) AS stay_date,
+                   coalesce(n.channel, f.channel) AS channel,
+                   coalesce(n.source, f.source) AS source,
+                   coalesce(n.market, f.market) AS market,
+                   coalesce(n.rate_plan_id, f.rate_plan_id) AS rate_plan_id,
+                   coalesce(n.rate_plan_code, f.rate_plan_code) AS rate_plan_code,
+                   coalesce(n.room_type_id, f.room_type_id) AS room_type_id,
+                   coalesce(n.sold, 0) AS sold, coalesce(n.net, 0) AS net,
+                   coalesce(f.fee, 0) AS fee
+            FROM n FULL JOIN f
+              ON n.stay_date = f.stay_date AND n.channel IS NOT DISTINCT FROM f.channel
+             AND n.source IS NOT DISTINCT FROM f.source
+             AND n.market IS NOT DISTINCT FROM f.market
+             AND n.rate_plan_id IS NOT DISTINCT FROM f.rate_plan_id
+             AND n.rate_plan_code IS NOT DISTINCT FROM f.rate_plan_code
+             AND n.room_type_id IS NOT DISTINCT FROM f.room_type_id)
+        SELECT {p} AS property_id, stay_date, channel, source, market, rate_plan_id,
+               rate_plan_code, room_type_id, sold AS rooms_sold,
+               {cents_to_money('net')} AS room_revenue_nights_net,
+               {cents_to_money('fee')} AS room_revenue_fees_net,
+               {cents_to_money('net + fee')} AS room_revenue_net,
+               {money_ratio('net', 'sold')} AS adr_net
+        FROM j WHERE sold <> 0 OR net <> 0 OR fee <> 0""",
+        # The tie-out: folio accommodation by posting date against the occupancy's nights
+        # and fees; night charges counted on another night than their posting date explain.
+        f"""CREATE OR REPLACE TEMP TABLE x_revenue_tieout AS
+        WITH folio AS (
+            SELECT posted_on AS date, sum(net) AS folio FROM x_lines
+            WHERE department = 'accommodation' GROUP BY 1),
+        occ AS (
+            SELECT stay_date AS date,
+                   CAST(round(room_revenue_nights_net * 100) AS BIGINT) AS nights,
+                   CAST(round(room_revenue_fees_net * 100) AS BIGINT) AS fees
+            FROM x_occupancy_daily),
+        spans AS (
+            SELECT reservation_room_id, min(stay_date) AS first_night,
+                   max(stay_date) AS last_night
+            FROM x_stay_nights GROUP BY 1),
+        moved AS (
+            SELECT a.posted_on, a.net,
+                   CASE WHEN least(greatest(a.posted_on, s.first_night), s.last_night) < {bd}
+                        THEN least(greatest(a.posted_on, s.first_night), s.last_night)
+                        END AS counted_on
+            FROM x_acc a LEFT JOIN spans s USING (reservation_room_id)
+            WHERE a.kind = 'night' AND a.posted_on < {bd}),
+        shifted AS (
+            SELECT date, sum(cents) AS shifted FROM (
+                SELECT posted_on AS date, net AS cents FROM moved
+                WHERE counted_on IS NULL OR counted_on <> posted_on
+                UNION ALL SELECT counted_on, -net FROM moved
+                WHERE counted_on IS NOT NULL AND counted_on <> posted_on)
+            GROUP BY 1),
+        dates AS (SELECT date FROM folio UNION SELECT date FROM occ
+                  UNION SELECT date FROM shifted),
+        t AS (
+            SELECT d.date, coalesce(f.folio, 0) AS folio, coalesce(o.nights, 0) AS nights,
+                   coalesce(o.fees, 0) AS fees, coalesce(x.shifted, 0) AS shifted
+            FROM dates d LEFT JOIN folio f USING (date) LEFT JOIN occ o USING (date)
+            LEFT JOIN shifted x USING (date)
+            WHERE d.date < {bd})
+        SELECT {p} AS property_id, date,
+               {cents_to_money('folio')} AS folio_accommodation_net,
+               {cents_to_money('nights')} AS room_revenue_nights_net,
+               {cents_to_money('fees')} AS room_revenue_fees_net,
+               {cents_to_money('folio - nights - fees')} AS difference_net,
+               {cents_to_money('shifted')} AS shifted_net,
+               {cents_to_money('folio - nights - fees - shifted')} AS unexplained_net,
+               CASE WHEN folio - nights - fees - shifted <> 0 THEN 'unexplained'
+                    WHEN folio - nights - fees <> 0
+                    THEN 'night charges posted on another date than the night they pay'
+                    END AS reason
+        FROM t WHERE folio <> 0 OR nights <> 0 OR fees <> 0 OR shifted <> 0""",
         f"""CREATE OR REPLACE TEMP TABLE x_booking_kpis AS
         WITH heads AS (
             SELECT reservation_id, min(arrival) AS arrival, min(channel) AS channel,
@@ -389,25 +509,41 @@ def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
     out_key = "s.date AS stay_date, s.room_type_id" if by_type else "s.date AS stay_date"
     other = ("o.room_type_id = s.room_type_id AND NOT o.daily" if by_type
              else "o.daily")
-    avail, net_avail = "sum(s.available)", "sum(s.available) - sum(s.ooo)"
-    sold, total = "coalesce(sum(d.sold), 0)", "(coalesce(sum(d.net), 0) + coalesce(max(o.net), 0))"
+    fee_key = ("f.date = s.date AND f.room_type_id = s.room_type_id" if by_type
+               else "f.date = s.date")
+    fee_types = "WHERE room_type_id IS NOT NULL" if by_type else ""
+    fee_group = "date, room_type_id" if by_type else "date"
+    fee_select = "date, room_type_id" if by_type else "date"
+    # STR / USALI supply: the rooms in the property; net of OOO: sellable - out of order.
+    avail, net_avail = "sum(s.in_property)", "sum(s.sellable) - sum(s.ooo)"
+    sold = "coalesce(sum(d.sold), 0)"
+    nights, fees = "coalesce(sum(d.net), 0)", "coalesce(max(f.net), 0)"
+    rooms = f"({nights} + {fees})"
+    total = f"({rooms} + coalesce(max(o.net), 0))"
     return f"""CREATE OR REPLACE TEMP TABLE {name} AS
         WITH d AS (SELECT date, room_type_id, sum(sold) AS sold, sum(comp) AS comp,
                           sum(opt) AS opt, sum(arrivals) AS arrivals,
                           sum(departures) AS departures, sum(persons) AS persons,
                           sum(net) AS net, sum(gross) AS gross
-                   FROM x_demand GROUP BY 1, 2)
+                   FROM x_demand GROUP BY 1, 2),
+        f AS (SELECT {fee_select}, sum(net) AS net, sum(gross) AS gross
+              FROM x_fees {fee_types} GROUP BY {fee_group})
         SELECT {p} AS property_id, {out_key},
+               sum(s.in_property) AS rooms_in_property, sum(s.sellable) AS rooms_sellable,
                {avail} AS rooms_available, sum(s.ooo) AS rooms_out_of_order,
                {net_avail} AS rooms_available_net_ooo,
                {sold} AS rooms_sold, coalesce(sum(d.comp), 0) AS rooms_complimentary,
                coalesce(sum(d.opt), 0) AS rooms_option,
                {pct(sold, avail)} AS occupancy_pct,
                {pct(sold, net_avail)} AS occupancy_net_ooo_pct,
-               {cents_to_money('coalesce(sum(d.net), 0)')} AS room_revenue_net,
-               {cents_to_money('coalesce(sum(d.gross), 0)')} AS room_revenue_gross,
-               {money_ratio('coalesce(sum(d.net), 0)', sold)} AS adr_net,
-               {money_ratio('coalesce(sum(d.net), 0)', avail)} AS revpar_net,
+               {cents_to_money(nights)} AS room_revenue_nights_net,
+               {cents_to_money(fees)} AS room_revenue_fees_net,
+               {cents_to_money(rooms)} AS room_revenue_net,
+               {cents_to_money('coalesce(sum(d.gross), 0) + coalesce(max(f.gross), 0)')}
+                   AS room_revenue_gross,
+               {money_ratio(nights, sold)} AS adr_net,
+               {money_ratio(rooms, sold)} AS adr_incl_fees_net,
+               {money_ratio(rooms, avail)} AS revpar_net,
                {cents_to_money(total)} AS total_revenue_net,
                {money_ratio(total, avail)} AS trevpar_net,
                coalesce(sum(d.arrivals), 0) AS arrivals,
@@ -416,5 +552,6 @@ def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
                s.date < {bd} AS is_actual
         FROM x_supply s
         LEFT JOIN d ON d.date = s.date AND d.room_type_id = s.room_type_id
+        LEFT JOIN f ON {fee_key}
         LEFT JOIN x_other o ON o.date = s.date AND {other}
         GROUP BY {key}"""

@@ -89,3 +89,20 @@ def test_the_stretch_is_a_real_hotel(simulated: duckdb.DuckDBPyConnection) -> No
                (SELECT count(*) FROM mart.occupancy_daily WHERE rooms_out_of_order > 0)
         FROM mart.stay_nights""").fetchall()[0]
     assert all(k > 0 for k in kinds), kinds
+
+
+def test_the_stretch_has_fees_and_ties(simulated: duckdb.DuckDBPyConnection) -> None:
+    """Issue 14 items 3 and 4 on the simulated stretch: no-show fees exist (so the
+    cross-check of mart.room_fees means something; six weeks hold no early departure charged
+    in full, tests/transforms/test_room_fees.py has those), and room revenue ties to the
+    folios on every date closed, to the cent."""
+    kinds = dict(simulated.execute("SELECT fee_kind, count(*) FROM mart.room_fees "
+                                   "GROUP BY 1").fetchall())
+    assert kinds.get("no_show", 0) > 0
+    [(dates, unexplained, folio, rooms)] = simulated.execute(
+        "SELECT count(*), count(*) FILTER (WHERE unexplained_net <> 0), "
+        "sum(folio_accommodation_net), sum(room_revenue_nights_net + room_revenue_fees_net "
+        "+ shifted_net) FROM mart.revenue_tieout").fetchall()
+    assert dates >= 7 * WEEKS - 1
+    assert unexplained == 0
+    assert folio == rooms

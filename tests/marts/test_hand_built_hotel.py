@@ -8,7 +8,8 @@ Facts used throughout (hotel.py): business date at the end Mar 6, so the nights 
 lived (revenue from the folio lines the night audit posted) and Mar 6 on are to come (revenue
 from the stay totals). Net = gross / 1.1 (accommodation VAT 10%): 110 -> 100, 132 -> 120,
 99 -> 90, 121 -> 110, 154 -> 140, 165 -> 150, 187 -> 170, 198 -> 180, 88 -> 80, 220 -> 200.
-Supply: 78 sellable rooms (STD 29, SUP 25, DLX 15, JSU 9); out of order STD 104 on Mar 2-5,
+Supply: 80 rooms in the property (STD 30, SUP 25, DLX 15, JSU 10), 78 sellable (STD 116 and
+JSU 516 are kept out of sale: STD 29, JSU 9); out of order STD 104 on Mar 2-5,
 SUP 309 on Mar 4-6.
 """
 
@@ -84,7 +85,8 @@ def test_stay_nights_one_row_per_room_entry_and_night(
         ("R3", m(7)): ("confirmed", False, False, 2, D("187.00"), D("170.00"), "stay"),
         # The no-show: its first night charged 99.00 on a folio line without a room number
         # (never assigned), attributed to the reservation's only room entry.
-        ("R4", m(3)): ("cancelled", True, False, 2, D("99.00"), D("90.00"), "folio"),
+        # The no-show R4: its charged night is a fee (mart.room_fees), not a night sold.
+        ("R4", m(3)): ("cancelled", True, False, 2, D("0.00"), D("0.00"), "folio"),
         # The option: the stay total 440.00 split, 220.00 / 200.00 a night (kept apart).
         ("R5", m(7)): ("option", False, False, 2, D("220.00"), D("200.00"), "stay"),
         ("R5", m(8)): ("option", False, False, 2, D("220.00"), D("200.00"), "stay"),
@@ -134,23 +136,26 @@ def test_revenue_daily_by_department(db: duckdb.DuckDBPyConnection) -> None:
     }
 
 
-EMPTY_DAY = {"rooms_sold": 0, "rooms_complimentary": 0, "rooms_option": 0, "arrivals": 0,
-             "departures": 0, "persons": 0, "room_revenue_net": D("0.00"),
-             "room_revenue_gross": D("0.00"), "adr_net": None, "total_revenue_net": D("0.00")}
-OCC_COLUMNS = ("rooms_available", "rooms_out_of_order", "rooms_available_net_ooo",
-               "rooms_sold", "rooms_complimentary", "rooms_option", "occupancy_pct",
-               "occupancy_net_ooo_pct", "room_revenue_net", "room_revenue_gross", "adr_net",
-               "revpar_net", "total_revenue_net", "trevpar_net", "arrivals", "departures",
-               "persons", "is_actual")
+OCC_COLUMNS = ("rooms_in_property", "rooms_sellable", "rooms_available", "rooms_out_of_order",
+               "rooms_available_net_ooo", "rooms_sold", "rooms_complimentary", "rooms_option",
+               "occupancy_pct", "occupancy_net_ooo_pct", "room_revenue_nights_net",
+               "room_revenue_fees_net", "room_revenue_net", "room_revenue_gross", "adr_net",
+               "adr_incl_fees_net", "revpar_net", "total_revenue_net", "trevpar_net",
+               "arrivals", "departures", "persons", "is_actual")
 
 
-def occ(available: int, ooo: int, sold: int, comp: int, option: int, occ_pct: str,
-        occ_net_pct: str, net: str, gross: str, adr: str | None, revpar: str, total: str,
-        trevpar: str, arrivals: int, departures: int, persons: int,
-        day: date) -> tuple[Any, ...]:
-    return (available, ooo, available - ooo, sold, comp, option, D(occ_pct), D(occ_net_pct),
-            D(net), D(gross), D(adr), D(revpar), D(total), D(trevpar), arrivals, departures,
-            persons, day < BUSINESS_DATE)
+def occ(rooms: tuple[int, int], ooo: int, sold: int, comp: int, option: int, occ_pct: str,
+        occ_net_pct: str, nights: str, fees: str, gross: str, adr: str | None,
+        adr_fees: str | None, revpar: str, total: str, trevpar: str, arrivals: int,
+        departures: int, persons: int, day: date) -> tuple[Any, ...]:
+    """rooms: (in the property, sellable). Supply of occupancy_pct and RevPAR (STR / USALI):
+    the rooms in the property; net of OOO: sellable - out of order (issue 14 item 9)."""
+    in_property, sellable = rooms
+    return (in_property, sellable, in_property, ooo, sellable - ooo, sold, comp, option,
+            D(occ_pct), D(occ_net_pct), D(nights), D(fees),
+            (D(nights) or Decimal(0)) + (D(fees) or Decimal(0)), D(gross), D(adr),
+            D(adr_fees), D(revpar), D(total), D(trevpar), arrivals, departures, persons,
+            day < BUSINESS_DATE)
 
 
 def occupancy(db: duckdb.DuckDBPyConnection, table: str,
@@ -159,54 +164,59 @@ def occupancy(db: duckdb.DuckDBPyConnection, table: str,
             tuple(r[c] for c in OCC_COLUMNS) for r in rows(db, f"SELECT * FROM mart.{table}")}
 
 
+HOTEL = (80, 78)  # rooms in the property, sellable (rooms STD 116 and JSU 516 not sellable)
+TYPES = {STD: (30, 29), SUP: (25, 25), DLX: (15, 15), JSU: (10, 9)}
+
+
 def test_occupancy_daily(db: duckdb.DuckDBPyConnection) -> None:
     got = occupancy(db, "occupancy_daily")
     expected = {
         # Mar 2: sold R1, R2; R6 complimentary; arrivals R1 R2 R6; persons 2 + 1 + 1.
-        # Occupancy 2/78 = 2.564 -> 2.56; net of 1 OOO 2/77 = 2.597 -> 2.60.
-        # Revenue 100 + 120 + 0 = 220.00; ADR 220/2 = 110.00; RevPAR 220/78 = 2.8205 -> 2.82.
-        m(2): occ(78, 1, 2, 1, 0, "2.56", "2.60", "220.00", "242.00", "110.00", "2.82",
-                  "220.00", "2.82", 3, 0, 4, m(2)),
-        # Mar 3: sold R1, R2, R7 (R4 a no-show: its 90.00 is revenue, not a room sold).
-        # 3/78 = 3.846 -> 3.85; 3/77 = 3.896 -> 3.90. Revenue 100+120+110+90 = 420.00;
-        # ADR 420/3 = 140.00; RevPAR 420/78 = 5.3846 -> 5.38. Arrival R7; departure R6;
-        # persons 2 + 1 + 3 = 6.
-        m(3): occ(78, 1, 3, 0, 0, "3.85", "3.90", "420.00", "462.00", "140.00", "5.38",
-                  "420.00", "5.38", 1, 1, 6, m(3)),
-        # Mar 4: sold R2, R7; 2 OOO (104, 309): 2/76 = 2.6316 -> 2.63. Revenue 230.00, ADR
-        # 115.00, RevPAR 230/78 = 2.9487 -> 2.95; total 230 + 13.64 + 20.49 = 264.13,
-        # TRevPAR 264.13/78 = 3.3863 -> 3.39. Departure R1; persons 1 + 3.
-        m(4): occ(78, 2, 2, 0, 0, "2.56", "2.63", "230.00", "253.00", "115.00", "2.95",
-                  "264.13", "3.39", 0, 1, 4, m(4)),
-        # Mar 5: sold R7, R12; revenue 110 + 140 = 250.00, ADR 125.00, RevPAR 250/78 =
-        # 3.205 -> 3.21. Arrival R12, departure R2, persons 3 + 1.
-        m(5): occ(78, 2, 2, 0, 0, "2.56", "2.63", "250.00", "275.00", "125.00", "3.21",
-                  "250.00", "3.21", 1, 1, 4, m(5)),
+        # Occupancy 2/80 = 2.50; net of 1 OOO 2/(78 - 1) = 2.597 -> 2.60.
+        # Nights 100 + 120 + 0 = 220.00; ADR 220/2 = 110.00; RevPAR 220/80 = 2.75.
+        m(2): occ(HOTEL, 1, 2, 1, 0, "2.50", "2.60", "220.00", "0.00", "242.00", "110.00",
+                  "110.00", "2.75", "220.00", "2.75", 3, 0, 4, m(2)),
+        # Mar 3: sold R1, R2, R7; R4 a no-show: its 90.00 (99.00 gross) is a fee, not a night.
+        # 3/80 = 3.75; 3/77 = 3.896 -> 3.90. Nights 100+120+110 = 330.00, fees 90.00, room
+        # revenue 420.00 (gross 363 + 99 = 462.00). ADR 330/3 = 110.00 (the nights sold);
+        # with fees 420/3 = 140.00; RevPAR 420/80 = 5.25. Arrival R7; departure R6; persons
+        # 2 + 1 + 3 = 6.
+        m(3): occ(HOTEL, 1, 3, 0, 0, "3.75", "3.90", "330.00", "90.00", "462.00", "110.00",
+                  "140.00", "5.25", "420.00", "5.25", 1, 1, 6, m(3)),
+        # Mar 4: sold R2, R7; 2 OOO (104, 309): 2/76 = 2.6316 -> 2.63. Nights 230.00, ADR
+        # 115.00, RevPAR 230/80 = 2.875 -> 2.88 (half-up); total 230 + 13.64 + 20.49 = 264.13,
+        # TRevPAR 264.13/80 = 3.3016 -> 3.30. Departure R1; persons 1 + 3.
+        m(4): occ(HOTEL, 2, 2, 0, 0, "2.50", "2.63", "230.00", "0.00", "253.00", "115.00",
+                  "115.00", "2.88", "264.13", "3.30", 0, 1, 4, m(4)),
+        # Mar 5: sold R7, R12; 110 + 140 = 250.00, ADR 125.00, RevPAR 250/80 = 3.125 -> 3.13.
+        # Arrival R12, departure R2, persons 3 + 1.
+        m(5): occ(HOTEL, 2, 2, 0, 0, "2.50", "2.63", "250.00", "0.00", "275.00", "125.00",
+                  "125.00", "3.13", "250.00", "3.13", 1, 1, 4, m(5)),
         # Mar 6 (to come): R3 170.00 + R10 80.00 (R10b cancelled); 309 still OOO: 2/77.
         # Arrivals R3, R10; departures R7, R12; persons 2 + 2.
-        m(6): occ(78, 1, 2, 0, 0, "2.56", "2.60", "250.00", "275.00", "125.00", "3.21",
-                  "250.00", "3.21", 2, 2, 4, m(6)),
-        # Mar 7: R3 sold (170.00; 1/78 = 1.282 -> 1.28, RevPAR 170/78 = 2.1795 -> 2.18);
-        # the option R5 apart; departure R10.
-        m(7): occ(78, 0, 1, 0, 1, "1.28", "1.28", "170.00", "187.00", "170.00", "2.18",
-                  "170.00", "2.18", 0, 1, 2, m(7)),
+        m(6): occ(HOTEL, 1, 2, 0, 0, "2.50", "2.60", "250.00", "0.00", "275.00", "125.00",
+                  "125.00", "3.13", "250.00", "3.13", 2, 2, 4, m(6)),
+        # Mar 7: R3 sold (170.00; 1/80 = 1.25, 1/78 = 1.282 -> 1.28, RevPAR 170/80 = 2.125
+        # -> 2.13); the option R5 apart; departure R10.
+        m(7): occ(HOTEL, 0, 1, 0, 1, "1.25", "1.28", "170.00", "0.00", "187.00", "170.00",
+                  "170.00", "2.13", "170.00", "2.13", 0, 1, 2, m(7)),
         # Mar 8: only the option; R3 leaves; R8 cancelled.
-        m(8): occ(78, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                  "0.00", 0, 1, 0, m(8)),
-        # Mar 10-11: R9 after its move, 100.00 net a night; 1/78 -> 1.28; RevPAR 1.28.
-        m(10): occ(78, 0, 1, 0, 0, "1.28", "1.28", "100.00", "110.00", "100.00", "1.28",
-                   "100.00", "1.28", 1, 0, 2, m(10)),
-        m(11): occ(78, 0, 1, 0, 0, "1.28", "1.28", "100.00", "110.00", "100.00", "1.28",
-                   "100.00", "1.28", 0, 0, 2, m(11)),
-        m(12): occ(78, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                   "0.00", 0, 1, 0, m(12)),
+        m(8): occ(HOTEL, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                  "0.00", "0.00", "0.00", 0, 1, 0, m(8)),
+        # Mar 10-11: R9 after its move, 100.00 net a night; 1/80 = 1.25; RevPAR 1.25.
+        m(10): occ(HOTEL, 0, 1, 0, 0, "1.25", "1.28", "100.00", "0.00", "110.00", "100.00",
+                   "100.00", "1.25", "100.00", "1.25", 1, 0, 2, m(10)),
+        m(11): occ(HOTEL, 0, 1, 0, 0, "1.25", "1.28", "100.00", "0.00", "110.00", "100.00",
+                   "100.00", "1.25", "100.00", "1.25", 0, 0, 2, m(11)),
+        m(12): occ(HOTEL, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                   "0.00", "0.00", "0.00", 0, 1, 0, m(12)),
     }
     # Every other date from the first night to the last night of the last availability read
-    # (Mar 6 + 364): 78 rooms on sale, nothing sold.
+    # (Mar 6 + 364): 80 rooms in the property, 78 on sale, nothing sold.
     day = m(2)
     while day <= LAST_AVAILABILITY:
-        expected.setdefault(day, occ(78, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None,
-                                     "0.00", "0.00", "0.00", 0, 0, 0, day))
+        expected.setdefault(day, occ(HOTEL, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00",
+                                     None, None, "0.00", "0.00", "0.00", 0, 0, 0, day))
         day += timedelta(days=1)
     assert len(got) == len(expected) == 369
     assert got == expected
@@ -214,69 +224,69 @@ def test_occupancy_daily(db: duckdb.DuckDBPyConnection) -> None:
 
 def test_occupancy_by_room_type(db: duckdb.DuckDBPyConnection) -> None:
     got = occupancy(db, "occupancy_by_room_type", "stay_date,room_type_id")
+    std, sup, dlx, jsu = TYPES[STD], TYPES[SUP], TYPES[DLX], TYPES[JSU]
     expected = {
-        # STD (29 on sale, 104 out of order Mar 2-5). Mar 2: R1 sold (100.00), R6 comp;
-        # 1/29 = 3.448 -> 3.45, 1/28 = 3.571 -> 3.57; RevPAR 100/29 = 3.448 -> 3.45.
-        (m(2), STD): occ(29, 1, 1, 1, 0, "3.45", "3.57", "100.00", "110.00", "100.00", "3.45",
-                         "100.00", "3.45", 2, 0, 3, m(2)),
-        # Mar 3: R1 sold; the no-show R4 (booked STD, never assigned) adds 90.00:
-        # revenue 190.00, ADR 190/1, RevPAR 190/29 = 6.5517 -> 6.55; R6 departs.
-        (m(3), STD): occ(29, 1, 1, 0, 0, "3.45", "3.57", "190.00", "209.00", "190.00", "6.55",
-                         "190.00", "6.55", 0, 1, 2, m(3)),
-        (m(4), STD): occ(29, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 1, 0, m(4)),
-        (m(5), STD): occ(29, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 0, 0, m(5)),
-        # Mar 6: R10 (80.00): 1/29 -> 3.45, RevPAR 80/29 = 2.7586 -> 2.76.
-        (m(6), STD): occ(29, 0, 1, 0, 0, "3.45", "3.45", "80.00", "88.00", "80.00", "2.76",
-                         "80.00", "2.76", 1, 0, 2, m(6)),
-        (m(7), STD): occ(29, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 1, 0, m(7)),
-        (m(10), STD): occ(29, 0, 1, 0, 0, "3.45", "3.45", "100.00", "110.00", "100.00", "3.45",
-                          "100.00", "3.45", 1, 0, 2, m(10)),
-        (m(11), STD): occ(29, 0, 1, 0, 0, "3.45", "3.45", "100.00", "110.00", "100.00", "3.45",
-                          "100.00", "3.45", 0, 0, 2, m(11)),
-        (m(12), STD): occ(29, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                          "0.00", 0, 1, 0, m(12)),
-        # SUP (25 on sale, 309 out of order Mar 4-6). Mar 2: R2 120.00; 1/25 = 4.00%;
+        # STD (30 in the property, 29 on sale, 104 out of order Mar 2-5). Mar 2: R1 sold
+        # (100.00), R6 comp; 1/30 = 3.333 -> 3.33, 1/28 = 3.571 -> 3.57; RevPAR 100/30 -> 3.33.
+        (m(2), STD): occ(std, 1, 1, 1, 0, "3.33", "3.57", "100.00", "0.00", "110.00",
+                         "100.00", "100.00", "3.33", "100.00", "3.33", 2, 0, 3, m(2)),
+        # Mar 3: R1 sold; the no-show R4 (booked STD, never assigned) adds a 90.00 fee:
+        # room revenue 190.00; ADR 100.00, with fees 190.00; RevPAR 190/30 = 6.333 -> 6.33.
+        (m(3), STD): occ(std, 1, 1, 0, 0, "3.33", "3.57", "100.00", "90.00", "209.00",
+                         "100.00", "190.00", "6.33", "190.00", "6.33", 0, 1, 2, m(3)),
+        (m(4), STD): occ(std, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 1, 0, m(4)),
+        (m(5), STD): occ(std, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 0, 0, m(5)),
+        # Mar 6: R10 (80.00): 1/30 -> 3.33, 1/29 = 3.448 -> 3.45; RevPAR 80/30 = 2.667 -> 2.67.
+        (m(6), STD): occ(std, 0, 1, 0, 0, "3.33", "3.45", "80.00", "0.00", "88.00", "80.00",
+                         "80.00", "2.67", "80.00", "2.67", 1, 0, 2, m(6)),
+        (m(7), STD): occ(std, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 1, 0, m(7)),
+        (m(10), STD): occ(std, 0, 1, 0, 0, "3.33", "3.45", "100.00", "0.00", "110.00",
+                          "100.00", "100.00", "3.33", "100.00", "3.33", 1, 0, 2, m(10)),
+        (m(11), STD): occ(std, 0, 1, 0, 0, "3.33", "3.45", "100.00", "0.00", "110.00",
+                          "100.00", "100.00", "3.33", "100.00", "3.33", 0, 0, 2, m(11)),
+        (m(12), STD): occ(std, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                          "0.00", "0.00", "0.00", 0, 1, 0, m(12)),
+        # SUP (25, all on sale; 309 out of order Mar 4-6). Mar 2: R2 120.00; 1/25 = 4.00%;
         # RevPAR 120/25 = 4.80.
-        (m(2), SUP): occ(25, 0, 1, 0, 0, "4.00", "4.00", "120.00", "132.00", "120.00", "4.80",
-                         "120.00", "4.80", 1, 0, 1, m(2)),
+        (m(2), SUP): occ(sup, 0, 1, 0, 0, "4.00", "4.00", "120.00", "0.00", "132.00",
+                         "120.00", "120.00", "4.80", "120.00", "4.80", 1, 0, 1, m(2)),
         # Mar 3: R2 + R7 = 230.00; 2/25 = 8.00%; ADR 115.00; RevPAR 9.20; R7 arrives, 1 + 3.
-        (m(3), SUP): occ(25, 0, 2, 0, 0, "8.00", "8.00", "230.00", "253.00", "115.00", "9.20",
-                         "230.00", "9.20", 1, 0, 4, m(3)),
+        (m(3), SUP): occ(sup, 0, 2, 0, 0, "8.00", "8.00", "230.00", "0.00", "253.00",
+                         "115.00", "115.00", "9.20", "230.00", "9.20", 1, 0, 4, m(3)),
         # Mar 4: 2/24 = 8.333 -> 8.33; R2's breakfast and parking (13.64 + 20.49) count for
         # its room's type: total 264.13, TRevPAR 264.13/25 = 10.5652 -> 10.57.
-        (m(4), SUP): occ(25, 1, 2, 0, 0, "8.00", "8.33", "230.00", "253.00", "115.00", "9.20",
-                         "264.13", "10.57", 0, 0, 4, m(4)),
+        (m(4), SUP): occ(sup, 1, 2, 0, 0, "8.00", "8.33", "230.00", "0.00", "253.00",
+                         "115.00", "115.00", "9.20", "264.13", "10.57", 0, 0, 4, m(4)),
         # Mar 5: R7 110.00; 1/25 = 4.00, 1/24 = 4.1667 -> 4.17; RevPAR 4.40; R2 leaves.
-        (m(5), SUP): occ(25, 1, 1, 0, 0, "4.00", "4.17", "110.00", "121.00", "110.00", "4.40",
-                         "110.00", "4.40", 0, 1, 3, m(5)),
-        (m(6), SUP): occ(25, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 1, 0, m(6)),
+        (m(5), SUP): occ(sup, 1, 1, 0, 0, "4.00", "4.17", "110.00", "0.00", "121.00",
+                         "110.00", "110.00", "4.40", "110.00", "4.40", 0, 1, 3, m(5)),
+        (m(6), SUP): occ(sup, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 1, 0, m(6)),
         # DLX (15). Mar 5: R12 140.00: 1/15 = 6.667 -> 6.67, RevPAR 140/15 = 9.333 -> 9.33.
-        (m(5), DLX): occ(15, 0, 1, 0, 0, "6.67", "6.67", "140.00", "154.00", "140.00", "9.33",
-                         "140.00", "9.33", 1, 0, 1, m(5)),
+        (m(5), DLX): occ(dlx, 0, 1, 0, 0, "6.67", "6.67", "140.00", "0.00", "154.00",
+                         "140.00", "140.00", "9.33", "140.00", "9.33", 1, 0, 1, m(5)),
         # Mar 6-7: R3 170.00: RevPAR 170/15 = 11.333 -> 11.33; Mar 6 R12 leaves.
-        (m(6), DLX): occ(15, 0, 1, 0, 0, "6.67", "6.67", "170.00", "187.00", "170.00", "11.33",
-                         "170.00", "11.33", 1, 1, 2, m(6)),
-        (m(7), DLX): occ(15, 0, 1, 0, 0, "6.67", "6.67", "170.00", "187.00", "170.00", "11.33",
-                         "170.00", "11.33", 0, 0, 2, m(7)),
-        (m(8), DLX): occ(15, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 1, 0, m(8)),
-        # JSU (9): the option R5 on Mar 7 and 8, never sold.
-        (m(7), JSU): occ(9, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 0, 0, m(7)),
-        (m(8), JSU): occ(9, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", None, "0.00", "0.00",
-                         "0.00", 0, 0, 0, m(8)),
+        (m(6), DLX): occ(dlx, 0, 1, 0, 0, "6.67", "6.67", "170.00", "0.00", "187.00",
+                         "170.00", "170.00", "11.33", "170.00", "11.33", 1, 1, 2, m(6)),
+        (m(7), DLX): occ(dlx, 0, 1, 0, 0, "6.67", "6.67", "170.00", "0.00", "187.00",
+                         "170.00", "170.00", "11.33", "170.00", "11.33", 0, 0, 2, m(7)),
+        (m(8), DLX): occ(dlx, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 1, 0, m(8)),
+        # JSU (10 in the property, 9 on sale): the option R5 on Mar 7 and 8, never sold.
+        (m(7), JSU): occ(jsu, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 0, 0, m(7)),
+        (m(8), JSU): occ(jsu, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                         "0.00", "0.00", "0.00", 0, 0, 0, m(8)),
     }
-    supply = {STD: 29, SUP: 25, DLX: 15, JSU: 9}
     day = m(2)
     while day <= LAST_AVAILABILITY:
-        for room_type, rooms_on_sale in supply.items():
+        for room_type, rooms_of_type in TYPES.items():
             expected.setdefault((day, room_type), occ(
-                rooms_on_sale, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", None, "0.00",
-                "0.00", "0.00", 0, 0, 0, day))
+                rooms_of_type, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+                "0.00", "0.00", "0.00", 0, 0, 0, day))
         day += timedelta(days=1)
     assert len(got) == len(expected) == 369 * 4
     assert got == expected
@@ -468,3 +478,91 @@ def test_pace(db: duckdb.DuckDBPyConnection) -> None:
                        if rooms or Decimal(revenue)}
     assert nonzero[(m(6), 4)] == (1, "150.00")
     assert nonzero[(m(6), 0)] == (2, "250.00")
+
+
+def test_revenue_report_has_each_department(hotel_warehouse: Path) -> None:
+    """`pmsw report revenue` (issue 14 item 1): F&B is its own column, from the same
+    definition as the mart. Mar 4: R2's breakfast 13.64 net, parking 20.49 net (other), city
+    tax 7.50 apart; rooms 230.00 (R2 120 + R7 110)."""
+    from pipelines.reports.reports import run_report
+    from pipelines.reports.warehouse import open_warehouse, resolve_property
+
+    conn = open_warehouse(hotel_warehouse)
+    try:
+        table = run_report(conn, hotel_warehouse, "revenue", resolve_property(conn, hotel_warehouse,
+                                                                            None), m(4), m(4))
+    finally:
+        conn.close()
+    assert table.columns == ("date", "accommodation_net", "food_beverage_net", "other_net",
+                             "total_revenue_net", "total_revenue_gross", "city_tax")
+    # total gross: 253.00 + 15.00 + 25.00 = 293.00; net 230.00 + 13.64 + 20.49 = 264.13.
+    assert table.rows == [(m(4), D("230.00"), D("13.64"), D("20.49"), D("264.13"),
+                           D("293.00"), D("7.50"))]
+
+
+def test_room_fees(db: duckdb.DuckDBPyConnection, names: dict[int, str]) -> None:
+    """Issue 14 item 3: the no-show R4's charged night (99.00, 90.00 net, posted at the audit
+    of Mar 3) is a fee apart from the nights sold, with the segments of its room entry."""
+    got = [(names[r["reservation_room_id"]], r["date"], r["fee_kind"], r["fee_revenue_net"],
+            r["fee_revenue_gross"], r["room_type_id"], r["channel"], r["rate_plan_code"])
+           for r in rows(db, "SELECT * FROM mart.room_fees")]
+    assert got == [("R4", m(3), "no_show", D("90.00"), D("99.00"), STD, "booking_com", "BAR")]
+
+
+def test_revenue_tieout(db: duckdb.DuckDBPyConnection) -> None:
+    """Issue 14 item 4: each date closed (before Mar 6) ties to the folios: accommodation
+    lines = nights sold + fees (revenue_daily above: 220, 420, 230, 250)."""
+    got = {r["date"]: (r["folio_accommodation_net"], r["room_revenue_nights_net"],
+                       r["room_revenue_fees_net"], r["difference_net"], r["shifted_net"],
+                       r["unexplained_net"], r["reason"])
+           for r in rows(db, "SELECT * FROM mart.revenue_tieout")}
+    zero = D("0.00")
+    assert got == {
+        m(2): (D("220.00"), D("220.00"), zero, zero, zero, zero, None),
+        # 420.00 = the nights of R1, R2, R7 (330.00) + R4's no-show fee (90.00).
+        m(3): (D("420.00"), D("330.00"), D("90.00"), zero, zero, zero, None),
+        m(4): (D("230.00"), D("230.00"), zero, zero, zero, zero, None),
+        m(5): (D("250.00"), D("250.00"), zero, zero, zero, zero, None),
+    }
+
+
+def test_the_tieout_check_passes_and_fails_on_an_unexplained_cent(
+        hotel_warehouse: Path, tmp_path: Path) -> None:
+    """The asset check's query finds nothing on the hotel, and finds the date of a folio line
+    that the marts do not hold (an accommodation line added after the marts were built)."""
+    import shutil
+
+    from pipelines.defs.marts import tieout_violations
+
+    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
+    try:
+        assert tieout_violations(conn) == (0, [])
+    finally:
+        conn.close()
+    copy = tmp_path / "tampered.duckdb"
+    shutil.copy(hotel_warehouse, copy)
+    conn = duckdb.connect(str(copy))
+    try:
+        conn.execute("""
+            INSERT INTO core.folio_lines BY NAME
+            SELECT * REPLACE (folio_line_id + 1000000 AS folio_line_id, 0.01 AS amount_net,
+                              0.01 AS amount_gross)
+            FROM core.folio_lines l
+            WHERE posted_on = DATE '2026-03-04' AND service_item_id = (
+                SELECT item_id FROM core.items WHERE department = 'accommodation' LIMIT 1)
+            LIMIT 1""")
+        count, examples = tieout_violations(conn)
+    finally:
+        conn.close()
+    assert count == 1
+    assert "2026, 3, 4" in examples[0]
+
+
+def test_segments_carry_the_rate_plan_code(db: duckdb.DuckDBPyConnection) -> None:
+    """Issue 14 item 6: every row carries its room entry's plan code (BAR here), the fee row
+    of the no-show R4 too (0 nights sold, 90.00 of fees)."""
+    got = rows(db, "SELECT rate_plan_code, count(*) AS n, sum(room_revenue_fees_net) AS fees, "
+                   "sum(room_revenue_nights_net) AS nights FROM mart.segment_daily GROUP BY 1")
+    # Nights: 100+120 (Mar 2) + 100+120+110 (Mar 3) + 230 + 250 + 250 + 170 + 200 = 1,650.00.
+    assert got == [{"rate_plan_code": "BAR", "n": 15, "fees": D("90.00"),
+                    "nights": D("1650.00")}]

@@ -34,20 +34,21 @@ def rows(db: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
 
 def test_kpi_by_month(db: duckdb.DuckDBPyConnection) -> None:
     march = rows(db, "SELECT * FROM mart.v_kpi_by_month WHERE month = '2026-03-01'")[0]
-    # Mar 2-31: 30 days x 78 rooms = 2340; out of order 1+1+2+2+1 = 7 -> 2333.
+    # Mar 2-31: 30 days x 80 rooms in the property = 2400 (the STR / USALI supply); net of
+    # out of order: 30 x 78 sellable - (1+1+2+2+1 = 7) = 2333.
     # Sold: Mar 2: 2, 3: 3, 4: 2, 5: 2, 6: 2, 7: 1, 10: 1, 11: 1 = 14; revenue 220 + 420 +
     # 230 + 250 + 250 + 170 + 100 + 100 = 1740.00; other revenue 13.64 + 20.49.
     assert march == {
         "property_id": 1, "month": date(2026, 3, 1), "days": 30, "is_actual_days": 4,
-        "rooms_available": 2340, "rooms_available_net_ooo": 2333, "rooms_sold": 14,
+        "rooms_available": 2400, "rooms_available_net_ooo": 2333, "rooms_sold": 14,
         "rooms_complimentary": 1,
-        "occupancy_pct": pytest.approx(0.60),  # 1400 / 2340 = 0.598
+        "occupancy_pct": pytest.approx(0.58),  # 1400 / 2400 = 0.5833
         "occupancy_net_ooo_pct": pytest.approx(0.60),  # 1400 / 2333 = 0.6001
         "room_revenue_net": Decimal("1740.00"),
-        "adr_net": Decimal("124.29"),  # 1740 / 14 = 124.2857
-        "revpar_net": Decimal("0.74"),  # 1740 / 2340 = 0.7436
+        "adr_net": Decimal("117.86"),  # nights sold: (1740 - 90 no-show fee) / 14 = 117.857
+        "revpar_net": Decimal("0.73"),  # 1740 / 2400 = 0.725 -> 0.73 half-up
         "total_revenue_net": Decimal("1774.13"),
-        "trevpar_net": Decimal("0.76"),  # 1774.13 / 2340 = 0.7582
+        "trevpar_net": Decimal("0.74"),  # 1774.13 / 2400 = 0.7392
     }
 
 
@@ -56,12 +57,13 @@ def test_month_and_year_to_date(db: duckdb.DuckDBPyConnection) -> None:
     assert set(got) == {"MTD", "YTD"}
     for period, first in (("MTD", date(2026, 3, 1)), ("YTD", date(2026, 1, 1))):
         row = got[period]
-        # Nights lived Mar 2-5: sold 2 + 3 + 2 + 2 = 9 of 4 x 78 = 312 -> 2.88%;
-        # revenue 220 + 420 + 230 + 250 = 1120.00; ADR 124.44; RevPAR 3.59. No last year.
+        # Nights lived Mar 2-5: sold 2 + 3 + 2 + 2 = 9 of 4 x 80 = 320 -> 2.8125 -> 2.81%;
+        # revenue 220 + 420 + 230 + 250 = 1120.00 (R4's no-show fee 90.00 included); ADR on
+        # the nights sold (1120 - 90) / 9 = 114.44; RevPAR 1120 / 320 = 3.50. No last year.
         assert (row["first_day"], row["last_day"], row["rooms_sold"], row["occupancy_pct"],
                 row["adr_net"], row["revpar_net"], row["room_revenue_net"]) == (
-            first, date(2026, 3, 5), 9, pytest.approx(2.88), Decimal("124.44"),
-            Decimal("3.59"), Decimal("1120.00"))
+            first, date(2026, 3, 5), 9, pytest.approx(2.81), Decimal("114.44"),
+            Decimal("3.50"), Decimal("1120.00"))
         assert row["ly_rooms_sold"] is None
         assert row["room_revenue_change_pct"] is None
 
@@ -83,8 +85,9 @@ def test_segments_by_channel(db: duckdb.DuckDBPyConnection) -> None:
                           r["share_of_rooms_sold_pct"])
            for r in rows(db, "SELECT * FROM mart.v_segments_by_channel")}
     assert got == {
-        # R2 3 nights x 120 + the no-show R4's 90.00 = 450.00 over 3 rooms sold.
-        "booking_com": (3, Decimal("450.00"), Decimal("150.00"), pytest.approx(21.43)),
+        # R2 3 nights x 120 + the no-show R4's 90.00 fee = 450.00; ADR on the nights sold:
+        # 360.00 / 3 = 120.00.
+        "booking_com": (3, Decimal("450.00"), Decimal("120.00"), pytest.approx(21.43)),
         "expedia": (3, Decimal("330.00"), Decimal("110.00"), pytest.approx(21.43)),
         "website": (4, Decimal("400.00"), Decimal("100.00"), pytest.approx(28.57)),
         "gds": (1, Decimal("140.00"), Decimal("140.00"), pytest.approx(7.14)),
@@ -110,6 +113,14 @@ def test_examples_figures(db: duckdb.DuckDBPyConnection) -> None:
     assert len(ahead) == 30
     assert (ahead[0]["stay_date"], ahead[0]["rooms_otb"], ahead[0]["rooms_available_net_ooo"],
             ahead[0]["otb_occupancy_pct"]) == (date(2026, 3, 6), 2, 77, pytest.approx(2.6))
+    by_type = {r["room_type"]: r for r in run("02_adr_by_room_type_last_30_nights")}
+    # STD, nights lived Mar 2-5: R1 sold on Mar 2 and 3 (100.00 each); the no-show R4's fee
+    # 90.00. ADR on the nights sold 200 / 2 = 100.00; RevPAR (200 + 90) / (4 x 30 rooms in
+    # the property) = 2.4167 -> 2.42; occupancy 2 / (4 x (29 sellable - 1 OOO)) = 1.79%.
+    std = by_type["STD"]
+    assert (std["rooms_sold"], std["adr_net"], std["revpar_net"],
+            std["occupancy_net_ooo_pct"]) == (2, Decimal("100.00"), Decimal("2.42"),
+                                              pytest.approx(1.79))
     assert len(run("03_cancellations_by_channel")) == 6
     (mix,) = run("05_revenue_mix_by_month")
     # Rooms 220 + 420 + 230 + 250; VAT 22 + 42 + 23 + 1.36 + 4.51 + 25 = 117.87.

@@ -49,10 +49,11 @@ def test_occupancy_rows_are_the_mart_and_the_total_divides_the_sums(warehouse: P
     out = report(warehouse, "occupancy", "--property", "ROMA01", "--from", str(first),
                  "--to", str(last))
     expected = query(warehouse, "SELECT stay_date, rooms_available, rooms_sold, "
-                     "room_revenue_net FROM mart.occupancy_daily WHERE property_id = ? AND "
-                     "stay_date BETWEEN ? AND ? ORDER BY 1", [pid, first, last])
+                     "room_revenue_net, room_revenue_nights_net FROM mart.occupancy_daily "
+                     "WHERE property_id = ? AND stay_date BETWEEN ? AND ? ORDER BY 1",
+                     [pid, first, last])
     assert len(out["rows"]) == 15 == len(expected)
-    for row, (day, available, sold, revenue) in zip(out["rows"], expected, strict=True):
+    for row, (day, available, sold, revenue, _) in zip(out["rows"], expected, strict=True):
         assert (row["stay_date"], row["rooms_available"], row["rooms_sold"]) == (
             day.isoformat(), available, sold)
         assert Decimal(str(row["room_revenue_net"])) == revenue
@@ -60,11 +61,12 @@ def test_occupancy_rows_are_the_mart_and_the_total_divides_the_sums(warehouse: P
     sold = sum(r[2] for r in expected)
     available = sum(r[1] for r in expected)
     revenue = sum(r[3] for r in expected)
+    nights = sum(r[4] for r in expected)  # ADR is on the nights sold, fees apart (kpi.md)
     total = out["total"]
     assert total["rooms_sold"] == sold > 0
     assert Decimal(str(total["occupancy_pct"])) == (Decimal(100 * sold) / available).quantize(
         Decimal("0.01"))
-    assert Decimal(str(total["adr_net"])) == (revenue / sold).quantize(Decimal("0.01"))
+    assert Decimal(str(total["adr_net"])) == (nights / sold).quantize(Decimal("0.01"))
     assert Decimal(str(total["revpar_net"])) == (revenue / available).quantize(Decimal("0.01"))
 
 
@@ -143,8 +145,18 @@ def test_revenue_total_is_the_departments_and_city_tax_is_apart(warehouse: Path)
     assert out["rows"]
     for row in out["rows"]:
         parts = sum(Decimal(str(row[c])) for c in (
-            "accommodation_net", "food_and_beverage_net", "other_net"))
+            "accommodation_net", "food_beverage_net", "other_net"))
         assert Decimal(str(row["total_revenue_net"])) == parts
+    # Each department's column is the mart's own figure (issue 14 item 1: F&B was 0.00 because
+    # the report spelled the department differently from the mart).
+    by_department = dict(query(
+        warehouse, "SELECT department, sum(revenue_net) FROM mart.revenue_daily WHERE "
+        "property_id = ? AND date BETWEEN ? AND ? GROUP BY 1",
+        [pid, bd - timedelta(days=30), bd - timedelta(days=1)]))
+    for column, department in (("accommodation_net", "accommodation"),
+                               ("food_beverage_net", "food_beverage"), ("other_net", "other")):
+        assert Decimal(str(out["total"][column])) == by_department[department], column
+    assert by_department["food_beverage"] > 0
     [(city_tax,)] = query(warehouse, "SELECT sum(revenue_gross) FROM mart.revenue_daily WHERE "
                           "property_id = ? AND NOT is_revenue AND date BETWEEN ? AND ?",
                           [pid, bd - timedelta(days=30), bd - timedelta(days=1)])
@@ -184,3 +196,20 @@ def test_every_report_has_examples_in_its_help() -> None:
         assert result.exit_code == 0
         assert "Examples:" in result.stdout
         assert f"pmsw report {name} --property" in result.stdout
+
+
+def test_segments_by_rate_plan_name_every_plan_by_its_code(warehouse: Path) -> None:
+    """Issue 14 item 6: negotiated plans (CORP) are left out of GET /rate-plans, so a join on
+    core.rate_plans showed their stays as "(none)". Every night carries its plan's code."""
+    pid, bd = business_date(warehouse, "ROMA01")
+    out = report(warehouse, "segments", "--property", "ROMA01", "--by", "rate_plan")
+    codes = query(warehouse, "SELECT rate_plan_code, sum(rooms_sold) FROM mart.segment_daily "
+                             "WHERE property_id = ? AND stay_date BETWEEN ? AND ? GROUP BY 1",
+                  [pid, bd - timedelta(days=30), bd - timedelta(days=1)])
+    assert {r["rate_plan"]: r["rooms_sold"] for r in out["rows"]} == {
+        code or "(none)": sold for code, sold in codes}
+    # Every room entry that has a plan has its code in the mart, listed or not.
+    [(missing,)] = query(warehouse, "SELECT count(*) FROM mart.stay_nights WHERE property_id = ? "
+                                    "AND rate_plan_id IS NOT NULL AND rate_plan_code IS NULL",
+                         [pid])
+    assert missing == 0

@@ -33,6 +33,7 @@ def room(**fields: Any) -> dict[str, Any]:
         "room_id": None,
         "room_code": None,
         "rate_plan_id": 1,
+        "rate_plan_code": "BAR",
         "channel": "web",
         "source": "direct",
         "market": "leisure",

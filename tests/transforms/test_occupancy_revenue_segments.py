@@ -28,6 +28,7 @@ from pipelines.transforms.occupancy import (
     other_revenue_daily,
 )
 from pipelines.transforms.revenue import revenue_daily
+from pipelines.transforms.room_fees import room_fees
 from pipelines.transforms.segments import segment_daily
 from pipelines.transforms.stay_nights import stay_nights
 
@@ -138,6 +139,10 @@ def _nights() -> pl.DataFrame:
     return stay_nights(STAYS, PROPS, LINES, ITEMS)
 
 
+def _fees() -> pl.DataFrame:
+    return room_fees(LINES, ITEMS, STAYS)
+
+
 def _as_text(row: dict[str, object]) -> dict[str, object]:
     return {k: str(v) if isinstance(v, Decimal) else v for k, v in row.items()}
 
@@ -164,51 +169,56 @@ def test_revenue_daily_by_department() -> None:
 
 def test_occupancy_daily() -> None:
     other = other_revenue_daily(revenue_daily(LINES, ITEMS))
-    out = occupancy_daily(_nights(), ROOMS, AVAILABILITY, PROPS, other)
+    out = occupancy_daily(_nights(), ROOMS, AVAILABILITY, PROPS, other, _fees())
     rows = {r["stay_date"]: _as_text(r) for r in out.iter_rows(named=True)}
     assert sorted(rows) == [d("2025-03-01"), d("2025-03-02"), d("2025-03-03")]
     first = rows[d("2025-03-01")]
-    # supply from the availability read: 3 + 1 = 4, out of order 1, net 3
+    # supply (STR / USALI): the rooms in the property, 4 + 1 = 5 (104 kept out of sale
+    # counts); sellable from the availability read: 3 + 1 = 4, out of order 1, net 3
     # sold: A only (B complimentary, C option, D no-show)
-    # room revenue: A 100.00 + D's no-show night 136.36 = 236.36 net; 110 + 150 = 260.00 gross
-    # other: breakfast 20.00 + parking 20.00 (city tax never) -> total 276.36
+    # nights: A 100.00; fees: D's no-show charge 136.36 net (150.00 gross); room revenue
+    # 236.36 net, 110 + 150 = 260.00 gross. ADR on the nights sold 100.00 / 1; with fees
+    # 236.36 / 1. Other: breakfast 20.00 + parking 20.00 (city tax never) -> total 276.36
     assert first == {
         "property_id": 1,
         "stay_date": d("2025-03-01"),
-        "rooms_available": 4,
+        "rooms_in_property": 5,
+        "rooms_sellable": 4,
+        "rooms_available": 5,
         "rooms_out_of_order": 1,
         "rooms_available_net_ooo": 3,
         "rooms_sold": 1,
         "rooms_complimentary": 1,
         "rooms_option": 1,
-        "occupancy_pct": 25.0,  # 1 / 4
+        "occupancy_pct": 20.0,  # 1 / 5
         "occupancy_net_ooo_pct": 33.33,  # 1 / 3
+        "room_revenue_nights_net": "100.00",
+        "room_revenue_fees_net": "136.36",
         "room_revenue_net": "236.36",
         "room_revenue_gross": "260.00",
-        "adr_net": "236.36",  # 236.36 / 1
-        "revpar_net": "59.09",  # 236.36 / 4
+        "adr_net": "100.00",  # 100.00 / 1
+        "adr_incl_fees_net": "236.36",  # 236.36 / 1
+        "revpar_net": "47.27",  # 236.36 / 5 = 47.272
         "total_revenue_net": "276.36",
-        "trevpar_net": "69.09",  # 276.36 / 4
+        "trevpar_net": "55.27",  # 276.36 / 5 = 55.272
         "arrivals": 2,  # A and B
         "departures": 0,
         "persons": 3,  # A 2 + B 1
         "is_actual": True,
     }
     second = rows[d("2025-03-02")]
-    # rooms list: 3 + 1; sold A + E; room revenue from the stays 100.00 + 90.00
-    # other: minibar 5.45 - breakfast reversed 20.00 = -14.55 -> total 175.45
-    assert (second["rooms_available"], second["rooms_out_of_order"], second["rooms_sold"]) == (
-        4,
-        0,
-        2,
-    )
+    # rooms in the property 5, sellable from the rooms list 3 + 1; sold A + E; room revenue
+    # from the stays 100.00 + 90.00; other: minibar 5.45 - breakfast reversed 20.00 = -14.55
+    # -> total 175.45
+    assert (second["rooms_available"], second["rooms_sellable"], second["rooms_out_of_order"],
+            second["rooms_sold"]) == (5, 4, 0, 2)
     assert (second["occupancy_pct"], second["room_revenue_net"], second["room_revenue_gross"]) == (
-        50.0,
+        40.0,
         "190.00",
         "209.00",  # gross 110.00 + 99.00
     )
-    assert (second["adr_net"], second["revpar_net"]) == ("95.00", "47.50")  # 190/2, 190/4
-    assert (second["total_revenue_net"], second["trevpar_net"]) == ("175.45", "43.86")  # /4=43.8625
+    assert (second["adr_net"], second["revpar_net"]) == ("95.00", "38.00")  # 190/2, 190/5
+    assert (second["total_revenue_net"], second["trevpar_net"]) == ("175.45", "35.09")  # /5
     assert (second["arrivals"], second["departures"], second["persons"]) == (1, 1, 5)  # E; B; 2+3
     assert second["is_actual"] is False
     third = rows[d("2025-03-03")]
@@ -223,7 +233,7 @@ def test_occupancy_daily() -> None:
 def test_occupancy_by_room_type() -> None:
     nights = _nights()
     other = other_revenue_by_room_type(LINES, ITEMS, nights, ROOMS)
-    out = occupancy_by_room_type(nights, ROOMS, AVAILABILITY, PROPS, other)
+    out = occupancy_by_room_type(nights, ROOMS, AVAILABILITY, PROPS, other, _fees())
     rows = {(r["stay_date"], r["room_type_id"]): _as_text(r) for r in out.iter_rows(named=True)}
     t1 = rows[(d("2025-03-01"), 1)]
     assert (
@@ -234,13 +244,15 @@ def test_occupancy_by_room_type() -> None:
         t1["room_revenue_net"],
         t1["total_revenue_net"],
     ) == (
-        3,
+        4,  # 101-104 in the property (104 kept out of sale still counts)
         1,
         1,
         1,
         "236.36",
-        "276.36",  # A + D's charge; + breakfast 20.00 + parking 20.00
+        "276.36",  # A + D's no-show fee; + breakfast 20.00 + parking 20.00
     )
+    assert (t1["room_revenue_nights_net"], t1["room_revenue_fees_net"], t1["adr_net"]) == (
+        "100.00", "136.36", "100.00")
     t2 = rows[(d("2025-03-01"), 2)]
     assert (t2["rooms_available"], t2["rooms_sold"], t2["rooms_complimentary"]) == (1, 0, 1)
     # E is booked as type 1 but sleeps in 201: it counts on type 2
@@ -250,14 +262,18 @@ def test_occupancy_by_room_type() -> None:
 
 
 def test_segment_daily_adds_up_to_occupancy() -> None:
-    out = segment_daily(_nights())
+    out = segment_daily(_nights(), _fees())
     first = out.filter(pl.col("stay_date") == d("2025-03-01"))
-    # one segment carries A (sold, 100.00) and D (no-show 136.36, not sold); B is comp (0, 0.00)
+    # one segment carries A (sold, 100.00) and D (no-show fee 136.36, not sold); B is comp;
+    # ADR on the nights sold: 100.00
     web1 = first.filter(pl.col("room_type_id") == 1).row(0, named=True)
-    assert (web1["rooms_sold"], str(web1["room_revenue_net"]), str(web1["adr_net"])) == (
+    assert (web1["rooms_sold"], str(web1["room_revenue_net"]), str(web1["adr_net"]),
+            str(web1["room_revenue_fees_net"]), web1["rate_plan_code"]) == (
         1,
         "236.36",
-        "236.36",
+        "100.00",
+        "136.36",
+        "BAR",
     )
     second = out.filter(pl.col("stay_date") == d("2025-03-02")).sort("channel")
     assert second["channel"].to_list() == ["ota", "web"]

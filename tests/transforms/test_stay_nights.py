@@ -7,6 +7,7 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
+from pipelines.transforms.room_fees import room_fees
 from pipelines.transforms.stay_nights import stay_nights
 
 from .builders import ITEMS, NO_LINES, d, line, lines_frame, properties, room, rooms_frame
@@ -85,19 +86,30 @@ def test_a_lived_night_without_a_posting_has_no_revenue() -> None:
     assert _money(out, "room_revenue_gross") == ["0.00"]
 
 
-def test_lines_posted_after_the_last_night_go_to_the_last_night() -> None:
-    # early departure: the stay now ends 03-02, the remaining night was charged on 03-02
+def test_an_early_departure_charge_is_a_fee_not_the_last_night() -> None:
+    """Issue 14 item 3: a night sold at 195.50 once showed 688.50 because the nights charged at
+    an early check-out were added to it. The stay now ends 03-02; the remaining nights were
+    charged on 03-02 (on the departure date): fees (mart.room_fees), not the last night."""
     rooms = rooms_frame(
-        room(status="checked_out", arrival=d("2025-03-01"), departure=d("2025-03-02"))
+        room(status="checked_out", arrival=d("2025-03-01"), departure=d("2025-03-02"),
+             total="195.50")
     )
     lines = lines_frame(
-        line(folio_line_id=1, posted_on=d("2025-03-01"), amount_gross="100.00", amount_net="90.91"),
-        line(folio_line_id=2, posted_on=d("2025-03-02"), amount_gross="100.00", amount_net="90.91"),
+        line(folio_line_id=1, posted_on=d("2025-03-01"), amount_gross="195.50",
+             amount_net="177.73"),
+        line(folio_line_id=2, posted_on=d("2025-03-02"), amount_gross="195.50",
+             amount_net="177.73"),
+        line(folio_line_id=3, posted_on=d("2025-03-02"), amount_gross="297.50",
+             amount_net="270.45"),
     )
     out = stay_nights(rooms, properties("2025-03-05"), lines, ITEMS)
-    # one night: 100.00 + 100.00 = 200.00 gross, 90.91 + 90.91 = 181.82 net
-    assert _money(out, "room_revenue_gross") == ["200.00"]
-    assert _money(out, "room_revenue_net") == ["181.82"]
+    # the one night sold keeps what it was sold for: 195.50 gross, 177.73 net
+    assert _money(out, "room_revenue_gross") == ["195.50"]
+    assert _money(out, "room_revenue_net") == ["177.73"]
+    fees = room_fees(lines, ITEMS, rooms)
+    # 195.50 + 297.50 = 493.00 gross of early-departure fees (688.50 - 195.50)
+    assert fees["fee_kind"].to_list() == ["early_departure", "early_departure"]
+    assert sum(fees["fee_revenue_gross"].to_list()) == Decimal("493.00")
 
 
 def test_cancelled_no_show_and_complimentary_flags() -> None:
@@ -122,8 +134,10 @@ def test_cancelled_no_show_and_complimentary_flags() -> None:
     )
     out = stay_nights(rooms, properties("2025-03-02"), lines_frame(noshow_line), ITEMS)
     by_id = {r["reservation_room_id"]: r for r in out.iter_rows(named=True)}
-    # the no-show's charged night is room revenue (from its folio line)
-    assert str(by_id[1]["room_revenue_gross"]) == "150.00"
+    # the no-show's charged night is not the revenue of a night sold: it is a fee
+    assert str(by_id[1]["room_revenue_gross"]) == "0.00"
+    fees = room_fees(lines_frame(noshow_line), ITEMS, rooms).row(0, named=True)
+    assert (fees["fee_kind"], str(fees["fee_revenue_net"])) == ("no_show", "136.36")
     assert by_id[1]["is_no_show"]
     assert by_id[1]["is_cancelled"]
     # a cancelled future night earns nothing
