@@ -22,7 +22,13 @@ import polars as pl
 from pipelines.api import PmsClient
 from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
 from pipelines.warehouse import connect
-from pipelines.warehouse.recon import ReconInputError, property_row, read_inputs, save_run
+from pipelines.warehouse.recon import (
+    ReconInputError,
+    property_place,
+    property_row,
+    read_inputs,
+    save_run,
+)
 
 from .apply import Applier, ApplyStats
 
@@ -105,7 +111,8 @@ def run_reconciliation(
         pid, code, business_date = property_row(conn, property_id)
         first, last = closed_dates(business_date, first, last)
         inputs = read_inputs(conn, pid, first, last)
-    property_rules = rules.for_property(code)
+        city, star_rating = property_place(conn, pid)
+    property_rules = rules.for_property(code, city, star_rating)
     results = reconcile(stays=inputs.stays, items=inputs.items, age_brackets=inputs.age_brackets,
                         ledger=inputs.ledger, folios=inputs.folios, lines=inputs.lines,
                         rules=property_rules, first=first, last=last)
