@@ -70,7 +70,8 @@ class Inputs:
         """core.reservation_rooms with persons and is_no_show."""
         entries = with_persons(read.room_entries(self.conn, self.pid),
                                read.age_brackets(self.conn, self.pid))
-        return with_no_show_flag(entries, read.events(self.conn, self.pid))
+        return with_no_show_flag(entries, read.room_versions(self.conn, self.pid), self.lines(),
+                                 read.items(self.conn, self.pid), self.facts.timezone)
 
     def lines(self) -> pl.DataFrame:
         return with_single_room_entries(read.folio_lines(self.conn, self.pid),

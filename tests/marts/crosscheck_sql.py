@@ -71,12 +71,48 @@ def _local(column: str, tz: str) -> str:
 def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
     bd = f"(SELECT business_date FROM core.property WHERE property_id = {p})"
     return [
-        # Cancellations from the event log: the last stay.cancelled of each room entry.
+        # Cancellation times from the event log (the rebuild's faster path): the last
+        # stay.cancelled of each room entry.
         f"""CREATE OR REPLACE TEMP TABLE x_cancel AS
-        SELECT entity_id AS reservation_room_id, max(created_at) AS cancelled_at,
-               arg_max(data ->> 'reason', (created_at, event_id)) = 'no_show' AS last_no_show
+        SELECT entity_id AS reservation_room_id, max(created_at) AS cancelled_at
         FROM core.events WHERE property_id = {p} AND type = 'stay.cancelled' AND entity = 'stay'
         GROUP BY 1""",
+        # No-shows from the kept state (docs/kpi.md, No-show): cancelled by the hotel, its
+        # first cancelled version starting (local date) on or after the arrival, and the
+        # version before not an option; no version before: an accommodation charge of the
+        # room entry, or of its reservation without a room entry, posted on the arrival.
+        f"""CREATE OR REPLACE TEMP TABLE x_no_show AS
+        WITH fc AS (
+            SELECT reservation_room_id, min(valid_from) AS cancelled_at
+            FROM core.reservation_room_versions
+            WHERE property_id = {p} AND status = 'cancelled' GROUP BY 1
+        ), prior AS (
+            SELECT v.reservation_room_id, arg_max(v.status, v.valid_from) AS status_before
+            FROM core.reservation_room_versions v JOIN fc USING (reservation_room_id)
+            WHERE v.property_id = {p} AND v.valid_from < fc.cancelled_at GROUP BY 1
+        ), charge AS (
+            SELECT l.reservation_id, l.reservation_room_id, l.posted_on
+            FROM core.folio_lines l
+            LEFT JOIN core.items i ON i.property_id = l.property_id
+                                  AND i.item_id = l.service_item_id
+            WHERE l.property_id = {p} AND l.type <> 'payment' AND l.amount_gross > 0
+              AND coalesce(i.department, CASE WHEN l.type = 'accommodation'
+                                              THEN 'accommodation' END) = 'accommodation'
+        )
+        SELECT r.reservation_room_id,
+               {_local('coalesce(fc.cancelled_at, r.updated_at)', tz)} >= r.arrival
+               AND CASE WHEN pr.status_before IS NOT NULL THEN pr.status_before <> 'option'
+                        ELSE EXISTS (
+                            SELECT 1 FROM charge c
+                            WHERE c.posted_on = r.arrival
+                              AND (c.reservation_room_id = r.reservation_room_id
+                                   OR (c.reservation_room_id IS NULL
+                                       AND c.reservation_id = r.reservation_id)))
+                   END AS is_no_show
+        FROM core.reservation_rooms r
+        LEFT JOIN fc USING (reservation_room_id)
+        LEFT JOIN prior pr USING (reservation_room_id)
+        WHERE r.property_id = {p} AND r.status = 'cancelled' AND r.cancelled_by = 'hotel'""",
         # Room entries with persons, is_no_show, is_complimentary.
         f"""CREATE OR REPLACE TEMP TABLE x_rooms AS
         WITH kids AS (
@@ -88,12 +124,12 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
               ON a.property_id = r.property_id AND a.age_bracket_id = CAST(k AS BIGINT)
             WHERE r.property_id = {p} GROUP BY 1)
         SELECT r.*, r.adults + coalesce(kids.counted, 0) AS persons,
-               r.status = 'cancelled' AND coalesce(c.last_no_show, false) AS is_no_show,
+               coalesce(ns.is_no_show, false) AS is_no_show,
                r.total = 0 AND r.status <> 'cancelled' AS is_complimentary,
                CAST(round(r.total * 100) AS BIGINT) AS total_cents
         FROM core.reservation_rooms r
         LEFT JOIN kids USING (reservation_room_id)
-        LEFT JOIN x_cancel c USING (reservation_room_id)
+        LEFT JOIN x_no_show ns USING (reservation_room_id)
         WHERE r.property_id = {p}""",
         # Charge lines with their department and room entry (the single entry of the
         # reservation when the line has none).
