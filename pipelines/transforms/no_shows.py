@@ -51,8 +51,10 @@ def no_shows(rooms: Frame, versions: Frame, lines: Frame, items: Frame,
              timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame:
     """One row per room entry cancelled by the hotel: `reservation_room_id`, `cancelled_at`
     (start of its first cancelled version), `status_before` (of the version before; null when
-    the warehouse first saw it cancelled), `charged` (a no-show charge on its arrival date) and
-    `is_no_show` (the module's rule)."""
+    the warehouse first saw it cancelled), `charged` (a no-show charge on its arrival date),
+    `is_no_show` (the module's rule) and `is_lapsed_option` (not a no-show, and an option
+    before its cancellation or first seen cancelled: an option that lapsed; otherwise the hotel
+    cancelled a firm booking)."""
     entries = lazy(rooms, "rooms", [*ENTRY, "reservation_id", "status", "cancelled_by",
                                     "arrival", "updated_at"]).filter(
         (pl.col("status") == CANCELLED) & (pl.col("cancelled_by") == HOTEL))
@@ -94,7 +96,12 @@ def no_shows(rooms: Frame, versions: Frame, lines: Frame, items: Frame,
             & pl.when(pl.col("status_before").is_null()).then(pl.col("charged"))
             .otherwise(pl.col("status_before") != OPTION)
         )
-        .select(*ENTRY, "cancelled_at", "status_before", "charged", "is_no_show")
+        .with_columns(
+            is_lapsed_option=~pl.col("is_no_show")
+            & (pl.col("status_before").is_null() | (pl.col("status_before") == OPTION))
+        )
+        .select(*ENTRY, "cancelled_at", "status_before", "charged", "is_no_show",
+                "is_lapsed_option")
         .sort(ENTRY)
         .collect()
     )
@@ -102,10 +109,12 @@ def no_shows(rooms: Frame, versions: Frame, lines: Frame, items: Frame,
 
 def with_no_show_flag(rooms: Frame, versions: Frame, lines: Frame, items: Frame,
                       timezone: str = DEFAULT_TIMEZONE) -> pl.DataFrame:
-    """Room entries with `is_no_show` (no_shows: the rule of this module)."""
-    flags = no_shows(rooms, versions, lines, items, timezone).lazy().select(*ENTRY, "is_no_show")
+    """Room entries with `is_no_show` and `is_lapsed_option` (no_shows: this module's rule)."""
+    flags = no_shows(rooms, versions, lines, items, timezone).lazy().select(
+        *ENTRY, "is_no_show", "is_lapsed_option")
     return (
         rooms.lazy().join(flags, on=ENTRY, how="left")
-        .with_columns(is_no_show=pl.col("is_no_show").fill_null(False))
+        .with_columns(is_no_show=pl.col("is_no_show").fill_null(False),
+                      is_lapsed_option=pl.col("is_lapsed_option").fill_null(False))
         .collect()
     )
