@@ -49,8 +49,11 @@ DESCRIPTIONS = {
     "pickup": "Pickup over 1, 7, 14 and 30 days per stay date: new, cancelled and net room "
               "nights, net revenue.",
     "pace": "On the books by days before arrival beside the same time last year (STLY).",
-    "booking_kpis": "Bookings by month of arrival and channel: room nights, cancellation "
-                    "rates, lead time, ALOS, no-show rate.",
+    "booking_outcomes": "How each reservation ended (on the books, cancelled by the guest, "
+                        "no-show, lapsed option, ...), its local booking date and lead time "
+                        "bucket: the one classification of cancellations.",
+    "booking_kpis": "Firm bookings by month of arrival and channel: room nights, guest "
+                    "cancellation rates, lead time, ALOS; no-shows and lapsed options beside.",
 }
 INGESTED = ("reference", "events", "reservations", "folios", "availability")
 """Ingestion streams every mart follows (the POS ledger feeds the reconciliation only)."""
@@ -127,10 +130,12 @@ revenue_tieout_asset = _asset_of("revenue_tieout")
 otb_snapshots_asset = _asset_of("otb_snapshots")
 pickup_asset = _asset_of("pickup")
 pace_asset = _asset_of("pace")
+booking_outcomes_asset = _asset_of("booking_outcomes")
 booking_kpis_asset = _asset_of("booking_kpis")
 MART_ASSETS = [stay_nights_asset, revenue_daily_asset, room_fees_asset, occupancy_daily_asset,
                occupancy_by_room_type_asset, segment_daily_asset, revenue_tieout_asset,
-               otb_snapshots_asset, pickup_asset, pace_asset, booking_kpis_asset]
+               otb_snapshots_asset, pickup_asset, pace_asset, booking_outcomes_asset,
+               booking_kpis_asset]
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP), partitions_def=PROPERTIES,

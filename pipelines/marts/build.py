@@ -13,6 +13,7 @@ import duckdb
 import polars as pl
 
 from pipelines.transforms.booking_kpis import booking_kpis
+from pipelines.transforms.booking_outcomes import booking_outcomes
 from pipelines.transforms.history import rebuild_before_first_sync, snapshot_ranges
 from pipelines.transforms.line_rooms import with_single_room_entries
 from pipelines.transforms.no_shows import cancellations, with_no_show_flag
@@ -69,10 +70,11 @@ class Inputs:
                              "business_date": [self.facts.business_date]})
 
     def rooms(self) -> pl.DataFrame:
-        """core.reservation_rooms with persons and is_no_show."""
+        """core.reservation_rooms with persons, is_no_show and is_lapsed_option."""
         entries = with_persons(read.room_entries(self.conn, self.pid),
                                read.age_brackets(self.conn, self.pid))
-        return with_no_show_flag(entries, read.events(self.conn, self.pid))
+        return with_no_show_flag(entries, read.room_versions(self.conn, self.pid), self.lines(),
+                                 read.items(self.conn, self.pid), self.facts.timezone)
 
     def lines(self) -> pl.DataFrame:
         return with_single_room_entries(read.folio_lines(self.conn, self.pid),
@@ -142,8 +144,12 @@ def _pace(i: Inputs) -> pl.DataFrame:
     return pace(read.mart(i.conn, "otb_snapshots", i.pid))
 
 
+def _booking_outcomes(i: Inputs) -> pl.DataFrame:
+    return booking_outcomes(i.rooms(), i.facts.timezone)
+
+
 def _booking_kpis(i: Inputs) -> pl.DataFrame:
-    return booking_kpis(i.rooms(), i.facts.timezone)
+    return booking_kpis(read.mart(i.conn, "booking_outcomes", i.pid))
 
 
 Builder = Callable[[Inputs], pl.DataFrame]
@@ -160,7 +166,8 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "otb_snapshots": (_otb_snapshots, ()),
     "pickup": (_pickup, ()),
     "pace": (_pace, ("otb_snapshots",)),
-    "booking_kpis": (_booking_kpis, ()),
+    "booking_outcomes": (_booking_outcomes, ()),
+    "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
 }
 
 

@@ -47,7 +47,7 @@ def room_entries(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFr
         SELECT property_id, reservation_id, reservation_room_id, status, arrival, departure,
                room_type_id, room_id, room_code, rate_plan_id, rate_plan_code, channel, source,
                market, adults, children, CAST(brackets AS VARCHAR) AS brackets, total,
-               created_at
+               created_at, cancelled_by, updated_at
         FROM core.reservation_rooms WHERE property_id = ? ORDER BY reservation_room_id
     """, [property_id])
 

@@ -22,7 +22,7 @@ import polars as pl
 from pipelines.api import PmsClient
 from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
 from pipelines.warehouse import connect, property_row
-from pipelines.warehouse.recon import ReconInputError, read_inputs, save_run
+from pipelines.warehouse.recon import ReconInputError, property_place, read_inputs, save_run
 
 from .apply import Applier, ApplyStats
 
@@ -110,7 +110,8 @@ def run_reconciliation(
                                   f"{api_property}, not {pid}")
         first, last = closed_dates(business_date, first, last)
         inputs = read_inputs(conn, pid, first, last)
-    property_rules = rules.for_property(code)
+        city, star_rating = property_place(conn, pid)
+    property_rules = rules.for_property(code, city, star_rating)
     results = reconcile(stays=inputs.stays, items=inputs.items, age_brackets=inputs.age_brackets,
                         ledger=inputs.ledger, folios=inputs.folios, lines=inputs.lines,
                         rules=property_rules, first=first, last=last)

@@ -40,6 +40,15 @@ class ReconInputError(ValueError):
     """The warehouse cannot answer the reconciliation asked (names what is missing)."""
 
 
+def property_place(conn: duckdb.DuckDBPyConnection,
+                   property_id: int) -> tuple[str | None, str | None]:
+    """(city, star_rating) of the property as last synced (GET /property): they select its
+    city tax rule (docs/reconciliation.md, City tax)."""
+    row = conn.execute("SELECT city, star_rating FROM core.property WHERE property_id = ?",
+                       [property_id]).fetchone()
+    return (None, None) if row is None else (row[0], row[1])
+
+
 def read_inputs(conn: duckdb.DuckDBPyConnection, property_id: int, first: date,
                 last: date) -> ReconInputs:
     """The room entries of every reservation with a stay touching [first, last] or a ledger

@@ -1,24 +1,19 @@
--- Notebook view: cancellation rate of room entries by lead time (arrival - booking date, in
--- days) bucket. Counted: room entries that were booked (not those still in option); cancelled
--- = cancelled by the guest (a no-show or a lapsed option is cancelled by the hotel and is not a
--- guest cancellation).
+-- Notebook view: cancellation rate by lead time bucket (arrival - local booking date, in
+-- days), read from mart.booking_outcomes, the one classification mart.booking_kpis sums too:
+-- guest cancellations over firm bookings made; no-shows and lapsed options beside it, never
+-- inside (docs/kpi.md, Booking outcomes).
 CREATE OR REPLACE VIEW mart.v_cancellation_by_lead_time AS
-WITH entries AS (
-    SELECT property_id, status, cancelled_by,
-           arrival - CAST(created_at AS DATE) AS lead_days
-    FROM core.reservation_rooms WHERE status <> 'option')
-SELECT e.property_id, p.code AS property_code,
-       CASE WHEN lead_days <= 1 THEN 1 WHEN lead_days <= 7 THEN 2 WHEN lead_days <= 14 THEN 3
-            WHEN lead_days <= 30 THEN 4 WHEN lead_days <= 60 THEN 5 WHEN lead_days <= 90 THEN 6
-            WHEN lead_days <= 180 THEN 7 ELSE 8 END AS bucket_order,
-       CASE WHEN lead_days <= 1 THEN '0-1' WHEN lead_days <= 7 THEN '2-7'
-            WHEN lead_days <= 14 THEN '8-14' WHEN lead_days <= 30 THEN '15-30'
-            WHEN lead_days <= 60 THEN '31-60' WHEN lead_days <= 90 THEN '61-90'
-            WHEN lead_days <= 180 THEN '91-180' ELSE '181+' END AS lead_time_days,
-       count(*) AS room_entries,
-       count(*) FILTER (WHERE status = 'cancelled' AND cancelled_by = 'guest') AS cancelled,
-       round(100.0 * count(*) FILTER (WHERE status = 'cancelled' AND cancelled_by = 'guest')
-             / count(*), 2) AS cancellation_pct
-FROM entries e JOIN core.property p USING (property_id)
+SELECT o.property_id, p.code AS property_code,
+       o.lead_time_order AS bucket_order, o.lead_time_bucket AS lead_time_days,
+       count(*) FILTER (WHERE o.is_booking) AS bookings,
+       count(*) FILTER (WHERE o.is_cancelled) AS cancelled,
+       round(100.0 * count(*) FILTER (WHERE o.is_cancelled)
+             / nullif(count(*) FILTER (WHERE o.is_booking), 0), 2) AS cancellation_pct,
+       sum(o.room_nights) FILTER (WHERE o.is_booking) AS room_nights,
+       sum(o.cancelled_room_nights) FILTER (WHERE o.is_booking) AS cancelled_room_nights,
+       sum(o.no_shows) FILTER (WHERE o.is_booking) AS no_shows,
+       count(*) FILTER (WHERE o.is_lapsed_option) AS lapsed_options
+FROM mart.booking_outcomes o JOIN core.property p USING (property_id)
+WHERE o.is_booking OR o.is_lapsed_option
 GROUP BY ALL;
-COMMENT ON VIEW mart.v_cancellation_by_lead_time IS 'Share of booked room entries cancelled by the guest, by lead time bucket (days from booking to arrival).';
+COMMENT ON VIEW mart.v_cancellation_by_lead_time IS 'Guest cancellations over firm bookings made, by lead time bucket (days from the local booking date to arrival), from mart.booking_outcomes; no-shows and lapsed options beside it.';

@@ -71,12 +71,49 @@ def _local(column: str, tz: str) -> str:
 def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
     bd = f"(SELECT business_date FROM core.property WHERE property_id = {p})"
     return [
-        # Cancellations from the event log: the last stay.cancelled of each room entry.
+        # Cancellation times from the event log (the rebuild's faster path): the last
+        # stay.cancelled of each room entry.
         f"""CREATE OR REPLACE TEMP TABLE x_cancel AS
-        SELECT entity_id AS reservation_room_id, max(created_at) AS cancelled_at,
-               arg_max(data ->> 'reason', (created_at, event_id)) = 'no_show' AS last_no_show
+        SELECT entity_id AS reservation_room_id, max(created_at) AS cancelled_at
         FROM core.events WHERE property_id = {p} AND type = 'stay.cancelled' AND entity = 'stay'
         GROUP BY 1""",
+        # No-shows from the kept state (docs/kpi.md, No-show): cancelled by the hotel, its
+        # first cancelled version starting (local date) on or after the arrival, and the
+        # version before not an option; no version before: an accommodation charge of the
+        # room entry, or of its reservation without a room entry, posted on the arrival.
+        f"""CREATE OR REPLACE TEMP TABLE x_no_show AS
+        WITH fc AS (
+            SELECT reservation_room_id, min(valid_from) AS cancelled_at
+            FROM core.reservation_room_versions
+            WHERE property_id = {p} AND status = 'cancelled' GROUP BY 1
+        ), prior AS (
+            SELECT v.reservation_room_id, arg_max(v.status, v.valid_from) AS status_before
+            FROM core.reservation_room_versions v JOIN fc USING (reservation_room_id)
+            WHERE v.property_id = {p} AND v.valid_from < fc.cancelled_at GROUP BY 1
+        ), charge AS (
+            SELECT l.reservation_id, l.reservation_room_id, l.posted_on
+            FROM core.folio_lines l
+            LEFT JOIN core.items i ON i.property_id = l.property_id
+                                  AND i.item_id = l.service_item_id
+            WHERE l.property_id = {p} AND l.type <> 'payment' AND l.amount_gross > 0
+              AND coalesce(i.department, CASE WHEN l.type = 'accommodation'
+                                              THEN 'accommodation' END) = 'accommodation'
+        )
+        SELECT r.reservation_room_id,
+               {_local('coalesce(fc.cancelled_at, r.updated_at)', tz)} >= r.arrival
+               AND CASE WHEN pr.status_before IS NOT NULL THEN pr.status_before <> 'option'
+                        ELSE EXISTS (
+                            SELECT 1 FROM charge c
+                            WHERE c.posted_on = r.arrival
+                              AND (c.reservation_room_id = r.reservation_room_id
+                                   OR (c.reservation_room_id IS NULL
+                                       AND c.reservation_id = r.reservation_id)))
+                   END AS is_no_show,
+               pr.status_before
+        FROM core.reservation_rooms r
+        LEFT JOIN fc USING (reservation_room_id)
+        LEFT JOIN prior pr USING (reservation_room_id)
+        WHERE r.property_id = {p} AND r.status = 'cancelled' AND r.cancelled_by = 'hotel'""",
         # Room entries with persons, is_no_show, is_complimentary.
         f"""CREATE OR REPLACE TEMP TABLE x_rooms AS
         WITH kids AS (
@@ -88,12 +125,15 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
               ON a.property_id = r.property_id AND a.age_bracket_id = CAST(k AS BIGINT)
             WHERE r.property_id = {p} GROUP BY 1)
         SELECT r.*, r.adults + coalesce(kids.counted, 0) AS persons,
-               r.status = 'cancelled' AND coalesce(c.last_no_show, false) AS is_no_show,
+               coalesce(ns.is_no_show, false) AS is_no_show,
+               coalesce(NOT ns.is_no_show AND (ns.status_before IS NULL
+                                               OR ns.status_before = 'option'), false)
+                   AS is_lapsed_option,
                r.total = 0 AND r.status <> 'cancelled' AS is_complimentary,
                CAST(round(r.total * 100) AS BIGINT) AS total_cents
         FROM core.reservation_rooms r
         LEFT JOIN kids USING (reservation_room_id)
-        LEFT JOIN x_cancel c USING (reservation_room_id)
+        LEFT JOIN x_no_show ns USING (reservation_room_id)
         WHERE r.property_id = {p}""",
         # Charge lines with their department and room entry (the single entry of the
         # reservation when the line has none).
@@ -466,40 +506,86 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
                     THEN 'night charges posted on another date than the night they pay'
                     END AS reason
         FROM t WHERE folio <> 0 OR nights <> 0 OR fees <> 0 OR shifted <> 0""",
+        # Booking outcomes (docs/kpi.md): each room entry on the books, cancelled by the guest,
+        # a no-show, a lapsed option, cancelled by the hotel, or an option; firm = on the
+        # books, guest, no-show or hotel cancellation. Per reservation.
+        f"""CREATE OR REPLACE TEMP TABLE x_booking_outcomes AS
+        WITH e AS (
+            SELECT *, departure - arrival AS n,
+                   status IN {ON_THE_BOOKS} AS stayed,
+                   status = 'cancelled' AND coalesce(cancelled_by, '') <> 'hotel' AS guest,
+                   status = 'cancelled' AND cancelled_by = 'hotel' AND is_no_show AS ns,
+                   status = 'cancelled' AND cancelled_by = 'hotel' AND NOT is_no_show
+                       AND is_lapsed_option AS lapsed,
+                   status = 'cancelled' AND cancelled_by = 'hotel' AND NOT is_no_show
+                       AND NOT is_lapsed_option AS hotel
+            FROM x_rooms),
+        f AS (SELECT *, stayed OR guest OR ns OR hotel AS firm FROM e),
+        h AS (
+            SELECT reservation_id, min(channel) AS channel, min(arrival) AS arrival,
+                   min({_local('created_at', tz)}) AS booked_on,
+                   count(*) FILTER (WHERE firm) AS rooms,
+                   coalesce(sum(n) FILTER (WHERE firm), 0) AS room_nights,
+                   count(*) FILTER (WHERE guest) AS cancelled_rooms,
+                   coalesce(sum(n) FILTER (WHERE guest), 0) AS cancelled_room_nights,
+                   count(*) FILTER (WHERE stayed) AS stayed_rooms,
+                   coalesce(sum(n) FILTER (WHERE stayed), 0) AS stayed_room_nights,
+                   count(*) FILTER (WHERE ns) AS no_shows,
+                   count(*) FILTER (WHERE hotel) AS hotel_cancelled_rooms,
+                   count(*) FILTER (WHERE lapsed) AS lapsed_option_rooms
+            FROM f GROUP BY 1),
+        l AS (SELECT *, datediff('day', booked_on, arrival) AS lead_time_days,
+                     rooms > 0 AS is_booking,
+                     rooms > 0 AND cancelled_rooms = rooms AS is_cancelled FROM h)
+        SELECT {p} AS property_id, reservation_id, channel, arrival,
+               CAST(date_trunc('month', arrival) AS DATE) AS arrival_month, booked_on,
+               lead_time_days,
+               CASE WHEN lead_time_days <= 1 THEN '0-1' WHEN lead_time_days <= 7 THEN '2-7'
+                    WHEN lead_time_days <= 14 THEN '8-14' WHEN lead_time_days <= 30 THEN '15-30'
+                    WHEN lead_time_days <= 60 THEN '31-60' WHEN lead_time_days <= 90 THEN '61-90'
+                    WHEN lead_time_days <= 180 THEN '91-180' ELSE '181+' END
+                   AS lead_time_bucket,
+               CASE WHEN lead_time_days <= 1 THEN 1 WHEN lead_time_days <= 7 THEN 2
+                    WHEN lead_time_days <= 14 THEN 3 WHEN lead_time_days <= 30 THEN 4
+                    WHEN lead_time_days <= 60 THEN 5 WHEN lead_time_days <= 90 THEN 6
+                    WHEN lead_time_days <= 180 THEN 7 ELSE 8 END AS lead_time_order,
+               CASE WHEN stayed_rooms > 0 THEN 'on_the_books'
+                    WHEN is_cancelled THEN 'cancelled'
+                    WHEN no_shows > 0 THEN 'no_show'
+                    WHEN is_booking THEN 'hotel_cancelled'
+                    WHEN lapsed_option_rooms > 0 THEN 'lapsed_option'
+                    ELSE 'option' END AS outcome,
+               is_booking, is_cancelled, NOT is_booking AND lapsed_option_rooms > 0
+                   AS is_lapsed_option,
+               rooms, room_nights, cancelled_rooms, cancelled_room_nights, stayed_rooms,
+               stayed_room_nights, no_shows, hotel_cancelled_rooms, lapsed_option_rooms
+        FROM l""",
         f"""CREATE OR REPLACE TEMP TABLE x_booking_kpis AS
-        WITH heads AS (
-            SELECT reservation_id, min(arrival) AS arrival, min(channel) AS channel,
-                   min({_local('created_at', tz)}) AS created,
-                   bool_and(status = 'option') AS all_option,
-                   bool_and(status = 'cancelled') AS all_cancelled
-            FROM x_rooms GROUP BY 1),
-        kept AS (SELECT *, CAST(date_trunc('month', arrival) AS DATE) AS arrival_month,
-                        datediff('day', created, arrival) AS lead FROM heads
-                 WHERE NOT all_option),
-        per_head AS (
-            SELECT arrival_month, channel, count(*) AS bookings,
-                   count(*) FILTER (WHERE all_cancelled) AS cancelled_bookings,
-                   sum(lead) AS leads
-            FROM kept GROUP BY ALL),
-        per_room AS (
-            SELECT k.arrival_month, k.channel,
-                   sum(r.departure - r.arrival) AS room_nights,
-                   coalesce(sum(r.departure - r.arrival) FILTER (WHERE r.status = 'cancelled'),
-                            0) AS cancelled_nights,
-                   coalesce(sum(r.departure - r.arrival) FILTER (WHERE r.status <> 'cancelled'),
-                            0) AS stayed_nights,
-                   count(*) FILTER (WHERE r.status <> 'cancelled') AS stayed_rooms,
-                   count(*) FILTER (WHERE r.is_no_show) AS no_shows
-            FROM kept k JOIN x_rooms r USING (reservation_id) GROUP BY ALL)
-        SELECT {p} AS property_id, h.arrival_month, h.channel, h.bookings, r.room_nights,
-               {rate('h.cancelled_bookings', 'h.bookings')} AS cancellation_rate_bookings,
-               {rate('r.cancelled_nights', 'r.room_nights')} AS cancellation_rate_room_nights,
-               CAST(CAST({half_up('h.leads * 100', 'h.bookings')} AS DECIMAL(18, 0)) * 0.01
-                    AS DECIMAL(9, 2)) AS avg_lead_time_days,
-               {rate('r.stayed_nights', 'r.stayed_rooms')} AS alos,
-               {rate('r.no_shows', 'r.stayed_rooms + r.no_shows')} AS no_show_rate
-        FROM per_head h JOIN per_room r
-          ON r.arrival_month = h.arrival_month AND r.channel IS NOT DISTINCT FROM h.channel""",
+        WITH c AS (
+            SELECT arrival_month, channel,
+                   count(*) FILTER (WHERE is_booking) AS bookings,
+                   coalesce(sum(room_nights) FILTER (WHERE is_booking), 0) AS room_nights,
+                   count(*) FILTER (WHERE is_cancelled) AS cancelled_bookings,
+                   coalesce(sum(cancelled_room_nights) FILTER (WHERE is_booking), 0)
+                       AS cancelled_room_nights,
+                   coalesce(sum(lead_time_days) FILTER (WHERE is_booking), 0) AS leads,
+                   coalesce(sum(stayed_rooms) FILTER (WHERE is_booking), 0) AS stayed_rooms,
+                   coalesce(sum(stayed_room_nights) FILTER (WHERE is_booking), 0)
+                       AS stayed_nights,
+                   coalesce(sum(no_shows) FILTER (WHERE is_booking), 0) AS no_shows,
+                   count(*) FILTER (WHERE is_lapsed_option) AS lapsed_options
+            FROM x_booking_outcomes WHERE is_booking OR is_lapsed_option GROUP BY ALL)
+        SELECT {p} AS property_id, arrival_month, channel, bookings, room_nights,
+               cancelled_bookings, cancelled_room_nights,
+               {rate('cancelled_bookings', 'bookings')} AS cancellation_rate_bookings,
+               {rate('cancelled_room_nights', 'room_nights')} AS cancellation_rate_room_nights,
+               CASE WHEN bookings > 0 THEN CAST(CAST({half_up('leads * 100', 'bookings')}
+                    AS DECIMAL(18, 0)) * 0.01 AS DECIMAL(9, 2)) END AS avg_lead_time_days,
+               {rate('stayed_nights', 'stayed_rooms')} AS alos,
+               no_shows,
+               {rate('no_shows', 'stayed_rooms + no_shows')} AS no_show_rate,
+               lapsed_options
+        FROM c""",
     ]
 
 

@@ -106,3 +106,23 @@ def test_the_stretch_has_fees_and_ties(simulated: duckdb.DuckDBPyConnection) -> 
     assert dates >= 7 * WEEKS - 1
     assert unexplained == 0
     assert folio == rooms
+
+
+def test_no_shows_from_the_kept_state_are_the_events_no_shows(
+        simulated: duckdb.DuckDBPyConnection) -> None:
+    """Issue 14, item 2: the no-shows derived from versions and folio lines are exactly the
+    rooms the sandbox's night audit cancelled as no-shows (stay.cancelled with reason no_show,
+    still in the log of this six-week stretch), and none of its lapsed options."""
+    from_state = simulated.execute(
+        "SELECT DISTINCT reservation_room_id FROM mart.stay_nights WHERE is_no_show "
+        "ORDER BY 1").fetchall()
+    from_events = simulated.execute("""
+        SELECT entity_id FROM core.events WHERE type = 'stay.cancelled' AND entity = 'stay'
+        GROUP BY 1 HAVING arg_max(data ->> 'reason', event_id) = 'no_show'
+        ORDER BY 1""").fetchall()
+    lapsed = simulated.execute("""
+        SELECT count(DISTINCT entity_id) FROM core.events
+        WHERE type = 'stay.cancelled' AND data ->> 'reason' = 'option_expired'""").fetchall()
+    assert from_state == from_events
+    assert len(from_state) > 0
+    assert lapsed[0][0] > 0

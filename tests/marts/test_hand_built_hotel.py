@@ -324,34 +324,62 @@ def test_segment_daily(db: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_booking_kpis_by_arrival_month_and_channel(db: duckdb.DuckDBPyConnection) -> None:
+    """Guest cancellations over firm bookings made; no-shows and lapsed options beside."""
     got = {r["channel"]: (r["arrival_month"], r["bookings"], r["room_nights"],
-                          r["cancellation_rate_bookings"], r["cancellation_rate_room_nights"],
-                          r["avg_lead_time_days"], r["alos"], r["no_show_rate"])
+                          r["cancelled_bookings"], r["cancellation_rate_bookings"],
+                          r["cancellation_rate_room_nights"], r["avg_lead_time_days"], r["alos"],
+                          r["no_shows"], r["no_show_rate"], r["lapsed_options"])
            for r in rows(db, "SELECT * FROM mart.booking_kpis")}
     march = m(1)
     assert got == {
-        # R2 (made Mar 2, arrives Mar 2, 3 nights), R4 (Mar 2 -> Mar 3, 1 night, no-show),
-        # R8 (Mar 3 -> Mar 8, 2 nights, cancelled). Cancelled bookings 2/3 = 0.6667; room
-        # nights 3/6 = 0.5; lead (0 + 1 + 5)/3 = 2.00; ALOS 3 nights / 1 room stayed = 3;
-        # no-shows 1 / (1 stayed + 1 no-show) = 0.5.
-        "booking_com": (march, 3, 6, D("0.6667"), D("0.5000"), D("2.00"), D("3.0000"),
-                        D("0.5000")),
+        # R2 (made Mar 2, arrives Mar 2, 3 nights), R4 (Mar 2 -> Mar 3, 1 night, a no-show,
+        # not a cancellation), R8 (Mar 3 -> Mar 8, 2 nights, cancelled by the guest).
+        # Cancelled bookings 1/3 = 0.3333; room nights 2/6 = 0.3333; lead (0 + 1 + 5)/3 =
+        # 2.00; ALOS 3 nights / 1 room stayed = 3; no-shows 1 / (1 stayed + 1) = 0.5.
+        "booking_com": (march, 3, 6, 1, D("0.3333"), D("0.3333"), D("2.00"), D("3.0000"),
+                        1, D("0.5000"), 0),
         # R3 (Mar 2 -> Mar 6, 2 nights) and R10 (Mar 3 -> Mar 6, 2 rooms x 1 night, one
         # cancelled): 0/2 bookings fully cancelled; 1/4 room nights; lead (4 + 3)/2 = 3.50;
         # ALOS (2 + 1) nights / 2 rooms = 1.5.
-        "email": (march, 2, 4, D("0.0000"), D("0.2500"), D("3.50"), D("1.5000"), D("0.0000")),
-        "expedia": (march, 1, 3, D("0.0000"), D("0.0000"), D("0.00"), D("3.0000"),
-                    D("0.0000")),  # R7, same-day booking of 3 nights
-        "gds": (march, 1, 1, D("0.0000"), D("0.0000"), D("0.00"), D("1.0000"),
-                D("0.0000")),  # R12
-        # R6 only: the option R5 (all rooms in option) is not a booking yet.
-        "phone": (march, 1, 1, D("0.0000"), D("0.0000"), D("0.00"), D("1.0000"), D("0.0000")),
+        "email": (march, 2, 4, 0, D("0.0000"), D("0.2500"), D("3.50"), D("1.5000"), 0,
+                  D("0.0000"), 0),
+        "expedia": (march, 1, 3, 0, D("0.0000"), D("0.0000"), D("0.00"), D("3.0000"), 0,
+                    D("0.0000"), 0),  # R7, same-day booking of 3 nights
+        "gds": (march, 1, 1, 0, D("0.0000"), D("0.0000"), D("0.00"), D("1.0000"), 0,
+                D("0.0000"), 0),  # R12
+        # R6 only: the option R5 (all rooms in option, not lapsed) is not a booking yet.
+        "phone": (march, 1, 1, 0, D("0.0000"), D("0.0000"), D("0.00"), D("1.0000"), 0,
+                  D("0.0000"), 0),
         # R1 (lead 0, 2 nights), R9 (made Mar 3, arrives Mar 10 after its move: 7; 2 nights),
         # R11 (made Mar 4 for Mar 12: 8; 1 night, cancelled). 1/3 = 0.3333; 1/5 = 0.2;
         # lead 15/3 = 5.00; ALOS (2 + 2)/2 = 2.
-        "website": (march, 3, 5, D("0.3333"), D("0.2000"), D("5.00"), D("2.0000"),
-                    D("0.0000")),
+        "website": (march, 3, 5, 1, D("0.3333"), D("0.2000"), D("5.00"), D("2.0000"), 0,
+                    D("0.0000"), 0),
     }
+
+
+def test_booking_outcomes_one_row_per_reservation(
+        db: duckdb.DuckDBPyConnection) -> None:
+    """How each reservation ended, its local booking date and lead time bucket (hotel.py)."""
+    got = {r["reservation_id"]: (r["outcome"], r["booked_on"], r["lead_time_days"],
+                                 r["lead_time_bucket"], r["is_booking"], r["is_cancelled"])
+           for r in rows(db, "SELECT * FROM mart.booking_outcomes")}
+    by_name = dict(zip([f"R{n}" for n in range(1, 13)], sorted(got), strict=True))
+    expected = {
+        "R1": ("on_the_books", m(2), 0, "0-1", True, False),
+        "R2": ("on_the_books", m(2), 0, "0-1", True, False),
+        "R3": ("on_the_books", m(2), 4, "2-7", True, False),
+        "R4": ("no_show", m(2), 1, "0-1", True, False),
+        "R5": ("option", m(2), 5, "2-7", False, False),
+        "R6": ("on_the_books", m(2), 0, "0-1", True, False),
+        "R7": ("on_the_books", m(3), 0, "0-1", True, False),
+        "R8": ("cancelled", m(3), 5, "2-7", True, True),
+        "R9": ("on_the_books", m(3), 7, "2-7", True, False),
+        "R10": ("on_the_books", m(3), 3, "2-7", True, False),
+        "R11": ("cancelled", m(4), 8, "8-14", True, True),
+        "R12": ("on_the_books", m(5), 0, "0-1", True, False),
+    }
+    assert {name: got[rid] for name, rid in by_name.items()} == expected
 
 
 # On the books, as the versions say (hand-listed, hotel.py): (snapshot S, stay date D) ->

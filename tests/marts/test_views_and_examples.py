@@ -96,6 +96,20 @@ def test_segments_by_channel(db: duckdb.DuckDBPyConnection) -> None:
     }
 
 
+def test_cancellation_by_lead_time_reads_the_booking_outcomes(
+        db: duckdb.DuckDBPyConnection) -> None:
+    """Guest cancellations over firm bookings by lead time (local booking date), no-shows
+    beside. 0-1 days: R1, R2, R4 (a no-show), R6, R7, R12; 2-7: R3, R8 (cancelled), R9, R10;
+    8-14: R11 (cancelled). R5 is still an option: not a booking."""
+    got = [(r["lead_time_days"], r["bookings"], r["cancelled"], r["cancellation_pct"],
+            r["no_shows"], r["lapsed_options"])
+           for r in rows(db, "SELECT * FROM mart.v_cancellation_by_lead_time "
+                             "ORDER BY bucket_order")]
+    assert got == [("0-1", 6, 0, pytest.approx(0.0), 1, 0),
+                   ("2-7", 4, 1, pytest.approx(25.0), 0, 0),
+                   ("8-14", 1, 1, pytest.approx(100.0), 0, 0)]
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_example_query_runs_and_says_what_it_answers(
         db: duckdb.DuckDBPyConnection, path: Path) -> None:

@@ -8,12 +8,14 @@ import polars as pl
 
 from pipelines.transforms.reconcile import (
     BreakfastRule,
+    CityTaxPeriod,
     CityTaxRule,
     PropertyRules,
     RoomNightsRule,
     charge_key,
     expected_charges,
     idempotency_key,
+    load_rules,
 )
 from pipelines.transforms.reconcile.rules import breakfast, city_tax, room_nights
 
@@ -47,6 +49,69 @@ def test_city_tax_configured_amount_cap_and_exempt_age() -> None:
     # CHD (3-11) is not wholly below 11: the two children pay; only two nights are taxed.
     assert rows_of(got, "business_date", "quantity_milli", "expected_cents") == [
         (D("2025-05-01"), 3000, 2100), (D("2025-05-02"), 3000, 2100)]
+
+
+def _city(name: str, stars: str = "4") -> CityTaxRule:
+    return load_rules().for_property("ANY", name, stars).city_tax
+
+
+def test_florence_taxes_seven_nights_of_a_ten_night_stay() -> None:
+    """domain.md, City tax: Florence caps at 7 nights. 2 adults, 10 nights from 2025-05-01
+    at a 4-star hotel: nights 05-01 to 05-07 taxed, 2 x 7.00 = 14.00 each, 98.00 in all;
+    nights 8 to 10 (05-08 to 05-10) owe nothing."""
+    stay = stays({"reservation_room_id": 1, "arrival": D("2025-05-01"),
+                  "departure": D("2025-05-11")})
+    got = city_tax(stay, ITEMS, BRACKETS, _city("Firenze"), *FAR).collect()
+    assert sorted(got["business_date"]) == [D(f"2025-05-0{d}") for d in range(1, 8)]
+    assert set(got["expected_cents"]) == {1400}
+    assert got["expected_cents"].sum() == 9800
+    rome = city_tax(stay, ITEMS, BRACKETS, _city("Roma"), *FAR).collect()
+    assert rome.height == 10  # Rome's cap is 10: all ten nights, 2 x 7.50
+
+
+def test_rome_taxes_a_child_of_eleven_and_exempts_one_of_ten() -> None:
+    """Rome exempts children up to 10. Brackets as a Rome hotel keeps them: 3-10 and 11-17.
+    1 adult + a child of 11 (bracket 11-17): 2 taxed x 7.50 = 15.00. 1 adult + a child of
+    10 (bracket 3-10): 1 x 7.50. Florence (under 12 exempt) with brackets 3-11 and 12-17:
+    a child of 11 is exempt."""
+    rome_brackets = pl.DataFrame({"property_id": [1, 1, 1], "age_bracket_id": [1, 2, 3],
+                                  "age_to": [2, 10, 17]})
+    rows = stays(
+        {"reservation_room_id": 1, "arrival": D("2025-05-01"), "departure": D("2025-05-02"),
+         "adults": 1, "brackets": '{"3":1}'},
+        {"reservation_room_id": 2, "arrival": D("2025-05-01"), "departure": D("2025-05-02"),
+         "adults": 1, "brackets": '{"2":1}'})
+    got = city_tax(rows, ITEMS, rome_brackets, _city("Roma"), *FAR).collect()
+    assert rows_of(got, "reservation_room_id", "quantity_milli", "expected_cents") == [
+        (1, 2000, 1500), (2, 1000, 750)]
+    # With the sandbox's brackets (CHD 3-11), a child of 11 is in CHD: Rome taxes it.
+    chd = stays({"reservation_room_id": 3, "arrival": D("2025-05-01"),
+                 "departure": D("2025-05-02"), "adults": 1, "brackets": f'{{"{CHD}":1}}'})
+    assert city_tax(chd, ITEMS, BRACKETS, _city("Roma"), *FAR).collect()[
+        "quantity_milli"].to_list() == [2000]
+    assert city_tax(chd, ITEMS, BRACKETS, _city("Firenze"), *FAR).collect()[
+        "quantity_milli"].to_list() == [1000]
+
+
+def test_a_rate_change_applies_from_the_night_it_takes_effect() -> None:
+    """Two periods: 7.50 from 2023-10-01, 8.00 (and a cap of 3) from 2025-05-03. A stay of
+    5 nights from 2025-05-01, 1 adult: 05-01, 05-02 at 7.50; 05-03 (night index 2 < 3) at
+    8.00; 05-04 and 05-05 are nights 4 and 5 of the stay, past the new cap of 3. Nights before
+    the first period owe nothing: a stay of 2023-09-30 pays only its night of 10-01."""
+    rule = CityTaxRule(periods=(
+        CityTaxPeriod(valid_from=D("2023-10-01"), amount_per_person_night=Decimal("7.50"),
+                      nights_cap=10, exempt_below_age=11),
+        CityTaxPeriod(valid_from=D("2025-05-03"), amount_per_person_night=Decimal("8.00"),
+                      nights_cap=3, exempt_below_age=11)))
+    rows = stays(
+        {"reservation_room_id": 1, "arrival": D("2025-05-01"), "departure": D("2025-05-06"),
+         "adults": 1},
+        {"reservation_room_id": 2, "arrival": D("2023-09-30"), "departure": D("2023-10-02"),
+         "adults": 1})
+    got = city_tax(rows, ITEMS, BRACKETS, rule, *FAR).collect()
+    assert sorted(rows_of(got, "reservation_room_id", "business_date", "expected_cents")) == [
+        (1, D("2025-05-01"), 750), (1, D("2025-05-02"), 750), (1, D("2025-05-03"), 800),
+        (2, D("2023-10-01"), 750)]
 
 
 def test_city_tax_only_lived_nights_inside_the_dates() -> None:

@@ -21,6 +21,7 @@ from decimal import Decimal
 import polars as pl
 
 from pipelines.transforms.booking_kpis import booking_kpis
+from pipelines.transforms.booking_outcomes import booking_outcomes
 from pipelines.transforms.occupancy import (
     occupancy_by_room_type,
     occupancy_daily,
@@ -281,6 +282,8 @@ def test_segment_daily_adds_up_to_occupancy() -> None:
 
 
 def test_booking_kpis_by_arrival_month_and_channel() -> None:
+    """Cancellations one way (docs/kpi.md, Booking outcomes): guest cancellations over firm
+    bookings made; the no-show and the lapsed option are counted beside, not inside."""
     def entry(
         res: int, rid: int, arrival: str, nights: int, created: str, **kw: object
     ) -> dict[str, object]:
@@ -291,27 +294,41 @@ def test_booking_kpis_by_arrival_month_and_channel() -> None:
             arrival=start,
             departure=date.fromordinal(start.toordinal() + nights),
             created_at=ts(created),
-            **kw,
+            **{"cancelled_by": None, "is_lapsed_option": False, **kw},
         )
 
+    guest = {"status": "cancelled", "cancelled_by": "guest"}
+    hotel = {"status": "cancelled", "cancelled_by": "hotel"}
     rooms = rooms_frame(
         entry(1, 1, "2025-03-05", 2, "2025-02-03T10:00"),  # lead 30
         entry(2, 2, "2025-03-10", 3, "2025-03-01T23:30"),  # made 03-02 in Rome: lead 8
-        entry(2, 3, "2025-03-10", 3, "2025-03-01T23:30", status="cancelled"),
-        entry(3, 4, "2025-03-20", 1, "2025-03-20T08:00", status="cancelled", is_no_show=True),
-        entry(4, 5, "2025-03-25", 4, "2025-03-01T10:00", status="cancelled"),  # lead 24
+        entry(2, 3, "2025-03-10", 3, "2025-03-01T23:30", **guest),
+        entry(3, 4, "2025-03-20", 1, "2025-03-20T08:00", **hotel, is_no_show=True),  # lead 0
+        entry(4, 5, "2025-03-25", 4, "2025-03-01T10:00", **guest),  # lead 24
         entry(5, 6, "2025-03-15", 2, "2025-03-01T10:00", status="option"),  # not a booking yet
         entry(6, 7, "2025-04-01", 2, "2025-03-22T10:00", channel="ota"),  # lead 10
+        entry(7, 8, "2025-03-12", 2, "2025-03-01T10:00", **hotel, is_lapsed_option=True),
     )
-    out = booking_kpis(rooms)
+    outcomes = booking_outcomes(rooms)
+    assert dict(zip(outcomes["reservation_id"], outcomes["outcome"], strict=True)) == {
+        1: "on_the_books", 2: "on_the_books", 3: "no_show", 4: "cancelled", 5: "option",
+        6: "on_the_books", 7: "lapsed_option"}
+    assert dict(zip(outcomes["reservation_id"], outcomes["lead_time_bucket"], strict=True)) \
+        == {1: "15-30", 2: "8-14", 3: "0-1", 4: "15-30", 5: "8-14", 6: "8-14", 7: "8-14"}
+    out = booking_kpis(outcomes)
     march = out.filter(pl.col("channel") == "web").row(0, named=True)
     assert march["arrival_month"] == d("2025-03-01")
     assert (march["bookings"], march["room_nights"]) == (4, 13)  # 2 + 3 + 3 + 1 + 4
-    assert march["cancellation_rate_bookings"] == Decimal("0.5")  # reservations 3 and 4 of 4
-    assert march["cancellation_rate_room_nights"] == Decimal("0.6154")  # (3 + 1 + 4) / 13
+    # Only reservation 4 was cancelled by its guest (3 is a no-show, 2 kept a room): 1 of 4.
+    assert (march["cancelled_bookings"], march["cancellation_rate_bookings"]) == (
+        1, Decimal("0.25"))
+    # Nights cancelled by the guest: room 3 (3) + room 5 (4) = 7 of 13 = 0.5385.
+    assert march["cancelled_room_nights"] == 7
+    assert march["cancellation_rate_room_nights"] == Decimal("0.5385")
     assert march["avg_lead_time_days"] == Decimal("15.50")  # (30 + 8 + 0 + 24) / 4
-    assert march["alos"] == Decimal("2.5")  # (2 + 3) room nights / 2 rooms not cancelled
-    assert march["no_show_rate"] == Decimal("0.3333")  # 1 / (2 + 1)
+    assert march["alos"] == Decimal("2.5")  # (2 + 3) room nights / 2 rooms on the books
+    assert (march["no_shows"], march["no_show_rate"]) == (1, Decimal("0.3333"))  # 1 / (2 + 1)
+    assert march["lapsed_options"] == 1  # reservation 7, beside the bookings
     april = out.filter(pl.col("channel") == "ota").row(0, named=True)
     assert (
         april["bookings"],
@@ -319,3 +336,14 @@ def test_booking_kpis_by_arrival_month_and_channel() -> None:
         april["no_show_rate"],
         april["avg_lead_time_days"],
     ) == (1, Decimal("2"), Decimal("0"), Decimal("10"))
+
+
+def test_lead_time_buckets_use_the_local_booking_date() -> None:
+    """Booked 2025-03-01 23:30Z, 00:30 on 03-02 in Rome, for 03-03: lead 1 (bucket 0-1), where
+    the UTC date would say 2 (bucket 2-7)."""
+    rooms = rooms_frame(room(arrival=d("2025-03-03"), departure=d("2025-03-04"),
+                             created_at=ts("2025-03-01T23:30"), cancelled_by=None,
+                             is_lapsed_option=False))
+    (row,) = booking_outcomes(rooms, "Europe/Rome").iter_rows(named=True)
+    assert (row["booked_on"], row["lead_time_days"], row["lead_time_bucket"],
+            row["lead_time_order"]) == (d("2025-03-02"), 1, "0-1", 1)

@@ -10,6 +10,7 @@ the warehouse, posts through the API and stores the results.
 
 from .config import (
     BreakfastRule,
+    CityTaxPeriod,
     CityTaxRule,
     PropertyRules,
     RoomNightsRule,
@@ -33,7 +34,7 @@ from .reconcile import RESULT_COLUMNS, postable, reconcile, results_frame, summa
 
 __all__ = [
     "AMOUNT_MISMATCH", "BLOCKED", "FAILED", "MATCHED", "MISSING", "POSTED", "RESULT_COLUMNS",
-    "STATUSES", "BreakfastRule", "CityTaxRule", "PropertyRules", "RoomNightsRule",
+    "STATUSES", "BreakfastRule", "CityTaxPeriod", "CityTaxRule", "PropertyRules", "RoomNightsRule",
     "RulesConfig", "RulesConfigError", "charge_key", "expected_charges", "idempotency_key",
     "load_rules", "match", "net_lines", "postable", "reconcile", "results_frame", "summarize",
 ]

@@ -7,7 +7,8 @@ nights count: status `checked_in` or `checked_out` (a cancelled stay, no-shows i
 lived none). A night N is the one between business date N and N + 1.
 
 - `city_tax`: per night N, the taxable persons (adults, and children of brackets not
-  exempt by age) on business date N, for the first `nights_cap` nights of the stay.
+  exempt by age) on business date N, for the first `nights_cap` nights of the stay, under
+  the city's rule in force on N (its period: rate by stars, cap, exempt age).
 - `breakfast`: for stays on a plan that includes it, the persons (infants free) on the
   morning after each night, business date N + 1; the departure morning only when configured.
 - `room_nights`: per night N, one accommodation charge on business date N.
@@ -105,21 +106,34 @@ def _name(code: str) -> pl.Expr:
 
 def city_tax(stays: Frame, items: Frame, age_brackets: Frame, rule: CityTaxRule,
              first: date, last: date) -> pl.LazyFrame:
-    """City tax of each night lived in [first, last]: persons not exempt by age, first
-    `nights_cap` nights, at `amount_per_person_night` (else the item's list price)."""
+    """City tax of each night lived in [first, last] under the rule in force that night
+    (`rule.periods`, else the flat fields): persons not exempt by the period's age, nights
+    of the stay before the period's `nights_cap`, at its amount (else the item's list price).
+    Nights before the first period owe nothing."""
     if not rule.enabled:
         return empty_expected()
-    nights = persons_from_age(
-        _lived_nights(stays).filter(_in_range("stay_date", first, last)
-                                    & (pl.col("night_index") < rule.nights_cap)),
-        age_brackets, rule.exempt_below_age,
-    ).filter(pl.col("persons") > 0).with_columns(
-        business_date=pl.col("stay_date"), quantity=pl.col("persons"))
-    unit = (pl.lit(int(rule.amount_per_person_night * 100), dtype=pl.Int64)
-            if rule.amount_per_person_night is not None else pl.col("list_cents"))
-    description = pl.format("{} night {} [{}]", _name(rule.item_code),
-                            pl.col("business_date").dt.to_string("%Y-%m-%d"), pl.lit(CITY_TAX))
-    return _priced(nights, items, rule.item_code, unit, CITY_TAX, description)
+    lived = _lived_nights(stays).filter(_in_range("stay_date", first, last))
+    parts = []
+    for start, end, period in rule.schedule():
+        cap = rule.nights_cap if period is None else period.nights_cap
+        age = rule.exempt_below_age if period is None else period.exempt_below_age
+        amount = rule.amount_per_person_night if period is None \
+            else period.amount_per_person_night
+        within = pl.col("night_index") < cap
+        if start is not None:
+            within = within & (pl.col("stay_date") >= pl.lit(start))
+        if end is not None:
+            within = within & (pl.col("stay_date") < pl.lit(end))
+        unit = (pl.lit(int(amount * 100), dtype=pl.Int64) if amount is not None
+                else pl.col("list_cents"))
+        nights = persons_from_age(lived.filter(within), age_brackets, age).filter(
+            pl.col("persons") > 0).with_columns(
+            business_date=pl.col("stay_date"), quantity=pl.col("persons"))
+        description = pl.format("{} night {} [{}]", _name(rule.item_code),
+                                pl.col("business_date").dt.to_string("%Y-%m-%d"),
+                                pl.lit(CITY_TAX))
+        parts.append(_priced(nights, items, rule.item_code, unit, CITY_TAX, description))
+    return pl.concat(parts, how="vertical") if len(parts) > 1 else parts[0]
 
 
 def breakfast(stays: Frame, items: Frame, age_brackets: Frame, rule: BreakfastRule,
