@@ -37,7 +37,7 @@ from typing import Any
 import duckdb
 import httpx
 import pytest
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 
 from pipelines.marts.build import build_marts
 from pipelines.warehouse import connect

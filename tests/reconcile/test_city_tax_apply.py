@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import polars as pl
 import pytest
-from sandbox.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, running_sandbox
 
 from pipelines.api import PmsClient
 from pipelines.ingest import Endpoint, sync_property
