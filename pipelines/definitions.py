@@ -16,10 +16,10 @@ from dagster._core.definitions.unresolved_asset_job_definition import (
     UnresolvedAssetJobDefinition,
 )
 
-from pipelines.defs import automation, checks, ingest, marts, reconcile
+from pipelines.defs import automation, checks, ingest, marts, publish, reconcile
 from pipelines.defs.resources import default_resources
 
-MODULES: list[ModuleType] = [ingest, checks, automation, marts, reconcile]
+MODULES: list[ModuleType] = [ingest, checks, automation, marts, reconcile, publish]
 
 
 def _collect(modules: list[ModuleType], kind: type | tuple[type, ...]) -> list[Any]:

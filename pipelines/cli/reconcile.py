@@ -4,9 +4,11 @@
     pmsw reconcile --from 2026-03-01 --to 2026-03-07 --apply
 
 The same run as the Dagster job `reconcile` (pipelines.reconcile), on the warehouse
-`data/warehouse.duckdb` unless `--warehouse` says otherwise. The property is `--property`
-of the properties file (or the default property from PMS_API_BASE_URL / PMS_API_KEY); a dry
-run without an API configured uses the warehouse's only property. Exit status 1 when the
+`data/warehouse.duckdb` unless `--warehouse` or PMSW_WAREHOUSE says otherwise (it must exist:
+a missing file is one line, nothing created); the read copy is published after the run.
+The property is `--property` of the properties file (or the default property from
+PMS_API_BASE_URL / PMS_API_KEY); a dry run without an API configured uses the warehouse's
+only property. Exit status 1 when the
 run could not be made or a charge `failed` (then one line on stderr says why: the error codes
 and the first reason).
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from pipelines.warehouse import DEFAULT_PATH
+from .options import wait_option, warehouse_option
 
 
 def _day(value: datetime | None) -> date | None:
@@ -70,8 +72,8 @@ def failure_line(report: object) -> str:
               help="Post the missing charges (default: dry run, nothing posted).")
 @click.option("--property", "code", default=None,
               help="Property code of the properties file (default: the only one).")
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
+@warehouse_option("DuckDB warehouse file (must exist)")
+@wait_option()
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
 def reconcile(one_date: datetime | None, first: datetime | None, last: datetime | None,
@@ -81,6 +83,7 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
     from pipelines.ingest import PropertyConfigError, find_property, load_properties
     from pipelines.reconcile import Mode, run_reconciliation
     from pipelines.transforms.reconcile import RulesConfigError, load_rules
+    from pipelines.warehouse import WarehouseError
     from pipelines.warehouse.recon import ReconInputError
 
     if one_date is not None and (first is not None or last is not None):
@@ -113,7 +116,8 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
                     warehouse, rules, mode=mode, first=start, last=end,
                     property_id=client.get_property().id,
                     client=client if mode is Mode.APPLY else None)
-    except (RulesConfigError, PropertyConfigError, ReconInputError, PmsError) as error:
+    except (RulesConfigError, PropertyConfigError, ReconInputError, PmsError,
+            WarehouseError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(summary_table(report))
     if report.apply is not None:

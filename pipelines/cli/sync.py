@@ -2,7 +2,8 @@
 
 The same assets, resources and checks as in Dagster (dg.materialize, in process, on an
 ephemeral instance: no DAGSTER_HOME needed), into `data/warehouse.duckdb` unless
-`--warehouse` says otherwise, with a progress bar per stream. Errors are one line each.
+`--warehouse` or PMSW_WAREHOUSE says otherwise, with a progress bar per stream; each property
+ends with the read copy published (meta/read_copy). Errors are one line each.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 import click
 
 from pipelines.ingest import STREAMS, PropertyConfigError, find_property, load_properties
-from pipelines.warehouse import DEFAULT_PATH
+
+from .options import wait_option, warehouse_option
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """Dagster logs a failed step at ERROR with its stack trace: `run_sync` says it in one line."""
@@ -83,6 +85,7 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     from pipelines.definitions import defs
     from pipelines.defs.keys import stream_key
     from pipelines.defs.marts import MARTS_GROUP
+    from pipelines.defs.publish import READ_COPY_KEY
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
     from pipelines.ingest.progress import progress_hook
     from pipelines.warehouse import connect
@@ -92,7 +95,8 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     resources["sync_settings"] = SyncSettingsResource(full_folio_refresh=full_folio_refresh)
     every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
              if isinstance(d, dg.AssetsDefinition)]
-    selection: dg.AssetSelection = dg.AssetSelection.assets(*[stream_key(s) for s in streams])
+    selection: dg.AssetSelection = dg.AssetSelection.assets(
+        *[stream_key(s) for s in streams], READ_COPY_KEY)
     if marts:
         selection = selection | dg.AssetSelection.groups(MARTS_GROUP)
     failed = 0
@@ -137,8 +141,8 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
 @click.command()
 @click.option("--property", "codes", multiple=True,
               help="Property code of the properties file (repeatable; default: all).")
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
+@warehouse_option()
+@wait_option()
 @click.option("--stream", "streams", multiple=True, type=click.Choice(list(STREAMS)),
               help="Stream to sync (repeatable; default: all).")
 @click.option("--full-folio-refresh", is_flag=True,

@@ -104,7 +104,7 @@ def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
                config: MartConfig) -> dg.MaterializeResult:  # type: ignore[type-arg]
         with warehouse.connect() as conn:
             pid = property_of_partition(conn, pms, context.partition_key, context.run_id)
-            rows = build_mart(conn, name, pid, config.settings())
+            rows = build_mart(conn, name, pid, config.settings(), context.run_id)
         context.log.info(f"mart.{name} of property {pid}: {rows.height} rows")
         return dg.MaterializeResult(metadata=_metadata(pid, rows))
 

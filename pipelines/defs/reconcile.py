@@ -61,7 +61,7 @@ def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pm
                    burst=endpoint.burst) as client:
         property_id = client.get_property().id
         report = run_reconciliation(
-            warehouse.path, rules, mode=Mode(config.mode),
+            warehouse.file(), rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
             last=_date(config.last_date, "last_date"), property_id=property_id,
             client=client if config.mode == "apply" else None)

@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from pipelines.ingest import Endpoint
+from pipelines.warehouse import read_copy_path
 
 UNLIMITED_RATE = 1_000_000
 """The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute)."""
@@ -92,7 +93,8 @@ def start_clean(config: DemoConfig) -> None:
     if warehouse.exists() and not made_by_demo:
         raise DemoError(f"{config.warehouse} exists and was not made by the demo: move it "
                         "away, or pass --warehouse with another file")
-    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
+    copy = read_copy_path(warehouse)
+    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal"), copy):
         path.unlink(missing_ok=True)
     if config.demo_dir.exists():
         shutil.rmtree(config.demo_dir)

@@ -19,7 +19,7 @@ import click
 
 from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.ingest import SyncSettings, sync_property
-from pipelines.warehouse import connect
+from pipelines.warehouse import connect, publish
 
 from .config import DemoConfig, DemoError, start_clean
 from .sandbox_admin import SandboxAdmin, hand_over_pos_files
@@ -160,8 +160,10 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
             from pipelines.marts import build_marts
 
             for hotel in config.hotels:
-                rows = build_marts(conn, hotel.property_id)
+                rows = build_marts(conn, hotel.property_id, run_id=_run_id("marts"))
                 note(f"{hotel.code}: " + ", ".join(f"{k} {v}" for k, v in rows.items()))
+            done = publish(conn, config.warehouse)
+            note(f"read copy {done.path} published in {done.seconds:.2f} s")
     finally:
         conn.close()
     with progress.step("reconcile", "Folio reconciliation of the last "
@@ -180,7 +182,7 @@ def _reconcile(config: DemoConfig, endpoints: list[Any]) -> list[str]:
 
     rules = load_rules(None)
     lines = []
-    conn = connect(config.warehouse, read_only=True)
+    conn = connect(config.warehouse)
     try:
         dates = dict(conn.execute(
             "SELECT property_id, business_date FROM core.property").fetchall())
