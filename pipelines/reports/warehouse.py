@@ -53,6 +53,8 @@ def as_of_line(conn: duckdb.DuckDBPyConnection, prop: PropertyRow) -> str:
     marts = rows.get("marts")
     parts = [f"As of {_stamp(published[0])}: {prop.code} business date {prop.business_date}",
              f"synced {_stamp(synced)}" if synced else "never synced"]
+    if "reservations" in rows:
+        parts[-1] += f" by run {rows['reservations'][0]}"
     if marts is not None:
         parts.append(f"marts run {marts[0]}")
     return ", ".join(parts)
