@@ -144,6 +144,7 @@ def connect(
         target.parent.mkdir(parents=True, exist_ok=True)
     conn = _open_waiting(target, read_only, wait_seconds() if wait is None else wait)
     conn.execute("SET TimeZone = 'UTC'")
+    conn.execute("SET enable_progress_bar = false")  # a long COPY would draw on our stdout
     if not read_only:
         migrate(conn)
         apply_views(conn)

@@ -174,7 +174,7 @@ from pipelines.warehouse import connect, publish
 path = sys.argv[1]
 conn = connect(path)
 conn.execute("CREATE TABLE IF NOT EXISTS core.filler AS "
-             "SELECT range AS i, md5(range::VARCHAR) AS s FROM range(3000000)")
+             "SELECT range AS i, md5(range::VARCHAR) AS s FROM range(1000000)")
 while True:
     print("publishing", flush=True)
     publish(conn, path)
@@ -186,9 +186,13 @@ def test_sigkill_during_a_publish_leaves_the_previous_copy_readable(world: World
     killed_midway = False
     for _ in range(5):
         proc = subprocess.Popen([sys.executable, "-c", PUBLISH_FOREVER, str(world.warehouse)],
-                                env=pmsw_env({}), stdout=subprocess.PIPE, text=True)
+                                cwd=REPO, env=pmsw_env({}), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
         assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "publishing"
+        first = proc.stdout.readline().strip()
+        if first != "publishing":
+            proc.kill()
+            raise AssertionError(proc.communicate()[1][-3000:])
         assert proc.stdout.readline().strip() == "publishing"  # one whole publish done
         time.sleep(0.15)
         temporary = list(copy.parent.glob(f".{copy.name}.tmp-{proc.pid}"))
@@ -203,7 +207,7 @@ def test_sigkill_during_a_publish_leaves_the_previous_copy_readable(world: World
     assert info.returncode == 0, info.stderr
     report = run(["report", "occupancy", "--property", "1"], world.env, timeout=60)
     assert report.returncode == 0, report.stderr
-    assert _count(copy, "SELECT count(*) FROM core.filler") == 3_000_000
+    assert _count(copy, "SELECT count(*) FROM core.filler") == 1_000_000
     # the next publish succeeds and removes what the killed one left
     again = run(["warehouse", "publish"], world.env, timeout=120)
     assert again.returncode == 0, again.stderr
