@@ -47,6 +47,12 @@ def _add_warehouse() -> None:
     main.add_command(warehouse)
 
 
+def _add_sql() -> None:
+    from .sql import sql
+
+    main.add_command(sql)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -59,5 +65,6 @@ _add_sync()
 _add_reconcile()
 _add_report()
 _add_warehouse()
+_add_sql()
 _load_plugins()
 
