@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import dagster as dg
 
-from pipelines.defs import automation, checks, ingest, marts, reconcile
+from pipelines.defs import automation, checks, ingest, marts, publish, reconcile
 from pipelines.defs.resources import default_resources
 
-MODULES = (ingest, checks, automation, marts, reconcile)
+MODULES = (ingest, checks, automation, marts, reconcile, publish)
 
 defs = dg.Definitions.merge(*(module.defs for module in MODULES),
                             dg.Definitions(resources=default_resources()))

@@ -60,13 +60,14 @@ def _user_error(error: BaseException) -> BaseException:
 
 def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
                 settings: SyncSettings | None = None, marts: bool = True,
-                progress: Hook | None = None) -> PropertyRun:
+                publish: bool = True, progress: Hook | None = None) -> PropertyRun:
     """Materialize the ingestion assets of `streams` (and the marts) of property partition
-    `code` with their asset checks; an error is kept on the result, never raised."""
+    `code` with their asset checks, then publish the read copy (`publish`); an error is kept
+    on the result, never raised."""
     import dagster as dg
 
     from pipelines.definitions import defs
-    from pipelines.defs.keys import stream_key
+    from pipelines.defs.keys import READ_COPY_KEY, stream_key
     from pipelines.defs.marts import MARTS_GROUP
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
 
@@ -79,6 +80,8 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     selection: dg.AssetSelection = dg.AssetSelection.assets(*[stream_key(s) for s in streams])
     if marts:
         selection = selection | dg.AssetSelection.groups(MARTS_GROUP)
+    if publish:
+        selection = selection | dg.AssetSelection.assets(READ_COPY_KEY)
     run = PropertyRun(code)
     try:
         with progress_hook(progress or (lambda *_: None)), _quiet_dagster():
@@ -92,9 +95,11 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     for event in result.get_asset_materialization_events():
         key, meta = event.asset_key, event.materialization.metadata
         rows = int(meta["rows"].value) if "rows" in meta else 0  # type: ignore[arg-type]
-        if key is not None and key.path[0] == "mart":
+        if key is None or key == READ_COPY_KEY:
+            continue
+        if key.path[0] == "mart":
             run.marts[key.path[-1]] = rows
-        elif key is not None:
+        else:
             run.streams[key.path[-1]] = (rows, str(meta["status"].value),
                                          str(meta["message"].value) if "message" in meta else "")
     for evaluation in result.get_asset_check_evaluations():

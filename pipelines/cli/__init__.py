@@ -41,6 +41,18 @@ def _add_report() -> None:
     main.add_command(report)
 
 
+def _add_warehouse() -> None:
+    from .warehouse import warehouse
+
+    main.add_command(warehouse)
+
+
+def _add_sql() -> None:
+    from .sql import sql
+
+    main.add_command(sql)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -52,5 +64,7 @@ _add_demo()
 _add_sync()
 _add_reconcile()
 _add_report()
+_add_warehouse()
+_add_sql()
 _load_plugins()
 

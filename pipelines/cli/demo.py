@@ -6,13 +6,11 @@ from pathlib import Path
 
 import click
 
-from pipelines.warehouse import DEFAULT_PATH
+from .options import warehouse_option
 
 
 @click.command()
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_PATH, show_default=True,
-              help="DuckDB file the demo builds (a file it did not make is never replaced).")
+@warehouse_option("DuckDB file the demo builds (a file it did not make is never replaced)")
 @click.option("--days", default=337, show_default=True, type=click.IntRange(1, 3000),
               help="Days simulated before the daily syncs.")
 @click.option("--daily-syncs", default=28, show_default=True, type=click.IntRange(1, 400),

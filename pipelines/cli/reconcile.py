@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from pipelines.warehouse import DEFAULT_PATH
+from .options import wait_option, warehouse_option
 
 
 def _day(value: datetime | None) -> date | None:
@@ -69,8 +69,8 @@ def failure_line(report: object) -> str:
               help="Post the missing charges (default: dry run, nothing posted).")
 @click.option("--property", "code", metavar="CODE", default=None,
               help="PMS property code (default: the warehouse's only property).")
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
+@warehouse_option("DuckDB warehouse file (must exist)")
+@wait_option()
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
 def reconcile(one_date: datetime | None, first: datetime | None, last: datetime | None,
@@ -82,7 +82,7 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
     from pipelines.properties import PropertyConfigError, find_property, load_properties
     from pipelines.reconcile import Mode, run_reconciliation
     from pipelines.transforms.reconcile import RulesConfigError, load_rules
-    from pipelines.warehouse import UnknownPropertyError
+    from pipelines.warehouse import UnknownPropertyError, WarehouseError
     from pipelines.warehouse.recon import ReconInputError
 
     if one_date is not None and (first is not None or last is not None):
@@ -99,7 +99,7 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
             report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end,
                                         property_ref=code, client=client)
     except (RulesConfigError, PropertyConfigError, ReconInputError, UnknownPropertyError,
-            PmsError) as error:
+            PmsError, WarehouseError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(summary_table(report))
     if report.apply is not None:

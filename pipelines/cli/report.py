@@ -15,10 +15,14 @@ import click
 from pipelines.reports.errors import ReportError
 from pipelines.reports.render import FORMATS, render
 from pipelines.reports.reports import SEGMENT_DIMENSIONS, run_report
-from pipelines.reports.warehouse import open_warehouse, parse_date, resolve_property
+from pipelines.reports.warehouse import (
+    as_of_line,
+    open_warehouse,
+    parse_date,
+    resolve_property,
+)
 
-WAREHOUSE_ENV = "PMSW_WAREHOUSE"
-DEFAULT_WAREHOUSE = Path("data/warehouse.duckdb")
+from .options import warehouse_option
 
 
 class OneLineGroup(click.Group):
@@ -48,9 +52,7 @@ def _one_line_usage(error: click.UsageError) -> OneLineUsageError:
 
 def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
     options = [
-        click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-                     envvar=WAREHOUSE_ENV, default=DEFAULT_WAREHOUSE, show_default=True,
-                     help=f"DuckDB warehouse file (env {WAREHOUSE_ENV})."),
+        warehouse_option("DuckDB warehouse file; reports read its read copy"),
         click.option("--property", "property_ref", metavar="CODE|ID",
                      help="Property code or id (needed when the warehouse holds several)."),
         click.option("--from", "first", metavar="YYYY-MM-DD", help="First date (inclusive)."),
@@ -75,21 +77,27 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         try:
             prop = resolve_property(conn, warehouse, property_ref)
             table = run_report(conn, warehouse, name, prop, start, end, **options)
+            as_of = as_of_line(conn, prop)
         finally:
             conn.close()
     except ReportError as error:
         raise click.ClickException(str(error)) from None
+    if fmt == "table":
+        click.echo(as_of)
+    else:  # csv and json stay machine-readable: the line goes to stderr
+        click.echo(as_of, err=True)
     click.echo(render(table, fmt))
 
 
 @click.group(cls=OneLineGroup)
 def report() -> None:
-    """Print revenue and reconciliation tables from the warehouse (read-only).
+    """Print revenue and reconciliation tables from the warehouse's read copy.
 
     \b
     Every report takes --property, --from/--to (inclusive) and --format table|csv|json.
     The warehouse is data/warehouse.duckdb unless --warehouse or PMSW_WAREHOUSE says
-    otherwise. Examples:
+    otherwise; reports read the copy published after the last write (data/warehouse.read.duckdb),
+    never wait for a sync, and print an "As of" line. Examples:
       pmsw report occupancy --property ROMA01
       pmsw report pickup --property ROMA01 --window 30 --format csv > pickup.csv
       pmsw report reconciliation --property FIRE01 --format json

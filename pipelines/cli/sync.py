@@ -1,7 +1,8 @@
 """`pmsw sync`: materialize the ingestion assets of pipelines.definitions, property by property.
 
 The same assets, resources and checks as in Dagster (pipelines.materialize), into the
-warehouse (`--warehouse`), with a progress bar per stream. Errors are one line each.
+warehouse (`--warehouse`), with a progress bar per stream; each property
+ends with the read copy published (meta/read_copy). Errors are one line each.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 import click
 
 from pipelines.ingest import STREAMS
-from pipelines.warehouse import DEFAULT_PATH
+
+from .options import wait_option, warehouse_option
 
 
 class Bars:
@@ -110,8 +112,8 @@ def chosen_partitions(codes: Sequence[str]) -> list[str]:
 @click.command()
 @click.option("--property", "codes", multiple=True, metavar="CODE",
               help="PMS property code (repeatable; default: every property).")
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
+@warehouse_option()
+@wait_option()
 @click.option("--stream", "streams", multiple=True, type=click.Choice(list(STREAMS)),
               help="Stream to sync (repeatable; default: all).")
 @click.option("--full-folio-refresh", is_flag=True,

@@ -1,9 +1,9 @@
 """Jobs, schedules and the event sensor: the whole automation of the ingestion and the marts.
 
 - `pms_sync`: every ingestion asset but the availability snapshot, their checks, then every
-  mart, one run per property. The checks are blocking, so in the same run a failed check stops
-  the marts built on it. Started by the hourly schedule `pms_sync_hourly`, and by the
-  `pms_events_sensor` when a property's log has new events.
+  mart, then the read copy, one run per property. The checks are blocking, so in the same run
+  a failed check stops the marts built on it. Started by the hourly schedule
+  `pms_sync_hourly`, and by the `pms_events_sensor` when a property's log has new events.
 - `pms_availability_snapshot`: the 365-night availability snapshot, then every mart (the
   occupancy marts read it), daily after the night audit (06:00 UTC by default: the business
   date has moved by then in European hotels).
@@ -18,13 +18,14 @@ import dagster as dg
 
 from pipelines.api import PmsError
 
-from .keys import INGESTION_GROUP, MARTS_GROUP, stream_key
+from .keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
 from .partitions import PROPERTY_CODES
 from .resources import PmsApiResource
 
 AVAILABILITY = stream_key("availability")
 
-MARTS = dg.AssetSelection.groups(MARTS_GROUP)
+MARTS = dg.AssetSelection.groups(MARTS_GROUP) | dg.AssetSelection.assets(READ_COPY_KEY)
+"""The marts, then the read copy published from them (docs/operations.md)."""
 
 pms_sync = dg.define_asset_job(
     "pms_sync", selection=dg.AssetSelection.groups(INGESTION_GROUP)

@@ -7,6 +7,9 @@ import dagster as dg
 INGESTION_GROUP = "ingestion"
 MARTS_GROUP = "marts"
 OWNERS = ["team:data-platform"]
+PUBLISH_GROUP = "publish"
+READ_COPY_KEY = dg.AssetKey(["meta", "read_copy"])
+"""The read copy readers open, published at the end of every run that writes (publish.py)."""
 POOL = "duckdb"
 """Every step that writes (or reads) the DuckDB file holds this pool (size 1: dagster.yaml)."""
 

@@ -21,7 +21,7 @@ from pipelines.transforms.departments import CODES
 from pipelines.warehouse import property_row
 
 from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
-from .keys import OWNERS, POOL, stream_key
+from .keys import OWNERS, POOL, READ_COPY_KEY, stream_key
 from .partitions import PROPERTIES
 from .resources import WarehouseResource
 
@@ -109,7 +109,7 @@ def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
                config: MartConfig) -> dg.MaterializeResult:  # type: ignore[type-arg]
         with warehouse.connect() as conn:
             pid = property_of_partition(conn, context.partition_key, context.run_id)
-            rows = build_mart(conn, name, pid, config.settings())
+            rows = build_mart(conn, name, pid, config.settings(), context.run_id)
         context.log.info(f"mart.{name} of property {pid}: {rows.height} rows")
         return dg.MaterializeResult(metadata=_metadata(pid, rows))
 
@@ -138,7 +138,8 @@ MART_ASSETS = [stay_nights_asset, revenue_daily_asset, room_fees_asset, occupanc
                booking_kpis_asset]
 
 pms_marts = dg.define_asset_job(
-    "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP), partitions_def=PROPERTIES,
+    "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP)
+    | dg.AssetSelection.assets(READ_COPY_KEY), partitions_def=PROPERTIES,
     description="Rebuild every mart of a property from the warehouse (no API call).")
 
 

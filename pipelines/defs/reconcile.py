@@ -61,7 +61,7 @@ def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pm
     apply = config.mode == "apply"
     with pms.endpoint(code).client() if apply else nullcontext() as client:
         report = run_reconciliation(
-            warehouse.path, rules, mode=Mode(config.mode),
+            warehouse.file(), rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
             last=_date(config.last_date, "last_date"),
             property_ref=None if code == DEFAULT_CODE else code, client=client)

@@ -26,7 +26,7 @@ from pipelines.properties import (
     find_property,
     load_properties,
 )
-from pipelines.warehouse import DEFAULT_PATH, connect
+from pipelines.warehouse import connect, resolve
 
 
 class PmsApiResource(dg.ConfigurableResource):  # type: ignore[type-arg]
@@ -56,13 +56,24 @@ class PmsApiResource(dg.ConfigurableResource):  # type: ignore[type-arg]
 
 
 class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
-    """The DuckDB warehouse file (migrated when opened)."""
+    """The DuckDB warehouse file (migrated when opened), for assets and checks that write it.
 
-    path: str = str(DEFAULT_PATH)
+    Not dagster-duckdb's DuckDBResource: every open here goes through
+    `pipelines.warehouse.connect` (waits for another writer, then one line naming the holder;
+    migrations and views applied), which that resource would have to override whole.
+    """
+
+    path: str | None = None
+    """The warehouse file; None: PMSW_WAREHOUSE, else data/warehouse.duckdb."""
+    wait_seconds: float | None = None
+    """How long to wait for another writer; None: PMSW_WAREHOUSE_WAIT, else 600 s."""
+
+    def file(self) -> Path:
+        return resolve(self.path)
 
     @contextmanager
     def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        conn = connect(self.path)
+        conn = connect(self.file(), wait=self.wait_seconds)
         try:
             yield conn
         finally:

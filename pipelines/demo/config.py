@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from pipelines.properties import PROPERTIES_FILE_ENV
-from pipelines.warehouse import DEFAULT_PATH
+from pipelines.warehouse import DEFAULT_PATH, read_copy_path
 
 UNLIMITED_RATE = 1_000_000
 """The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute)."""
@@ -109,7 +109,8 @@ def start_clean(config: DemoConfig) -> None:
     if warehouse.exists() and not made_by_demo:
         raise DemoError(f"{config.warehouse} exists and was not made by the demo: move it "
                         "away, or pass --warehouse with another file")
-    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
+    copy = read_copy_path(warehouse)
+    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal"), copy):
         path.unlink(missing_ok=True)
     if config.demo_dir.exists():
         shutil.rmtree(config.demo_dir)

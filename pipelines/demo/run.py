@@ -20,7 +20,7 @@ import click
 from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.ingest import SyncSettings
 from pipelines.materialize import PropertyRun, materialize
-from pipelines.warehouse import connect
+from pipelines.warehouse import connect, read_copy_path
 
 from .config import DemoConfig, DemoError, start_clean
 from .sandbox_admin import SandboxAdmin, hand_over_pos_files
@@ -128,7 +128,9 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
 
     def sync(code: str, streams: Sequence[str], settings: SyncSettings = daily,
              marts: bool = False) -> PropertyRun:
-        run = materialize(code, config.warehouse, streams, settings=settings, marts=marts)
+        # The read copy is published once, with the marts: readers wait for the whole demo.
+        run = materialize(code, config.warehouse, streams, settings=settings, marts=marts,
+                          publish=marts)
         if run.error is not None:
             raise DemoError(f"{code}: {type(run.error).__name__}: {run.error}")
         failed = [(s, status, message) for s, (_, status, message) in run.streams.items()
@@ -169,6 +171,7 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         for code in codes:
             run = sync(code, (), marts=True)
             note(f"{code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
+        note(f"read copy published: {read_copy_path(config.warehouse)}")
     with progress.step("reconcile", "Folio reconciliation of the last "
                                     f"{config.daily_syncs} business dates: dry run, then "
                                     "apply") as note:
@@ -185,7 +188,7 @@ def _reconcile(config: DemoConfig) -> list[str]:
 
     rules = load_rules(None)
     lines = []
-    conn = connect(config.warehouse, read_only=True)
+    conn = connect(config.warehouse)
     try:
         dates = dict(conn.execute("SELECT code, business_date FROM core.property").fetchall())
     finally:

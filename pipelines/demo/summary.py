@@ -11,6 +11,7 @@ from typing import Any
 from pipelines.reports import open_warehouse, resolve_property
 from pipelines.reports.reports import Table, run_report
 from pipelines.transforms.reconcile import STATUSES
+from pipelines.warehouse import read_copy_path
 
 from .config import DemoConfig
 
@@ -59,7 +60,8 @@ class Summary:
             lines.append(f"  asset checks: {len(h.checks) - len(failed)} passed"
                          + (f", failed: {'; '.join(failed)}" if failed else ""))
         lines.append(f"\nWarehouse: {self.warehouse}  (pmsw report occupancy --property "
-                     f"{self.hotels[0].code}; duckdb {self.warehouse})")
+                     f"{self.hotels[0].code}; pmsw sql, or duckdb -readonly "
+                     f"{read_copy_path(self.warehouse)})")
         lines.append(f"Notebooks: {self.notebooks}/revenue_manager.ipynb, "
                      f"{self.notebooks}/finance_reconciliation.ipynb "
                      "(PMSW_WAREHOUSE names another warehouse)")

@@ -172,19 +172,20 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
 
 
 def build_mart(conn: duckdb.DuckDBPyConnection, name: str, property_id: int,
-               settings: MartSettings | None = None) -> pl.DataFrame:
+               settings: MartSettings | None = None, run_id: str | None = None) -> pl.DataFrame:
     """Compute mart `name` of the property from the warehouse and replace its rows (one
-    transaction); return the rows written."""
+    transaction, which also records `run_id` in meta.mart_builds); return the rows written."""
     builder, _ = MARTS[name]
     rows = builder(Inputs(conn, read.property_facts(conn, property_id),
                           settings or MartSettings()))
-    replace_rows(conn, name, property_id, rows)
+    replace_rows(conn, name, property_id, rows, run_id)
     return rows
 
 
 def build_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
                 settings: MartSettings | None = None,
-                names: Sequence[str] | None = None) -> dict[str, int]:
+                names: Sequence[str] | None = None, run_id: str | None = None) -> dict[str, int]:
     """Build the marts `names` (all by default) in dependency order; rows written per mart."""
     wanted = list(MARTS) if names is None else [n for n in MARTS if n in names]
-    return {name: build_mart(conn, name, property_id, settings).height for name in wanted}
+    return {name: build_mart(conn, name, property_id, settings, run_id).height
+            for name in wanted}

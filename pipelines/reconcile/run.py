@@ -2,13 +2,13 @@
 write recon.runs and recon.results.
 
 The DuckDB file is held only while reading the inputs and while writing the results (one
-transaction), never during the HTTP calls, so a sync or another run can use it meanwhile;
-a file locked by another process is waited for.
+transaction, then the read copy is published), never during the HTTP calls, so a sync or
+another run can use it meanwhile; a file held by another writer is waited for
+(`pipelines.warehouse.connect`).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +21,7 @@ import polars as pl
 
 from pipelines.api import PmsClient
 from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
-from pipelines.warehouse import connect, property_row
+from pipelines.warehouse import connect, property_row, publish
 from pipelines.warehouse.recon import ReconInputError, property_place, read_inputs, save_run
 
 from .apply import Applier, ApplyStats
@@ -48,18 +48,11 @@ class ReconReport:
 
 
 @contextmanager
-def open_warehouse(path: str | Path, *, wait_seconds: float = 120.0
+def open_warehouse(path: str | Path | None, *, wait_seconds: float | None = None
                    ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Connect to the warehouse, waiting while another process holds the file."""
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        try:
-            conn = connect(path)
-            break
-        except duckdb.IOException as error:
-            if "lock" not in str(error).lower() or time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+    """Connect to the warehouse as a writer (`pipelines.warehouse.connect`: waits while another
+    writer holds the file); a file that does not exist is an error, never created."""
+    conn = connect(path, create=False, wait=wait_seconds)
     try:
         yield conn
     finally:
@@ -130,4 +123,5 @@ def run_reconciliation(
                           started_at=started_at, finished_at=datetime.now(UTC),
                           summary=summary, rules=property_rules.model_dump(mode="json"),
                           results=stored)
+        publish(conn, warehouse)
     return ReconReport(run_id, pid, code, mode, first, last, summary, stored, stats)

@@ -7,12 +7,25 @@ Nothing here knows HTTP or Dagster. Tables and columns: docs/warehouse.md.
 
 from ._staging import insert_frame
 from .availability import land_availability
-from .connection import DEFAULT_PATH, connect
+from .connection import (
+    DEFAULT_PATH,
+    WAIT_ENV,
+    WAREHOUSE_ENV,
+    WarehouseError,
+    WarehouseLockedError,
+    WarehouseMissingError,
+    connect,
+    default_path,
+    open_read_copy,
+    read_copy_path,
+    resolve,
+)
 from .events import EventLanding, land_events
 from .folios import FolioLanding, land_folios, net_and_gross
 from .guests import land_guests
 from .migrate import MigrationError, migrate
 from .pos_ledger import LedgerLoad, load_pos_ledger_dir
+from .publish import Published, publish
 from .reference import PropertyData, UnknownPropertyError, land_reference, property_row
 from .reservations import ReservationLanding, land_reservations, max_updated_at
 from .sync_state import (
@@ -31,11 +44,13 @@ from .sync_state import (
 from .transaction import transaction
 
 __all__ = [
-    "DEFAULT_PATH", "EventLanding", "FolioLanding", "LedgerLoad", "MigrationError", "PropertyData",
-    "ReservationLanding", "SyncRun", "SyncState", "UnknownPropertyError", "advance_cursor",
-    "clear_full_resync", "connect", "get_cursor", "get_int_cursor", "get_state",
-    "get_timestamp_cursor", "insert_frame", "land_availability", "land_events", "land_folios",
-    "land_guests", "land_reference", "land_reservations", "load_pos_ledger_dir",
-    "max_updated_at", "migrate", "net_and_gross", "property_row", "record_sync_run",
-    "require_full_resync", "reset_cursor", "transaction",
+    "DEFAULT_PATH", "WAIT_ENV", "WAREHOUSE_ENV", "EventLanding", "FolioLanding", "LedgerLoad",
+    "MigrationError", "PropertyData", "Published", "ReservationLanding", "SyncRun", "SyncState",
+    "UnknownPropertyError", "WarehouseError", "WarehouseLockedError", "WarehouseMissingError",
+    "advance_cursor", "clear_full_resync", "connect", "default_path", "get_cursor",
+    "get_int_cursor", "get_state", "get_timestamp_cursor", "insert_frame", "land_availability",
+    "land_events", "land_folios", "land_guests", "land_reference", "land_reservations",
+    "load_pos_ledger_dir", "max_updated_at", "migrate", "net_and_gross", "open_read_copy",
+    "property_row", "publish", "read_copy_path", "record_sync_run", "require_full_resync",
+    "reset_cursor", "resolve", "transaction",
 ]

@@ -1,7 +1,24 @@
-"""Open the warehouse: a DuckDB file, the session in UTC, migrations and views applied."""
+"""Open the warehouse: the one way every writer and every reader opens a DuckDB file.
+
+DuckDB lets ONE process open a file read-write, or several open it read-only, never both.
+So (docs/operations.md, "Reading while syncing"):
+
+- writers (Dagster assets and checks, `pmsw sync`, `pmsw reconcile`, the demo) call
+  `connect()`, which waits for another writer with backoff up to `wait_seconds()` and then
+  fails with one line naming the process that holds the file;
+- readers (`pmsw report`, `pmsw sql`, the notebooks, the demo's summary) call
+  `open_read_copy()`: the read copy published after each successful write
+  (`pipelines.warehouse.publish`), never the writer's file.
+
+The file is named once: `--warehouse`, else PMSW_WAREHOUSE, else data/warehouse.duckdb.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -10,22 +27,155 @@ from .migrate import migrate
 from .views import apply_views
 
 DEFAULT_PATH = Path("data/warehouse.duckdb")
+WAREHOUSE_ENV = "PMSW_WAREHOUSE"
+"""Environment variable naming the warehouse file (the same as --warehouse everywhere)."""
+WAIT_ENV = "PMSW_WAREHOUSE_WAIT"
+"""Seconds a writer waits for another writer before failing (default DEFAULT_WAIT)."""
+DEFAULT_WAIT = 600.0
+READ_COPY_SUFFIX = ".read.duckdb"
+
+_HOLDER = re.compile(r"Conflicting lock is held in (?P<holder>.+?)(?:\. See also|$)")
+
+
+class WarehouseError(RuntimeError):
+    """The warehouse cannot be opened; the message is one line a person can act on."""
+
+
+class WarehouseMissingError(WarehouseError):
+    """The file named does not exist (and was not created)."""
+
+
+class WarehouseLockedError(WarehouseError):
+    """Another process held the file for longer than the wait limit."""
+
+
+def default_path() -> Path:
+    """PMSW_WAREHOUSE when set, else data/warehouse.duckdb."""
+    return Path(os.environ.get(WAREHOUSE_ENV) or DEFAULT_PATH)
+
+
+def resolve(path: str | Path | None) -> Path:
+    """The warehouse file: `path` when given, else `default_path()`."""
+    return default_path() if path is None else Path(path)
+
+
+def read_copy_path(path: str | Path | None = None) -> Path:
+    """The published read copy beside the warehouse: data/warehouse.read.duckdb."""
+    target = resolve(path)
+    stem = target.name[:-len(".duckdb")] if target.name.endswith(".duckdb") else target.name
+    return target.with_name(stem + READ_COPY_SUFFIX)
+
+
+def wait_seconds() -> float:
+    """PMSW_WAREHOUSE_WAIT (seconds) when set to a number, else DEFAULT_WAIT."""
+    raw = os.environ.get(WAIT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_WAIT
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        raise WarehouseError(f"{WAIT_ENV}={raw!r} is not a number of seconds") from None
+
+
+def lock_holder(error: BaseException) -> str | None:
+    """`/usr/bin/python3 (PID 1234)` from DuckDB's lock error, None when it is not one."""
+    text = str(error)
+    if "Could not set lock" not in text and "Conflicting lock" not in text:
+        return None
+    match = _HOLDER.search(text)
+    return match.group("holder").strip() if match else "another process"
+
+
+def _open_waiting(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + wait
+    delay = 0.05
+    waited = False
+    while True:
+        try:
+            conn = duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as error:
+            holder = lock_holder(error)
+            if holder is None:
+                raise WarehouseError(
+                    f"cannot open the warehouse {path}: {_first_line(error)}") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WarehouseLockedError(
+                    f"the warehouse {path} is held by {holder}: gave up after "
+                    f"{wait:g} s (raise {WAIT_ENV} or --wait to wait longer)") from None
+            if not waited:
+                sys.stderr.write(f"waiting for the warehouse {path}: held by {holder} "
+                                 f"(up to {wait:g} s, {WAIT_ENV})\n")
+                sys.stderr.flush()
+            waited = True
+            time.sleep(min(delay, left))
+            delay = min(delay * 2, 1.0)
+            continue
+        return conn
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error)
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def connect(
-    path: str | Path = DEFAULT_PATH, *, read_only: bool = False
+    path: str | Path | None = None, *, read_only: bool = False, create: bool = True,
+    wait: float | None = None,
 ) -> duckdb.DuckDBPyConnection:
-    """Connect to the warehouse file (created with its folder when missing) and migrate it.
+    """Open the warehouse file (default: `default_path()`) and migrate it.
 
-    The session time zone is UTC, so TIMESTAMPTZ values read back and casts to DATE are UTC
-    whatever the machine's zone. A read-only connection is not migrated.
+    A writer waits while another process holds the file, with backoff, up to `wait` seconds
+    (default `wait_seconds()`), then raises WarehouseLockedError naming the holder. With
+    `create=False` (and always when read-only) a missing file raises WarehouseMissingError and
+    nothing is created. The session time zone is UTC, so TIMESTAMPTZ values read back and
+    casts to DATE are UTC whatever the machine's zone. A read-only connection is not migrated.
     """
-    target = Path(path)
-    if not read_only and str(path) != ":memory:":
+    if str(path) == ":memory:":
+        conn = duckdb.connect(":memory:")
+        conn.execute("SET TimeZone = 'UTC'")
+        migrate(conn)
+        apply_views(conn)
+        return conn
+    target = resolve(path)
+    if not target.is_file():
+        if read_only or not create:
+            raise WarehouseMissingError(f"no warehouse at {target}")
         target.parent.mkdir(parents=True, exist_ok=True)
-    conn = duckdb.connect(str(path), read_only=read_only)
+    conn = _open_waiting(target, read_only, wait_seconds() if wait is None else wait)
     conn.execute("SET TimeZone = 'UTC'")
+    conn.execute("SET enable_progress_bar = false")  # a long COPY would draw on our stdout
     if not read_only:
         migrate(conn)
         apply_views(conn)
+    return conn
+
+
+def open_read_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the read copy of the warehouse `path` (never its file).
+
+    It never waits and never takes the writer's lock: the copy is replaced by an atomic
+    rename, so this connection keeps reading the copy it opened, and a new call opens the
+    newest. The copy is attached as the database `warehouse` (core.*, mart.*, ...).
+    One-line errors: no warehouse, no read copy yet.
+    """
+    target = resolve(path)
+    copy = read_copy_path(target)
+    if not copy.is_file():
+        if not target.is_file():
+            raise WarehouseMissingError(f"no warehouse at {target}")
+        raise WarehouseMissingError(f"no read copy of the warehouse {target} yet ({copy}): run "
+                               "`pmsw warehouse publish` or a sync")
+    # ATTACH in a fresh in-memory database, not duckdb.connect(copy): DuckDB caches one
+    # database instance per path and process, which would hand a second open in the same
+    # process (a notebook kernel reopening) the copy replaced since.
+    conn = duckdb.connect(":memory:")
+    try:
+        conn.execute(f"ATTACH '{str(copy).replace(chr(39), chr(39) * 2)}' AS warehouse "
+                     "(READ_ONLY)")
+        conn.execute("USE warehouse")
+    except duckdb.Error as error:
+        conn.close()
+        raise WarehouseError(f"cannot open the read copy {copy}: {_first_line(error)}") from None
+    conn.execute("SET TimeZone = 'UTC'")
     return conn

@@ -37,11 +37,11 @@ from typing import Any
 import duckdb
 import httpx
 import pytest
-from sandbox.http.server import running_sandbox
 
 from pipelines.marts.build import build_marts
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED, auth
 

@@ -20,7 +20,6 @@ from typing import Any
 import httpx
 import polars as pl
 import pytest
-from sandbox.http.server import RunningSandbox, running_sandbox
 
 from pipelines.api import PmsClient
 from pipelines.ingest import Endpoint, sync_property
@@ -28,6 +27,7 @@ from pipelines.reconcile import Mode, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
+from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED, auth
 

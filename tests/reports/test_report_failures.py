@@ -76,11 +76,12 @@ def test_wrong_key(args: list[str], warehouse: Path) -> None:
 
 
 def test_a_warehouse_without_marts_names_the_table(tmp_path: Path) -> None:
-    from pipelines.warehouse import connect
+    from pipelines.warehouse import connect, publish
 
     path = tmp_path / "bare.duckdb"
     conn = connect(path)
     conn.execute("DROP VIEW IF EXISTS mart.v_pickup_last_7_days")
+    publish(conn, path)
     conn.close()
     line = fails_in_one_line("occupancy", "--warehouse", str(path))
     assert "holds no property yet" in line

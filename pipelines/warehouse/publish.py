@@ -1,0 +1,103 @@
+"""Publish the read copy: the state a writer just committed, for every reader to open.
+
+The writer, still holding the warehouse, records what the copy holds (meta.published), then
+`COPY FROM DATABASE` into a new file written in the storage format of DuckDB 1.4
+(`STORAGE_VERSION 'v1.4.0'`, so the DuckDB CLI, DBeaver and BI drivers that lag behind read it)
+and renames that file onto `<warehouse>.read.duckdb` in one `os.replace`. A reader that holds
+the previous copy keeps reading it (its inode lives until it closes); a reader opening after
+the rename gets the new one; nobody ever sees a half-written copy. A publish killed midway
+leaves only a temporary file, removed by the next publish. docs/operations.md, "Reading while
+syncing", has the design and its measured cost.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+
+from .connection import read_copy_path, resolve
+from .transaction import transaction
+
+STORAGE_VERSION = "v1.4.0"
+"""Oldest DuckDB release whose storage format the read copy is written in."""
+_ATTACHED = "pmsw_publish"
+
+_RECORD = """
+INSERT INTO meta.published (published_at, property_id, part, run_id, status, finished_at)
+SELECT $published_at, property_id, stream, run_id, status, ended_at FROM (
+    SELECT *, row_number() OVER (PARTITION BY property_id, stream
+                                 ORDER BY started_at DESC, run_id DESC) AS n
+    FROM meta.sync_runs WHERE ended_at IS NOT NULL) WHERE n = 1
+UNION ALL
+SELECT $published_at, property_id, 'marts', arg_min(run_id, built_at), 'built', max(built_at)
+FROM meta.mart_builds GROUP BY property_id
+UNION ALL
+SELECT $published_at, property_id, 'reconciliation', CAST(arg_max(run_id, run_id) AS VARCHAR),
+       arg_max(mode, run_id), max(finished_at)
+FROM recon.runs GROUP BY property_id
+"""
+
+
+@dataclass(frozen=True)
+class Published:
+    path: Path
+    """The read copy."""
+    published_at: datetime
+    seconds: float
+    size: int
+    """Bytes of the read copy."""
+
+
+def _temporary(copy: Path) -> Path:
+    return copy.with_name(f".{copy.name}.tmp-{os.getpid()}")
+
+
+def remove_leftovers(copy: Path) -> None:
+    """Temporary files of publishes that died midway (the caller holds the writer's lock,
+    so no other publish is running)."""
+    for stale in copy.parent.glob(f".{copy.name}.tmp-*"):
+        stale.unlink(missing_ok=True)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
+            ) -> Published:
+    """Publish the warehouse `conn` is connected to (read-write: the caller is the writer) as
+    its read copy, atomically. Call it after a successful write, outside any transaction."""
+    started = time.perf_counter()
+    copy = read_copy_path(resolve(warehouse))
+    remove_leftovers(copy)
+    temporary = _temporary(copy)
+    with transaction(conn):
+        conn.execute("DELETE FROM meta.published")
+        conn.execute(_RECORD, {"published_at": datetime.now().astimezone()})
+    row = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
+    published_at = row[0] if row and row[0] is not None else datetime.now().astimezone()
+    source = conn.execute("SELECT current_database()").fetchone()
+    assert source is not None
+    conn.execute(f"ATTACH '{_quoted(temporary)}' AS {_ATTACHED} "
+                 f"(STORAGE_VERSION '{STORAGE_VERSION}')")
+    try:
+        conn.execute(f'COPY FROM DATABASE "{source[0]}" TO {_ATTACHED}')
+    finally:
+        conn.execute(f"DETACH {_ATTACHED}")
+    _fsync(temporary)
+    os.replace(temporary, copy)
+    _fsync(copy.parent)
+    return Published(copy, published_at, time.perf_counter() - started, copy.stat().st_size)
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")

@@ -1,0 +1,77 @@
+"""The read copy opens with the tools people have (issue 15, item 6): the registry's DuckDB
+CLI 1.5.6 (`duckdb-cli`, which refuses the warehouse file itself, written by DuckDB 2.0) runs a
+view docs/notebooks.md documents on it, and `pmsw sql` does with nothing else installed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipelines.warehouse import connect, publish, read_copy_path
+
+from .conftest import run
+
+VIEW_SQL = ("SELECT count(*) AS weeks FROM mart.v_occupancy_calendar "
+            "WHERE occupancy_pct IS NOT NULL")
+
+
+@pytest.fixture
+def warehouse(tmp_path: Path) -> Path:
+    """A warehouse written by this DuckDB (2.0 storage), migrated, views applied, published."""
+    path = tmp_path / "warehouse.duckdb"
+    conn = connect(path)
+    try:
+        conn.execute("CREATE TABLE core.marker AS SELECT 7 AS n")
+        publish(conn, path)
+    finally:
+        conn.close()
+    return path
+
+
+def _expected(warehouse: Path) -> int:
+    conn = duckdb.connect(str(read_copy_path(warehouse)), read_only=True)
+    try:
+        row = conn.execute(VIEW_SQL).fetchone()
+    finally:
+        conn.close()
+    assert row is not None
+    return int(row[0])
+
+
+def test_duckdb_cli_1_5_6_opens_the_read_copy_and_runs_a_documented_view(
+        warehouse: Path) -> None:
+    uvx = shutil.which("uvx")
+    if uvx is None:
+        pytest.skip("uvx not on PATH")
+    cli = [uvx, "--offline", "--from", "duckdb-cli==1.5.6", "duckdb"]
+    probe = subprocess.run([*cli, "-version"], capture_output=True, text=True, timeout=120,
+                           check=False)
+    if probe.returncode != 0:  # not in uv's cache and no network: say so, do not pass
+        pytest.skip(f"duckdb-cli 1.5.6 not available offline: {probe.stderr.strip()[-200:]}")
+    assert "v1.5.6" in probe.stdout
+    done = subprocess.run([*cli, "-readonly", "-csv", str(read_copy_path(warehouse)), "-c",
+                           VIEW_SQL], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["weeks", str(_expected(warehouse))]
+    marker = subprocess.run([*cli, "-readonly", "-csv", str(read_copy_path(warehouse)), "-c",
+                             "SELECT n FROM core.marker"], capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert marker.stdout.splitlines() == ["n", "7"], marker.stderr
+    refused = subprocess.run([*cli, "-readonly", str(warehouse), "-c", "SELECT 1"],
+                             capture_output=True, text=True, timeout=120, check=False)
+    assert "version number" in refused.stdout + refused.stderr  # why the copy exists
+
+
+def test_pmsw_sql_runs_a_documented_view_with_nothing_else_installed(warehouse: Path) -> None:
+    done = run(["sql", "--builtin", "--warehouse", str(warehouse), "-c", VIEW_SQL], {},
+               timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert re.search(rf"│\s+{_expected(warehouse)} │", done.stdout), done.stdout
+    marker = run(["sql", "--builtin", "--warehouse", str(warehouse), "-c",
+                  "SELECT n FROM core.marker"], {}, timeout=60)
+    assert re.search(r"│\s+7 │", marker.stdout), marker.stdout
