@@ -5,7 +5,8 @@ Prices rise with occupancy: the stay is priced by the rate engine (`price_stay`,
 discounts included) and, when the hotel's nights are already more than `MARKUP_FROM` sold,
 booked with `price_override` = the average nightly price times a demand factor that grows
 linearly to +`MARKUP_MAX` at a full hotel (a fixed nightly price is what the spec offers a
-channel to send its own rate).
+channel to send its own rate). Wholesale books at its net rate instead: the request's
+`discount_pct` (20-30%) off the grid, never marked up.
 """
 
 from __future__ import annotations
@@ -128,7 +129,9 @@ class BookingEngine:
                 room_type_id=type_id, arrival=plan.arrival, departure=plan.departure,
                 adults=ask.adults, brackets=self._brackets(ask), quantity=ask.quantity,
                 rate_plan_id=plan_id, arrival_time=plan.arrival_time,
-                price_override=self._override(plan, ask, type_id, plan_id, factor)))
+                discount_pct=None if plan.discount_pct is None else Decimal(plan.discount_pct),
+                price_override=None if plan.discount_pct is not None
+                else self._override(plan, ask, type_id, plan_id, factor)))
         booker = plan.booker
         option = plan.option_until is not None
         body = ReservationCreate(
@@ -178,7 +181,7 @@ class BookingEngine:
             if change.kind == "drop_rooms":
                 for stay in stays[-change.drop_rooms:] if len(stays) > change.drop_rooms else []:
                     reservation_actions.cancel_room(self.ctx, reservation_id, stay["id"],
-                                           CancelledBy.GUEST)
+                                                    CancelledBy.GUEST)
             elif change.kind == "dates":
                 patch_stay(self.ctx, reservation_id, stays[0]["id"],
                            StayPatch(arrival=change.arrival, departure=change.departure))

@@ -12,6 +12,7 @@ import math
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Literal
 
 from .params import Channel, DemandParams
@@ -27,6 +28,8 @@ class HotelProfile:
     rooms_by_type: dict[str, int]
     """Sellable rooms by room type code (non-virtual types only)."""
     max_pax: dict[str, int]
+    city: str = ""
+    """The property's city: its occupancy curve, trend and dated events."""
 
     @property
     def rooms(self) -> int:
@@ -88,6 +91,8 @@ class BookingPlan:
     modification: Modification | None = None
     nights_stayed: int | None = None
     """Early departure: the guest leaves after this many nights."""
+    discount_pct: int | None = None
+    """A wholesale net rate: this much below the public rate, never marked up."""
 
     @property
     def nights(self) -> int:
@@ -123,10 +128,20 @@ def _nonref_allowed(channel: Channel) -> bool:
     return channel.channel in ("booking_com", "expedia", "website")
 
 
-def far_lead_share(params: DemandParams) -> float:
-    """Share of individual bookings made more than 60 days out (lognormal lead time)."""
-    z = (math.log(61) - math.log(params.lead_median_days)) / params.lead_sigma
-    return 1 - normal_cdf(z)
+@lru_cache(maxsize=16)
+def _mean_propensity(median: float, sigma: float, cap: int, exponent: float) -> float:
+    """The mean of (lead + 1) ** exponent over the leads of one day or more of individual
+    bookings (the floored lognormal of `lognormal_days`)."""
+
+    def below(days: float) -> float:
+        return normal_cdf((math.log(days) - math.log(median)) / sigma)
+
+    total = weight = 0.0
+    for lead in range(1, cap + 1):
+        share = (1.0 if lead == cap else below(lead + 1)) - below(lead)
+        total += share * math.pow(lead + 1, exponent)
+        weight += share
+    return total / weight
 
 
 def _person(rng: random.Random) -> Person:
@@ -193,12 +208,11 @@ def _cancel_probability(params: DemandParams, channel: Channel, plan_code: str,
         return 0.0
     if plan_code == "NREF":
         return params.nonref_cancel_rate
-    # Keep each channel's average at its rate while bookings made more than 60 days out
-    # cancel `far_lead_cancel_factor` times as often as the others.
-    far_share = 1.0 if channel.long_lead else far_lead_share(params)
-    norm = (1 - far_share) + far_share * params.far_lead_cancel_factor
-    factor = params.far_lead_cancel_factor if lead > 60 else 1.0
-    return min(0.9, channel.cancel_rate * factor / norm)
+    # Rising with the lead time; a channel's rate is its average at the leads of individual
+    # bookings, so wholesale, booked 60-180 days out, cancels more than its rate.
+    mean = _mean_propensity(params.lead_median_days, params.lead_sigma, params.lead_max_days,
+                            params.cancel_lead_exponent)
+    return min(0.9, channel.cancel_rate * math.pow(lead + 1, params.cancel_lead_exponent) / mean)
 
 
 def draw_individual(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
@@ -223,6 +237,8 @@ def draw_individual(params: DemandParams, hotel: HotelProfile, rng: random.Rando
     if rng.random() < params.multi_room_share and market == "leisure":
         asks.append(RoomAsk(type_code, 2))
     plan_code = _plan_code(params, rng, channel, nights)
+    discount = rng.randint(*params.wholesale_discount_pct) if channel.channel == "wholesale" \
+        else None
     booked_on = arrival - timedelta(days=lead)
     if channel.walk_in:
         minute = _minute(rng, 15 * 60, 22 * 60)
@@ -274,6 +290,7 @@ def draw_individual(params: DemandParams, hotel: HotelProfile, rng: random.Rando
         market=market, plan_code=plan_code, booker=_person(rng), arrival_time=arrival_time,
         option_until=option_until, option_confirm_on=option_confirm_on, cancel_on=cancel_on,
         no_show=no_show, modification=modification, nights_stayed=nights_stayed,
+        discount_pct=discount,
     )
 
 

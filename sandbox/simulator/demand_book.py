@@ -1,8 +1,9 @@
 """How many bookings each arrival date gets: the hotel's nights filled to their targets.
 
-Every night has a target: the month's occupancy (domain.md) shaped by weekday and a little
-noise of its own, capped below a full house, with the month's nights scaled together so that
-their mean is the month's target whatever the cap took off the peaks (`night_targets`).
+Every night has a target: the month's occupancy (the city's curve and its year-over-year
+trend) shaped by weekday, the dated events of the city (demand_calendar.py) and a little noise
+of its own, capped below a full house, with the month's nights scaled together so that their
+mean is the month's target whatever the cap took off the peaks (`night_targets`).
 
 The book draws plans arrival date by arrival date, in order, from an origin: groups first
 (Poisson, accepted when they fit), then individual bookings one by one until the night of the
@@ -36,6 +37,7 @@ from .demand import (
     expected_los,
     fitting_types,
 )
+from .demand_calendar import event_factor
 from .params import DemandParams
 from .sampling import poisson, rng_for, weighted
 
@@ -86,16 +88,18 @@ def asked_stays(plan: BookingPlan) -> list[FinalStay]:
 
 def night_targets(params: DemandParams, hotel: HotelProfile, seed: int, year: int,
                   month: int) -> dict[date, float]:
-    """Rooms to sell on each night of the month: weekday shape x noise, capped at
-    `max_occupancy`, scaled so that the month's mean is its target occupancy."""
+    """Rooms to sell on each night of the month: weekday shape x noise x the night's dated
+    events, capped at `max_occupancy`, scaled so that the month's mean is the city's target
+    occupancy of that month and year."""
     days = [date(year, month, day) for day in range(1, calendar.monthrange(year, month)[1] + 1)]
     shape = {}
     sigma = params.night_noise
     for night in days:
         rng = rng_for(seed, hotel.property_id, "night", night.isoformat())
         noise = math.exp(rng.gauss(0.0, sigma) - sigma * sigma / 2)
-        shape[night] = params.weekday_shape[night.weekday()] * noise
-    target = min(params.monthly_occupancy[month - 1], params.max_occupancy)
+        shape[night] = (params.weekday_shape[night.weekday()] * noise
+                        * event_factor(params.events, hotel.city, night))
+    target = params.occupancy(hotel.city, year, month)
     low, high = 0.0, 2.0 * params.max_occupancy / min(shape.values())
     for _ in range(50):
         scale = (low + high) / 2

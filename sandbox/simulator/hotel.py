@@ -48,7 +48,7 @@ def load_hotel(conn: sqlite3.Connection, property_id: int) -> HotelData:
     profile = HotelProfile(
         property_id=property_id, code=prop["code"],
         rooms_by_type={t["code"]: counts.get(t["id"], 0) for t in types if counts.get(t["id"])},
-        max_pax={t["code"]: t["max_pax"] for t in types},
+        max_pax={t["code"]: t["max_pax"] for t in types}, city=prop["city"],
     )
     plans = all_rows(conn, "SELECT id, code FROM rate_plans WHERE property_id = ? AND active = 1",
                      property_id)

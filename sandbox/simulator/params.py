@@ -6,14 +6,29 @@ choices of this simulator, documented in docs/sandbox.md (Simulator).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..services.city_tax import CITY_TAX_RULES, CityTaxRule
+from .demand_calendar import EVENTS, DatedEvent
 
 MONTHLY_OCCUPANCY: tuple[float, ...] = (
     0.55, 0.60, 0.70, 0.82, 0.85, 0.82, 0.78, 0.70, 0.85, 0.85, 0.68, 0.62,
 )
-"""Target occupancy by month, January first (domain.md)."""
+"""Target occupancy by month, January first (domain.md, from STR Rome/Milan): Rome's, and
+that of a city without its own curve."""
+
+FLORENCE_OCCUPANCY: tuple[float, ...] = (
+    0.50, 0.57, 0.70, 0.83, 0.86, 0.84, 0.80, 0.78, 0.86, 0.88, 0.70, 0.56,
+)
+"""Florence by month (docs/sandbox.md, Sources): October its strongest month, August fuller
+and December and January emptier than Rome's."""
+
+CITY_OCCUPANCY: dict[str, tuple[float, ...]] = {"Roma": MONTHLY_OCCUPANCY,
+                                                "Firenze": FLORENCE_OCCUPANCY}
+ANNUAL_GROWTH: dict[str, float] = {"Roma": 0.03, "Firenze": 0.015}
+"""Year-over-year change of demand by city (docs/sandbox.md, Sources)."""
 
 WEEKDAY_SHAPE: tuple[float, ...] = (0.93, 0.95, 0.98, 1.01, 1.09, 1.12, 0.92)
 """Relative demand by weekday of the night, Monday first; leisure cities peak Fri-Sat."""
@@ -34,7 +49,8 @@ class Channel:
     sources: tuple[tuple[str, float], ...]
     markets: tuple[tuple[str, float], ...]
     cancel_rate: float
-    """Share of bookings of the channel cancelled before arrival (refundable plans)."""
+    """Share of bookings of the channel cancelled before arrival (refundable plans), at the
+    lead times of individual bookings (`DemandParams.cancel_lead_exponent` shapes it)."""
     no_show_rate: float
     long_lead: bool = False
     """Books 60-180 days out (wholesale, domain.md)."""
@@ -65,8 +81,16 @@ CHANNELS: tuple[Channel, ...] = (
 @dataclass(frozen=True)
 class DemandParams:
     monthly_occupancy: tuple[float, ...] = MONTHLY_OCCUPANCY
+    """The curve of a city without its own in `city_occupancy`."""
+    city_occupancy: Mapping[str, tuple[float, ...]] = field(
+        default_factory=lambda: dict(CITY_OCCUPANCY))
+    annual_growth: Mapping[str, float] = field(default_factory=lambda: dict(ANNUAL_GROWTH))
+    base_year: int = 2025
+    """The year whose months average the curves exactly; demand grows (or shrinks) by the
+    city's `annual_growth` a year from the middle of it, month by month."""
+    events: tuple[DatedEvent, ...] = EVENTS
     weekday_shape: tuple[float, ...] = WEEKDAY_SHAPE
-    night_noise: float = 0.06
+    night_noise: float = 0.10
     """Standard deviation of each night's own demand around the weekday shape (lognormal)."""
     max_occupancy: float = 0.96
     """No night is planned fuller than this: rooms held by bookings that will still cancel,
@@ -80,8 +104,12 @@ class DemandParams:
     long_lead_days: tuple[int, int] = (60, 180)
     los_shares: tuple[tuple[tuple[int, int], float], ...] = LOS_SHARES
     channels: tuple[Channel, ...] = CHANNELS
-    far_lead_cancel_factor: float = 1.65
-    """Bookings made more than 60 days out are 65% more likely to cancel (domain.md)."""
+    cancel_lead_exponent: float = 0.3
+    """A refundable booking's cancellation probability grows as (lead days + 1) to this
+    power, each channel keeping its average: bookings made more than 60 days out cancel
+    about 65% more than the others (domain.md)."""
+    wholesale_discount_pct: tuple[int, int] = (20, 30)
+    """Wholesale buys at net rates this much below the public rate (domain.md)."""
     nonref_share: float = 0.18
     nonref_cancel_rate: float = 0.03
     bb_share: float = 0.28
@@ -104,6 +132,13 @@ class DemandParams:
     group_option_confirm_share: float = 0.8
     group_drop_share: float = 0.3
     """Groups that drop 1-3 rooms before arrival."""
+
+    def occupancy(self, city: str, year: int, month: int) -> float:
+        """The month's target occupancy: the city's curve with its trend, under the cap."""
+        curve = self.city_occupancy.get(city, self.monthly_occupancy)
+        years = year - self.base_year + (month - 6.5) / 12
+        trend = math.pow(1 + self.annual_growth.get(city, 0.0), years)
+        return min(curve[month - 1] * trend, self.max_occupancy)
 
     @property
     def group_survival(self) -> float:

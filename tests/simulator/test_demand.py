@@ -82,9 +82,26 @@ def test_cancellations_by_channel_plan_and_lead(year: list[BookingPlan]) -> None
     far = [p for p in ota if p.lead_days > 60]
     near = [p for p in ota if 1 <= p.lead_days <= 60]
     assert _cancel_rate(far) > 1.3 * _cancel_rate(near)
+    # The probability rises with the lead time, bucket by bucket (domain.md: D-Edge, Net
+    # Affinity), for a channel and for all bookings together.
+    buckets = ((1, 7), (8, 30), (31, 60), (61, 90), (91, 400))
+    by_lead = [_cancel_rate([p for p in ota if lo <= p.lead_days <= hi]) for lo, hi in buckets]
+    assert by_lead == sorted(by_lead), by_lead
+    every = [_cancel_rate([p for p in year if lo <= p.lead_days <= hi])
+             for lo, hi in ((1, 7), (8, 30), (31, 400))]
+    assert every[0] + 0.04 < every[1] < every[2], every
     for plan in year:
         if plan.cancel_on is not None:
             assert plan.booked_on <= plan.cancel_on < plan.arrival
+
+
+def test_wholesale_buys_20_to_30_percent_below_the_public_rate(
+        year: list[BookingPlan]) -> None:
+    """domain.md: bed banks and tour operators buy at net rates 20-30% below the public rate."""
+    wholesale = [p for p in year if p.channel == "wholesale"]
+    assert len(wholesale) > 500
+    assert {p.discount_pct for p in wholesale} == set(range(20, 31))
+    assert all(p.discount_pct is None for p in year if p.channel != "wholesale")
 
 
 def test_no_shows_options_groups_modifications(year: list[BookingPlan]) -> None:

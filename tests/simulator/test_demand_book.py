@@ -128,3 +128,60 @@ def test_final_stays_follow_the_fate_of_the_plan() -> None:
     group = _plan(rooms=(RoomAsk("SUP", 2, (), 12),),
                   modification=Modification(date(2025, 3, 3), "drop_rooms", drop_rooms=3))
     assert final_stays(group) == [FinalStay(date(2025, 3, 10), date(2025, 3, 14), "SUP", 9)]
+
+
+FLORENCE = HotelProfile(2, "FIRE01", {"DBL": 19, "TRP": 12, "STE": 8},
+                        {"DBL": 2, "TRP": 3, "STE": 4}, city="Firenze")
+ROMA = replace(ROME, city="Roma")
+FLORENCE_CURVE = (0.50, 0.57, 0.70, 0.83, 0.86, 0.84, 0.80, 0.78, 0.86, 0.88, 0.70, 0.56)
+
+
+def test_each_city_has_its_own_curve_and_trend() -> None:
+    """Florence's curve is its own (docs/sandbox.md, Sources); demand grows by the city's
+    trend from the middle of 2025: Rome 3% a year, Florence 1.5%."""
+    assert PARAMS.city_occupancy["Firenze"] == FLORENCE_CURVE
+    assert PARAMS.city_occupancy["Roma"] == DOMAIN_MD
+    assert PARAMS.occupancy("Firenze", 2025, 8) == pytest.approx(0.78 * 1.015 ** (1.5 / 12))
+    assert PARAMS.occupancy("Roma", 2026, 1) == pytest.approx(0.55 * 1.03 ** (6.5 / 12))
+    assert PARAMS.occupancy("Milano", 2026, 1) == 0.55  # no curve, no trend: the default
+    for month in range(1, 13):
+        targets = night_targets(PARAMS, FLORENCE, 3, 2026, month)
+        mean = sum(targets.values()) / len(targets) / FLORENCE.rooms
+        assert mean == pytest.approx(PARAMS.occupancy("Firenze", 2026, month), abs=1e-6)
+
+
+def _mean_ratio(hotel: HotelProfile, nights: list[date], days_back: int) -> float:
+    """This year's targets of `nights` over those `days_back` earlier, summed over seeds."""
+    now = then = 0.0
+    for seed in range(1, 6):
+        for night in nights:
+            earlier = night - timedelta(days=days_back)
+            now += night_targets(PARAMS, hotel, seed, night.year, night.month)[night]
+            then += night_targets(PARAMS, hotel, seed, earlier.year, earlier.month)[earlier]
+    return now / then
+
+
+def test_movable_and_dated_events_lift_their_nights_where_they_fall_that_year() -> None:
+    """Easter 2026 is on 5 April, Easter 2025 on 20 April: the same weekdays a year apart
+    (364 days) are fuller in the year of the feast. Pitti Uomo fills Florence, not Rome."""
+    easter_2026 = [date(2026, 4, 2) + timedelta(days=n) for n in range(4)]
+    easter_2025 = [date(2025, 4, 17) + timedelta(days=n) for n in range(4)]
+    assert _mean_ratio(ROMA, easter_2026, 364) > 1.1
+    assert _mean_ratio(ROMA, [d + timedelta(days=364) for d in easter_2025], 364) < 0.92
+    pitti = [date(2025, 1, 13) + timedelta(days=n) for n in range(4)]  # Mon-Thu, fair Tue-Fri
+    assert _mean_ratio(FLORENCE, pitti, -14) > 1.25  # against the same nights 2 weeks later
+    assert 0.9 < _mean_ratio(ROMA, pitti, -14) < 1.1
+
+
+def test_the_same_night_last_year_is_a_guide_not_the_answer() -> None:
+    """Rooms the plans finally occupy, 2026 against the same weekday of 2025 (364 days
+    earlier), as WAPE over 30-night windows: close on average (the curve, the weekdays), never
+    exact (noise, trend, events that move)."""
+    nights, _ = _sold(plans_for(PARAMS, ROMA, 11, date(2024, 12, 1), date(2026, 12, 31)))
+    wapes = []
+    for window in range(12):
+        days = [date(2026, 1, 1) + timedelta(days=30 * window + n) for n in range(30)]
+        error = sum(abs(nights[d] - nights[d - timedelta(days=364)]) for d in days)
+        wapes.append(error / sum(nights[d] for d in days))
+    assert 0.07 < sum(wapes) / len(wapes) < 0.2, wapes
+    assert max(wapes) > 0.1, wapes
