@@ -206,10 +206,28 @@ def test_segments_by_rate_plan_name_every_plan_by_its_code(warehouse: Path) -> N
     codes = query(warehouse, "SELECT rate_plan_code, sum(rooms_sold) FROM mart.segment_daily "
                              "WHERE property_id = ? AND stay_date BETWEEN ? AND ? GROUP BY 1",
                   [pid, bd - timedelta(days=30), bd - timedelta(days=1)])
-    assert {r["rate_plan"]: r["rooms_sold"] for r in out["rows"]} == {
-        code or "(none)": sold for code, sold in codes}
+    by_plan = {r["rate_plan"]: r["rooms_sold"] for r in out["rows"]}
+    assert by_plan == {code or "(none)": sold for code, sold in codes}
+    assert by_plan.get("CORP", 0) > 0  # the simulator sells the corporate contract
+    assert "(none)" not in by_plan
     # Every room entry that has a plan has its code in the mart, listed or not.
     [(missing,)] = query(warehouse, "SELECT count(*) FROM mart.stay_nights WHERE property_id = ? "
                                     "AND rate_plan_id IS NOT NULL AND rate_plan_code IS NULL",
                          [pid])
     assert missing == 0
+
+
+def test_the_demo_room_revenue_ties_to_its_folios(warehouse: Path) -> None:
+    """Issue 14 item 4 on the demo: every closed date of both hotels ties to the cent, and the
+    fees (no-show, early departure) are in room revenue, apart from the nights."""
+    [(dates, unexplained, folio, rooms)] = query(
+        warehouse, "SELECT count(*), count(*) FILTER (WHERE unexplained_net <> 0), "
+        "sum(folio_accommodation_net), sum(room_revenue_nights_net + room_revenue_fees_net "
+        "+ shifted_net) FROM mart.revenue_tieout", [])
+    assert dates > 0
+    assert unexplained == 0
+    assert folio == rooms
+    kinds = dict(query(warehouse, "SELECT fee_kind, count(*) FROM mart.room_fees GROUP BY 1",
+                       []))
+    assert kinds.get("no_show", 0) > 0
+    assert kinds.get("early_departure", 0) > 0
