@@ -127,7 +127,8 @@ def _pickup(i: Inputs) -> pl.DataFrame:
 
 
 def _pace(i: Inputs) -> pl.DataFrame:
-    return pace(read.mart(i.conn, "otb_snapshots", i.pid))
+    return pace(read.mart(i.conn, "otb_snapshots", i.pid),
+                read.mart(i.conn, "occupancy_daily", i.pid))
 
 
 def _booking_outcomes(i: Inputs) -> pl.DataFrame:
@@ -149,7 +150,7 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "segment_daily": (_segment_daily, ("stay_nights",)),
     "otb_snapshots": (_otb_snapshots, ()),
     "pickup": (_pickup, ()),
-    "pace": (_pace, ("otb_snapshots",)),
+    "pace": (_pace, ("otb_snapshots", "occupancy_daily")),
     "booking_outcomes": (_booking_outcomes, ()),
     "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
 }
