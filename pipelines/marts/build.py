@@ -141,7 +141,8 @@ def _pickup(i: Inputs) -> pl.DataFrame:
 
 
 def _pace(i: Inputs) -> pl.DataFrame:
-    return pace(read.mart(i.conn, "otb_snapshots", i.pid))
+    return pace(read.mart(i.conn, "otb_snapshots", i.pid),
+                read.mart(i.conn, "occupancy_daily", i.pid))
 
 
 def _booking_outcomes(i: Inputs) -> pl.DataFrame:
@@ -165,7 +166,7 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "revenue_tieout": (_revenue_tieout, ("stay_nights", "occupancy_daily")),
     "otb_snapshots": (_otb_snapshots, ()),
     "pickup": (_pickup, ()),
-    "pace": (_pace, ("otb_snapshots",)),
+    "pace": (_pace, ("otb_snapshots", "occupancy_daily")),
     "booking_outcomes": (_booking_outcomes, ()),
     "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
 }

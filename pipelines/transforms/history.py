@@ -56,12 +56,15 @@ def rebuild_before_first_sync(versions: Frame, cancellations: Frame | None = Non
 def snapshot_ranges(
     business_dates: Frame, versions: Frame | None = None, timezone: str = DEFAULT_TIMEZONE
 ) -> pl.DataFrame:
-    """property_id, first_snapshot, last_snapshot: from the first to the last business date
-    seen (business_dates: property_id, business_date), reaching back to the first local date any
-    version starts on when `versions` (rebuilt ones included) is given."""
+    """property_id, first_snapshot, last_snapshot, first_observed: from the first to the last
+    business date seen (business_dates: property_id, business_date), reaching back to the first
+    local date any version starts on when `versions` (rebuilt ones included) is given.
+    `first_observed` is the first business date seen (the first sync): snapshots before it are
+    rebuilt from history (`is_rebuilt` in the marts), not observed."""
     seen = lazy(business_dates, "business_dates", ["property_id", "business_date"])
     ranges = seen.group_by("property_id").agg(
-        first_snapshot=pl.col("business_date").min(), last_snapshot=pl.col("business_date").max()
+        first_snapshot=pl.col("business_date").min(), last_snapshot=pl.col("business_date").max(),
+        first_observed=pl.col("business_date").min(),
     )
     if versions is not None:
         vl = lazy(versions, "versions", ["property_id", "valid_from"])
@@ -72,5 +75,6 @@ def snapshot_ranges(
             "property_id",
             first_snapshot=pl.min_horizontal("first_snapshot", "earliest"),
             last_snapshot="last_snapshot",
+            first_observed="first_observed",
         )
     return ranges.sort("property_id").collect()

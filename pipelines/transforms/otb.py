@@ -12,6 +12,13 @@ HORIZON_DAYS = 365
 RANGE_COLUMNS = ("property_id", "first_snapshot", "last_snapshot")
 
 
+def observed_from(ranges: pl.LazyFrame) -> pl.LazyFrame:
+    """property_id, first_observed (the first business date seen; null when not given)."""
+    if "first_observed" in ranges.collect_schema().names():
+        return ranges.select("property_id", "first_observed")
+    return ranges.select("property_id", first_observed=pl.lit(None, dtype=pl.Date))
+
+
 def otb_snapshots(
     versions: Frame,
     snapshot_ranges: Frame,
@@ -25,16 +32,20 @@ def otb_snapshots(
     when history before the first sync is wanted). snapshot_ranges: property_id, first_snapshot,
     last_snapshot (every date between is a snapshot). One row per snapshot date S and stay date D
     in [S, S + horizon_days]: `rooms_otb` and `revenue_otb_net` (room nights and net room revenue
-    of versions valid at the end of S, not cancelled, not in option) and `rooms_option`."""
+    of versions valid at the end of S, not cancelled, not in option), `rooms_option`, and
+    `is_rebuilt`: S is before the range's `first_observed` (history.snapshot_ranges), so the
+    books of S are rebuilt from history, not observed (false without that column)."""
     ranges = lazy(snapshot_ranges, "snapshot_ranges", RANGE_COLUMNS)
     changes = book_changes(version_nights(versions, timezone, vat_pct))
     return (
         cumulative_grid(changes, ranges, horizon_days)
+        .join(observed_from(ranges), on="property_id", how="left")
         .select(
             "property_id", "snapshot_date", "stay_date",
             rooms_otb=(pl.col("rooms_new") - pl.col("rooms_cancelled")).cast(pl.Int64),
             revenue_otb_net=from_cents(pl.col("revenue_cents")),
             rooms_option=pl.col("option_rooms").cast(pl.Int64),
+            is_rebuilt=(pl.col("snapshot_date") < pl.col("first_observed")).fill_null(False),
         )
         .sort("property_id", "snapshot_date", "stay_date")
         .collect()

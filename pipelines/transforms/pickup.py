@@ -8,7 +8,7 @@ import polars as pl
 
 from .frames import DEFAULT_TIMEZONE, Frame, lazy
 from .money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
-from .otb import HORIZON_DAYS, RANGE_COLUMNS
+from .otb import HORIZON_DAYS, RANGE_COLUMNS, observed_from
 from .otb_changes import book_changes, cumulative_grid, version_nights
 
 WINDOWS = (1, 7, 14, 30)
@@ -26,7 +26,9 @@ def pickup(
     [S, S + horizon_days]: over the window (S - W, S],
     `rooms_new` room nights that came onto the books, `rooms_cancelled` those that went off
     (cancelled, moved to other dates, turned back into an option), `rooms_net` = new - cancelled
-    = OTB rooms(S) - OTB rooms(S - W), `revenue_net` = OTB revenue(S) - OTB revenue(S - W).
+    = OTB rooms(S) - OTB rooms(S - W), `revenue_net` = OTB revenue(S) - OTB revenue(S - W);
+    `is_rebuilt`: S - W is before the range's `first_observed` and history before it was
+    rebuilt (the range starts before `first_observed`): part of the window is not observed.
     Rows where all four are zero are left out (a missing row means no pickup)."""
     if not windows or min(windows) < 1:
         raise ValueError("windows must be positive numbers of days")
@@ -39,7 +41,8 @@ def pickup(
     # shift() below relies on the grid's order (property, stay date, snapshot date): join the
     # output bounds only after the shifts, since a join does not keep row order.
     grid = cumulative_grid(changes, wide_ranges, horizon_days + widest)
-    bounds = ranges.select("property_id", "first_snapshot")
+    bounds = ranges.select("property_id", "first_snapshot").join(
+        observed_from(ranges), on="property_id", how="left")
     in_output = (
         (pl.col("snapshot_date") >= pl.col("first_snapshot"))
         & ((pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days() <= horizon_days)
@@ -65,6 +68,10 @@ def pickup(
                 rooms_cancelled=pl.col("rooms_cancelled").cast(pl.Int64),
                 rooms_net=(pl.col("rooms_new") - pl.col("rooms_cancelled")).cast(pl.Int64),
                 revenue_cents="revenue_cents",
+                is_rebuilt=((pl.col("snapshot_date") - pl.duration(days=window)
+                             < pl.col("first_observed"))
+                            & (pl.col("first_snapshot") < pl.col("first_observed")))
+                .fill_null(False),
             )
             .filter(
                 (pl.col("rooms_new") != 0)

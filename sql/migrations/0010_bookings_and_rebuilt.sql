@@ -1,7 +1,9 @@
 -- Issue 14, definitions in docs/kpi.md: cancellations counted one way (item 7: how each
--- reservation ended, mart.booking_outcomes, read by mart.booking_kpis and the views). The
--- marts are derived data rebuilt by every run: booking_kpis is dropped and created again (the
--- next mart run fills it).
+-- reservation ended, mart.booking_outcomes, read by mart.booking_kpis and the views), and what
+-- is rebuilt from history rather than observed (item 8: is_rebuilt on on-the-books, pickup and
+-- pace; last year's final actual beside STLY). The marts are derived data rebuilt by every
+-- run: booking_kpis is dropped and created again (the next mart run fills it); the others gain
+-- columns (false / NULL until the next run).
 CREATE TABLE mart.booking_outcomes (
     property_id BIGINT NOT NULL,
     reservation_id BIGINT NOT NULL,
@@ -83,3 +85,15 @@ COMMENT ON COLUMN mart.booking_kpis.alos IS 'Average length of stay: room nights
 COMMENT ON COLUMN mart.booking_kpis.no_shows IS 'No-show room entries of the bookings (beside the cancellations, not in them).';
 COMMENT ON COLUMN mart.booking_kpis.no_show_rate IS 'no_shows / expected arrivals (room entries on the books, plus no-shows), four decimals.';
 COMMENT ON COLUMN mart.booking_kpis.lapsed_options IS 'Reservations of the cohort that were only options and lapsed (not bookings).';
+ALTER TABLE mart.otb_snapshots ADD COLUMN is_rebuilt BOOLEAN NOT NULL DEFAULT false;
+COMMENT ON COLUMN mart.otb_snapshots.is_rebuilt IS 'True when the snapshot date is before the first business date the warehouse saw (its first sync): the books as they stood then are rebuilt from history (docs/kpi.md, History before the first sync), not observed.';
+ALTER TABLE mart.pickup ADD COLUMN is_rebuilt BOOLEAN NOT NULL DEFAULT false;
+COMMENT ON COLUMN mart.pickup.is_rebuilt IS 'True when the start of the window (as_of_date - window_days) is before the first business date the warehouse saw: part of the pickup comes from rebuilt books.';
+ALTER TABLE mart.pace ADD COLUMN is_rebuilt BOOLEAN NOT NULL DEFAULT false;
+COMMENT ON COLUMN mart.pace.is_rebuilt IS 'True when the snapshot D - k is rebuilt (mart.otb_snapshots.is_rebuilt).';
+ALTER TABLE mart.pace ADD COLUMN stly_is_rebuilt BOOLEAN;
+COMMENT ON COLUMN mart.pace.stly_is_rebuilt IS 'True when the STLY snapshot D - 364 - k is rebuilt; NULL when not taken.';
+ALTER TABLE mart.pace ADD COLUMN ly_actual_rooms_sold INTEGER;
+COMMENT ON COLUMN mart.pace.ly_actual_rooms_sold IS 'Last year''s final actual: rooms sold on the stay date D - 364 (mart.occupancy_daily.rooms_sold, a night already lived); NULL when not lived or not in the warehouse.';
+ALTER TABLE mart.pace ADD COLUMN ly_actual_room_revenue_net DECIMAL(18,2);
+COMMENT ON COLUMN mart.pace.ly_actual_room_revenue_net IS 'Last year''s final actual net room revenue of D - 364 (mart.occupancy_daily.room_revenue_net, a night already lived); NULL when not lived or not in the warehouse.';

@@ -1,5 +1,7 @@
 -- Occupancy, ADR, RevPAR and TRevPAR by month of stay, per property (weighted: sums of the
--- month, never averages of daily ratios). is_actual_days counts the nights already lived.
+-- month, never averages of daily ratios). is_actual_days counts the nights already lived; the
+-- month of the business date mixes nights lived (actual: rooms sold, revenue posted) and
+-- nights to come (on the books), so both are also shown apart.
 CREATE OR REPLACE VIEW mart.v_kpi_by_month AS
 SELECT property_id,
        CAST(date_trunc('month', stay_date) AS DATE) AS month,
@@ -8,11 +10,15 @@ SELECT property_id,
        sum(rooms_available) AS rooms_available,
        sum(rooms_available_net_ooo) AS rooms_available_net_ooo,
        sum(rooms_sold) AS rooms_sold,
+       coalesce(sum(rooms_sold) FILTER (WHERE is_actual), 0) AS rooms_sold_actual,
+       coalesce(sum(rooms_sold) FILTER (WHERE NOT is_actual), 0) AS rooms_sold_otb,
        sum(rooms_complimentary) AS rooms_complimentary,
        round(100 * sum(rooms_sold) / nullif(sum(rooms_available), 0), 2) AS occupancy_pct,
        round(100 * sum(rooms_sold) / nullif(sum(rooms_available_net_ooo), 0), 2)
            AS occupancy_net_ooo_pct,
        sum(room_revenue_net) AS room_revenue_net,
+       coalesce(sum(room_revenue_net) FILTER (WHERE is_actual), 0) AS room_revenue_net_actual,
+       coalesce(sum(room_revenue_net) FILTER (WHERE NOT is_actual), 0) AS room_revenue_net_otb,
        mart.money_ratio(sum(room_revenue_nights_net), sum(rooms_sold)) AS adr_net,
        mart.money_ratio(sum(room_revenue_net), sum(rooms_available)) AS revpar_net,
        sum(total_revenue_net) AS total_revenue_net,

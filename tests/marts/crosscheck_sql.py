@@ -333,7 +333,8 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
             UNION ALL SELECT snapshot_date FROM core.availability WHERE property_id = {p})
         SELECT least((SELECT min(d) FROM seen),
                      (SELECT min({_local('valid_from', tz)}) FROM x_versions)) AS first,
-               (SELECT max(d) FROM seen) AS last""",
+               (SELECT max(d) FROM seen) AS last,
+               (SELECT min(d) FROM seen) AS observed""",
         # Each version night with the local snapshot dates it counts on: [from, to).
         f"""CREATE OR REPLACE TEMP TABLE x_version_nights AS
         WITH v AS (
@@ -377,7 +378,8 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         SELECT {p} AS property_id, g.snapshot_date, g.stay_date,
                coalesce(b.rooms, 0) AS rooms_otb,
                {cents_to_money('coalesce(b.net, 0)')} AS revenue_otb_net,
-               coalesce(b.opt, 0) AS rooms_option
+               coalesce(b.opt, 0) AS rooms_option,
+               g.snapshot_date < (SELECT observed FROM x_range) AS is_rebuilt
         FROM grid g LEFT JOIN books b USING (snapshot_date, stay_date)""",
         # Pickup: per day, room nights that came on / went off the books, and revenue change.
         """CREATE OR REPLACE TEMP TABLE x_daily AS
@@ -408,19 +410,27 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
             WHERE k < w.window_days)
         SELECT {p} AS property_id, as_of_date, stay_date, window_days,
                sum(new) AS rooms_new, sum(cancelled) AS rooms_cancelled,
-               sum(new) - sum(cancelled) AS rooms_net, {cents_to_money('sum(rc)')} AS revenue_net
+               sum(new) - sum(cancelled) AS rooms_net, {cents_to_money('sum(rc)')} AS revenue_net,
+               as_of_date - window_days < r.observed AND r.first < r.observed AS is_rebuilt
         FROM spread, x_range r
         WHERE as_of_date BETWEEN r.first AND r.last
           AND stay_date BETWEEN as_of_date AND as_of_date + {HORIZON}
         GROUP BY ALL
         HAVING sum(new) <> 0 OR sum(cancelled) <> 0 OR sum(rc) <> 0""",
+        # Pace: OTB and STLY (364 days earlier, same days before), each with whether its
+        # snapshot is rebuilt; last year's final actual = the lived night D - 364 of
+        # x_occupancy_daily.
         """CREATE OR REPLACE TEMP TABLE x_pace AS
         SELECT o.property_id, o.stay_date,
                CAST(datediff('day', o.snapshot_date, o.stay_date) AS INTEGER) AS days_before,
                o.rooms_otb, o.revenue_otb_net,
-               ly.rooms_otb AS stly_rooms_otb, ly.revenue_otb_net AS stly_revenue_otb_net
+               ly.rooms_otb AS stly_rooms_otb, ly.revenue_otb_net AS stly_revenue_otb_net,
+               o.is_rebuilt, ly.is_rebuilt AS stly_is_rebuilt,
+               a.rooms_sold AS ly_actual_rooms_sold,
+               a.room_revenue_net AS ly_actual_room_revenue_net
         FROM x_otb_snapshots o LEFT JOIN x_otb_snapshots ly
-          ON ly.stay_date = o.stay_date - 364 AND ly.snapshot_date = o.snapshot_date - 364""",
+          ON ly.stay_date = o.stay_date - 364 AND ly.snapshot_date = o.snapshot_date - 364
+        LEFT JOIN x_occupancy_daily a ON a.stay_date = o.stay_date - 364 AND a.is_actual""",
         f"""CREATE OR REPLACE TEMP TABLE x_segment_daily AS
         WITH n AS (
             SELECT stay_date, channel, source, market, rate_plan_id, rate_plan_code,

@@ -170,3 +170,24 @@ def test_same_no_shows_from_a_daily_warehouse_and_one_loaded_60_days_later(
     fees = ("SELECT sum(amount_net) FROM core.folio_lines WHERE posted_on = DATE '2026-03-03' "
             "AND description LIKE 'No-show%'")
     assert query(once, fees) == [(Decimal("190.00"),)]  # N1 100.00 + N2b 90.00
+
+
+def test_the_late_load_marks_the_books_it_rebuilt(warehouses: tuple[Path, Path, Hotel]) -> None:
+    """Issue 14, item 8: B first saw the hotel on business date May 6; its books of Mar 2
+    (the first booking) to May 5 are rebuilt from history, and say so; A saw every day from
+    Mar 2 and rebuilt nothing. The figures agree where both have them: on the night of Mar 3,
+    at the end of Mar 2, N1, N2a, N2b, G1 and S1 were on the books, O2 an option."""
+    daily, once, _ = warehouses
+    sql = ("SELECT min(snapshot_date), max(snapshot_date) FROM mart.otb_snapshots "
+           "WHERE is_rebuilt")
+    assert query(once, sql) == [(date(2026, 3, 2), date(2026, 5, 5))]
+    assert query(daily, sql) == [(None, None)]
+    night = ("SELECT rooms_otb, rooms_option, is_rebuilt FROM mart.otb_snapshots "
+             "WHERE snapshot_date = DATE '2026-03-02' AND stay_date = DATE '2026-03-03'")
+    assert query(daily, night) == [(5, 1, False)]
+    # B rebuilds the options as they are last seen: O2, lapsed, counts as confirmed since its
+    # creation until its cancellation (docs/kpi.md, what a rebuild cannot know).
+    assert query(once, night) == [(6, 0, True)]
+    pace = ("SELECT bool_and(is_rebuilt) FROM mart.pace WHERE stay_date = DATE '2026-03-03'")
+    assert query(once, pace) == [(True,)]
+    assert query(daily, pace) == [(False,)]

@@ -41,6 +41,11 @@ def test_kpi_by_month(db: duckdb.DuckDBPyConnection) -> None:
     assert march == {
         "property_id": 1, "month": date(2026, 3, 1), "days": 30, "is_actual_days": 4,
         "rooms_available": 2400, "rooms_available_net_ooo": 2333, "rooms_sold": 14,
+        # The month of the business date (Mar 6) apart: lived Mar 2-5, 2 + 3 + 2 + 2 = 9 sold
+        # for 220 + 420 + 230 + 250 = 1120.00; on the books from Mar 6: 5 for 620.00.
+        "rooms_sold_actual": 9, "rooms_sold_otb": 5,
+        "room_revenue_net_actual": Decimal("1120.00"),
+        "room_revenue_net_otb": Decimal("620.00"),
         "rooms_complimentary": 1,
         "occupancy_pct": pytest.approx(0.58),  # 1400 / 2400 = 0.5833
         "occupancy_net_ooo_pct": pytest.approx(0.60),  # 1400 / 2333 = 0.6001
@@ -50,6 +55,21 @@ def test_kpi_by_month(db: duckdb.DuckDBPyConnection) -> None:
         "total_revenue_net": Decimal("1774.13"),
         "trevpar_net": Decimal("0.74"),  # 1774.13 / 2400 = 0.7392
     }
+
+
+def test_pace_and_pickup_views_say_what_is_rebuilt(db: duckdb.DuckDBPyConnection) -> None:
+    """The hand-built hotel was synced from its first day (Mar 2, before any booking): no
+    snapshot is rebuilt, and there is no last year. Pace of March at 4 days before: the nights
+    Mar 6-31 (snapshots Mar 2-27 exist up to Mar 6 only: Mar 6-10 at 4 days: Mar 2..6)."""
+    pace = rows(db, "SELECT * FROM mart.v_pace_by_month WHERE stay_month = '2026-03-01' "
+                    "AND days_before = 4")[0]
+    assert (pace["stay_dates"], pace["rebuilt_stay_dates"], pace["stly_rebuilt_stay_dates"],
+            pace["ly_actual_stay_dates"], pace["ly_actual_rooms_sold"]) == (5, 0, 0, 0, None)
+    flags = rows(db, "SELECT DISTINCT pickup_7d_is_rebuilt, pickup_30d_is_rebuilt "
+                     "FROM mart.v_pickup_7_30")
+    # As of Mar 6 the windows start before the first sync (Mar 2), but nothing before it was
+    # rebuilt: the hotel had no booking yet.
+    assert flags == [{"pickup_7d_is_rebuilt": False, "pickup_30d_is_rebuilt": False}]
 
 
 def test_month_and_year_to_date(db: duckdb.DuckDBPyConnection) -> None:

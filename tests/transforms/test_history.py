@@ -55,9 +55,11 @@ def test_otb_over_the_rebuilt_history() -> None:
         {"property_id": [1, 1], "business_date": [d("2025-03-06"), d("2025-03-07")]}
     )
     ranges = snapshot_ranges(seen, rebuilt)
-    assert ranges.row(0) == (1, d("2025-03-01"), d("2025-03-07"))
+    # first_observed: the first business date seen (03-06); snapshots before it are rebuilt.
+    assert ranges.row(0) == (1, d("2025-03-01"), d("2025-03-07"), d("2025-03-06"))
     otb = otb_snapshots(rebuilt, ranges, horizon_days=10).filter(
         pl.col("stay_date") == d("2025-03-10")
     )
     # entry 1 from 03-01; entry 2 from 03-02 to its cancellation on 03-04 (last counts 03-03)
     assert otb.sort("snapshot_date")["rooms_otb"].to_list() == [1, 2, 2, 1, 1, 1, 1]
+    assert otb.sort("snapshot_date")["is_rebuilt"].to_list() == [True] * 5 + [False] * 2

@@ -198,3 +198,61 @@ def test_pickup_is_the_same_for_two_properties_with_the_same_history() -> None:
         1,
         "100.00",
     )
+
+
+def test_rows_before_the_first_sync_are_marked_rebuilt() -> None:
+    """Issue 14, item 8. The warehouse first saw the hotel on business date 03-04
+    (`first_observed`): the books at the end of 03-01, 03-02 and 03-03 are rebuilt from
+    history, those from 03-04 observed. A pickup is rebuilt when its window starts before
+    03-04: as of 03-06 over 1 day (from 03-05) it is observed; over 7 days (from 02-27) not."""
+    observed = RANGES.with_columns(first_observed=pl.lit(d("2025-03-04")))
+    otb = otb_snapshots(VERSIONS, observed, horizon_days=10)
+    flags = otb.filter(pl.col("stay_date") == TENTH).sort("snapshot_date")
+    assert list(zip(flags["snapshot_date"], flags["is_rebuilt"], strict=True)) == [
+        (d("2025-03-01"), True), (d("2025-03-02"), True), (d("2025-03-03"), True),
+        (d("2025-03-04"), False), (d("2025-03-05"), False), (d("2025-03-06"), False),
+        (d("2025-03-07"), False)]
+    assert not otb_snapshots(VERSIONS, RANGES, horizon_days=10)["is_rebuilt"].any()
+    pu = pickup(VERSIONS, observed, horizon_days=10)
+
+    def rebuilt(as_of: str, window: int) -> bool:
+        row = pu.filter(pl.col("as_of_date") == d(as_of), pl.col("window_days") == window,
+                        pl.col("stay_date") == TENTH)
+        return bool(row["is_rebuilt"][0])
+
+    assert rebuilt("2025-03-06", 1) is False  # 03-05 to 03-06
+    assert rebuilt("2025-03-03", 1) is True  # 03-02 to 03-03
+    assert rebuilt("2025-03-07", 7) is True  # 02-28 to 03-07
+    pc = pace(otb).filter(pl.col("stay_date") == TENTH).sort("days_before")
+    # days before 9 = snapshot 03-01 (rebuilt) ... 3 = 03-07 (observed)
+    assert dict(zip(pc["days_before"], pc["is_rebuilt"], strict=True)) == {
+        3: False, 4: False, 5: False, 6: False, 7: True, 8: True, 9: True}
+
+
+def test_pace_puts_last_years_final_actual_beside_stly() -> None:
+    """STLY of 2025-03-10 at 9 days is 2024-03-11 at 9 days: 4 rooms, 400.00, its snapshot
+    rebuilt. What 2024-03-11 finally sold (mart.occupancy_daily, a lived night): 6 rooms,
+    630.00 net: beside STLY, never instead. A night not lived (is_actual false) gives null."""
+    money = pl.Decimal(18, 2)
+    otb = pl.DataFrame({
+        "property_id": [1, 1, 1],
+        "snapshot_date": [d("2025-03-01"), d("2024-03-02"), d("2025-03-02")],
+        "stay_date": [TENTH, d("2024-03-11"), ELEVENTH],
+        "rooms_otb": [5, 4, 2],
+        "revenue_otb_net": ["500.00", "400.00", "200.00"],
+        "is_rebuilt": [False, True, False],
+    }).with_columns(pl.col("revenue_otb_net").cast(money))
+    occupancy = pl.DataFrame({
+        "property_id": [1, 1],
+        "stay_date": [d("2024-03-11"), d("2024-03-12")],
+        "rooms_sold": [6, 7],
+        "room_revenue_net": ["630.00", "700.00"],
+        "is_actual": [True, False],
+    }).with_columns(pl.col("room_revenue_net").cast(money))
+    out = pace(otb, occupancy)
+    row = out.filter(pl.col("stay_date") == TENTH).row(0, named=True)
+    assert (row["rooms_otb"], row["is_rebuilt"], row["stly_rooms_otb"], row["stly_is_rebuilt"],
+            row["ly_actual_rooms_sold"], str(row["ly_actual_room_revenue_net"])) == (
+        5, False, 4, True, 6, "630.00")
+    eleventh = out.filter(pl.col("stay_date") == ELEVENTH).row(0, named=True)
+    assert (eleventh["stly_rooms_otb"], eleventh["ly_actual_rooms_sold"]) == (None, None)
