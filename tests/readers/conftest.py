@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sandbox.server import running_sandbox
+from sandbox.http.server import running_sandbox
 
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED
