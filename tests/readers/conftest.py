@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sandbox.http.server import running_sandbox
 
+from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED
 from tests.pipeline.helpers import ALL_SCOPES_KEY, REPO, advance, clock, write_properties
