@@ -10,8 +10,10 @@ from importlib.metadata import entry_points
 
 import click
 
+from .options import OneLineGroup
 
-@click.group()
+
+@click.group(cls=OneLineGroup)
 @click.version_option(package_name="pms-warehouse")
 def main() -> None:
     """pms-warehouse: an analytics warehouse for hotels, fed by their PMS's API v1."""

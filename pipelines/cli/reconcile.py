@@ -12,16 +12,12 @@ property (pipelines.properties). Exit status 1 when the run could not be made or
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
 import click
 
-from .options import wait_option, warehouse_option
-
-
-def _day(value: datetime | None) -> date | None:
-    return None if value is None else value.date()
+from .options import ISO_DATE, wait_option, warehouse_option
 
 
 def summary_table(report: object) -> str:
@@ -59,12 +55,10 @@ def failure_line(report: object) -> str:
 
 
 @click.command()
-@click.option("--date", "one_date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              default=None, help="One business date (default: the last one closed).")
-@click.option("--from", "first", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              default=None, help="First business date of a range.")
-@click.option("--to", "last", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              default=None, help="Last business date of a range (inclusive).")
+@click.option("--date", "one_date", type=ISO_DATE,
+              help="One business date (default: the last one closed).")
+@click.option("--from", "first", type=ISO_DATE, help="First business date of a range.")
+@click.option("--to", "last", type=ISO_DATE, help="Last business date of a range (inclusive).")
 @click.option("--apply", "apply_", is_flag=True,
               help="Post the missing charges (default: dry run, nothing posted).")
 @click.option("--property", "code", metavar="CODE", default=None,
@@ -73,7 +67,7 @@ def failure_line(report: object) -> str:
 @wait_option()
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
-def reconcile(one_date: datetime | None, first: datetime | None, last: datetime | None,
+def reconcile(one_date: date | None, first: date | None, last: date | None,
               apply_: bool, code: str | None, warehouse: Path, rules_file: Path | None) -> None:
     """Find charges missing from folios (POS ledger and rules); --apply posts them once."""
     from contextlib import nullcontext
@@ -89,7 +83,7 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
         raise click.UsageError("give --date, or --from and --to, not both")
     if (first is None) != (last is None):
         raise click.UsageError("--from and --to go together")
-    start, end = (_day(one_date), _day(one_date)) if one_date else (_day(first), _day(last))
+    start, end = (one_date, one_date) if one_date else (first, last)
     mode = Mode.APPLY if apply_ else Mode.DRY_RUN
     try:
         rules = load_rules(rules_file)

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from pipelines.cli.options import OneLineGroup
 from pipelines.reports.errors import ReportError
 from pipelines.reports.render import FORMATS, render
 from pipelines.reports.reports import SEGMENT_DIMENSIONS, run_report
@@ -23,31 +24,6 @@ from pipelines.reports.warehouse import (
 )
 
 from .options import warehouse_option
-
-
-class OneLineGroup(click.Group):
-    """A group whose usage errors (unknown report, bad option) print one line, no usage."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.UsageError as error:
-            raise _one_line_usage(error) from None
-
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
-        try:
-            return super().resolve_command(ctx, args)
-        except click.UsageError as error:
-            raise _one_line_usage(error) from None
-
-
-class OneLineUsageError(click.UsageError):
-    def show(self, file: Any = None) -> None:
-        click.echo(f"Error: {self.format_message()} (see --help)", err=True)
-
-
-def _one_line_usage(error: click.UsageError) -> OneLineUsageError:
-    return OneLineUsageError(error.format_message(), error.ctx)
 
 
 def _common(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -21,7 +21,7 @@ from tests.conftest import ALL_SCOPES_KEY, UNLIMITED, auth
 from .hotel import Hotel, live_the_days
 
 PARTITION = "default"
-"""The one property partition when no properties file exists (pipelines.ingest.properties)."""
+"""The one property partition when no properties file exists (pipelines.properties)."""
 
 
 def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResult:
