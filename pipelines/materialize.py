@@ -69,7 +69,9 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     from pipelines.definitions import defs
     from pipelines.defs.keys import READ_COPY_KEY, stream_key
     from pipelines.defs.marts import MARTS_GROUP
+    from pipelines.defs.partitions import PROPERTIES
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
+    from pipelines.properties import PropertyConfigError
 
     resources: dict[str, Any] = dict(defs.resources or {})
     resources["warehouse"] = WarehouseResource(path=str(warehouse))
@@ -83,6 +85,13 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     if publish:
         selection = selection | dg.AssetSelection.assets(READ_COPY_KEY)
     run = PropertyRun(code)
+    known = PROPERTIES.get_partition_keys()
+    if code not in known:
+        run.error = PropertyConfigError(
+            f"property {code!r} is not among the partitions this process loaded "
+            f"({', '.join(known)}): the properties file is read when pipelines.definitions is "
+            "first imported")
+        return run
     try:
         with progress_hook(progress or (lambda *_: None)), _quiet_dagster():
             result = dg.materialize(every, selection=selection, partition_key=code,
