@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from pipelines.transforms.departments import DEPARTMENTS
+from pipelines.transforms.reconcile import STATUSES
 
 from .errors import ReportError
 from .warehouse import PropertyRow, require_tables
@@ -198,7 +199,7 @@ def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    statuses = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
+    statuses = STATUSES
     rows = conn.execute(
         "SELECT run_id, mode, first_date, last_date, expected_count, "
         + ", ".join(f"{s}_count, {s}_amount" for s in statuses)
