@@ -193,3 +193,48 @@ def reconciliation(**kw: Any) -> None:
       pmsw report reconciliation --property ROMA01 --from 2026-11-01 --format json
     """
     _run("reconciliation", **kw)
+
+
+@report.command()
+@_common
+def forecast(**kw: Any) -> None:
+    """Where each night will end: rooms on the books, rooms forecast with its low/high band,
+    occupancy, net room revenue and ADR forecast, and the method (default: the next 30
+    nights). Methods and their accuracy: docs/forecast.md.
+
+    \b
+    Examples:
+      pmsw report forecast --property ROMA01
+      pmsw report forecast --property ROMA01 --from 2026-12-01 --to 2026-12-31 --format csv
+    """
+    _run("forecast", **kw)
+
+
+@report.command("forecast-accuracy")
+@_common
+def forecast_accuracy(**kw: Any) -> None:
+    """Backtest of the forecast methods: per horizon (1, 7, 14, 30, 60, 90 days) and method,
+    MAE in rooms, WAPE and bias over the last 91 nights realized, and how much better than
+    the same night last year (--from/--to are not used).
+
+    \b
+    Examples:
+      pmsw report forecast-accuracy --property ROMA01
+      pmsw report forecast-accuracy --property FIRE01 --format json
+    """
+    _run("forecast-accuracy", **kw)
+
+
+@report.command()
+@_common
+def alerts(**kw: Any) -> None:
+    """Nights to look at, as of the business date: pace a fifth or more below last year,
+    pickup spikes (z-score over the last 8 weeks), on the books above capacity plus
+    overbooking (default: the next 90 nights).
+
+    \b
+    Examples:
+      pmsw report alerts --property ROMA01
+      pmsw report alerts --property ROMA01 --format csv
+    """
+    _run("alerts", **kw)

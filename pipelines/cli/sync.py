@@ -127,7 +127,10 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
             if key is not None and key.path[0] == "mart" and "rows" in meta:
                 click.echo(f"{code:<10} mart.{key.path[-1]:<22} {meta['rows'].value:>8} rows")
         for evaluation in result.get_asset_check_evaluations():
-            if not evaluation.passed:
+            if not evaluation.passed and evaluation.severity == dg.AssetCheckSeverity.WARN:
+                click.echo(f"pmsw sync: property {code}: warning: {evaluation.check_name}: "
+                           f"{evaluation.description or ''}", err=True)
+            elif not evaluation.passed:
                 click.echo(f"pmsw sync: property {code}: check {evaluation.check_name} "
                            f"failed: {evaluation.description or ''}", err=True)
                 failed += 1

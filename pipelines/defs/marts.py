@@ -41,6 +41,13 @@ DESCRIPTIONS = {
     "pace": "On the books by days before arrival beside the same time last year (STLY).",
     "booking_kpis": "Bookings by month of arrival and channel: room nights, cancellation "
                     "rates, lead time, ALOS, no-show rate.",
+    "forecast_daily": "Where each of the next 365 nights will end as of the business date: "
+                      "rooms, room revenue, ADR and occupancy forecast with a low/high band, "
+                      "by the method the backtest chose for the horizon (docs/forecast.md).",
+    "forecast_accuracy": "Rolling-origin backtest of the forecast methods and the choice: "
+                         "MAE, WAPE and bias per horizon over the last 91 nights realized.",
+    "alerts": "Nights whose pace is well below last year, pickup spikes, on the books above "
+              "capacity plus overbooking.",
 }
 INGESTED = ("reference", "events", "reservations", "folios", "availability")
 """Ingestion streams every mart follows (the POS ledger feeds the reconciliation only)."""
@@ -125,11 +132,38 @@ otb_snapshots_asset = _asset_of("otb_snapshots")
 pickup_asset = _asset_of("pickup")
 pace_asset = _asset_of("pace")
 booking_kpis_asset = _asset_of("booking_kpis")
+forecast_daily_asset = _asset_of("forecast_daily")
+forecast_accuracy_asset = _asset_of("forecast_accuracy")
+alerts_asset = _asset_of("alerts")
 MART_ASSETS = [stay_nights_asset, revenue_daily_asset, occupancy_daily_asset,
                occupancy_by_room_type_asset, segment_daily_asset, otb_snapshots_asset,
-               pickup_asset, pace_asset, booking_kpis_asset]
+               pickup_asset, pace_asset, booking_kpis_asset, forecast_daily_asset,
+               forecast_accuracy_asset, alerts_asset]
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP), partitions_def=PROPERTIES,
     description="Rebuild every mart of a property from the warehouse (no API call but one "
                 "GET /property to know the property).")
+
+
+@dg.asset_check(asset=mart_key("alerts"), name="no_alerts", blocking=False, pool=POOL,
+                description="Warns (never blocks) when mart.alerts holds a night to look at: "
+                            "pace well below last year, a pickup spike, on the books above "
+                            "capacity plus overbooking (`pmsw report alerts`).")
+def no_alerts(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
+              warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    with warehouse.connect() as conn:
+        partition = context.run.tags.get("dagster/partition")
+        where, params = "", []
+        if partition:
+            where = "WHERE property_id = ?"
+            params = [property_of_partition(conn, pms, partition, context.run.run_id)]
+        rows = conn.execute(f"SELECT alert, count(*) FROM mart.alerts {where} GROUP BY alert "
+                            "ORDER BY alert", params).fetchall()
+    counts = {str(alert): int(n) for alert, n in rows}
+    total = sum(counts.values())
+    return dg.AssetCheckResult(
+        passed=total == 0, severity=dg.AssetCheckSeverity.WARN,
+        description=(", ".join(f"{n} {a}" for a, n in counts.items()) if total
+                     else "no alerts"),
+        metadata={"alerts": total, **counts})

@@ -200,6 +200,59 @@ def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                  [tuple(r) for r in rows])
 
 
+def _next_90(business_date: date) -> tuple[date, date]:
+    return business_date, business_date + timedelta(days=89)
+
+
+def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT stay_date, days_before, rooms_otb, rooms_forecast, rooms_low, rooms_high, "
+        "occupancy_forecast_pct, room_revenue_forecast_net, adr_forecast_net, method, "
+        "as_of_date FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? "
+        "AND ? ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
+    as_of = rows[0][-1] if rows else None
+    out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
+    total = ("total", "", "", sum(int(r[2]) for r in rows),
+             sum((Decimal(r[3]) for r in rows), Decimal("0.00")),
+             sum((Decimal(r[4]) for r in rows), Decimal("0.00")),
+             sum((Decimal(r[5]) for r in rows), Decimal("0.00")), "",
+             sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
+    return Table(_title(q, f"Forecast as of {as_of} (rooms, net room revenue; docs/forecast.md)"),
+                 ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
+                  "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
+                  "method"), out, total)
+
+
+def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT a.horizon_days, a.method, a.forecasts, a.first_night, a.last_night, "
+        "a.mae_rooms, a.wape_pct, a.bias_rooms, ly.wape_pct FROM mart.forecast_accuracy a "
+        "LEFT JOIN mart.forecast_accuracy ly ON ly.property_id = a.property_id AND "
+        "ly.horizon_days = a.horizon_days AND ly.method = 'last_year' "
+        "WHERE a.property_id = ? ORDER BY a.horizon_days, a.method <> 'chosen', a.wape_pct",
+        [q.prop.property_id]).fetchall()
+    out = []
+    for h, method, n, first, last, mae, wape, bias, ly in rows:
+        better = None if wape is None or not ly else (
+            (Decimal(ly) - Decimal(wape)) / Decimal(ly) * 100).quantize(CENT, ROUND_HALF_UP)
+        out.append((h, method, n, first, last, mae, wape, bias, better))
+    return Table(f"Forecast accuracy (rolling-origin backtest, rooms) - {q.prop.name} "
+                 f"({q.prop.code}), business date {q.prop.business_date}",
+                 ("horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms",
+                  "wape_pct", "bias_rooms", "wape_better_than_last_year_pct"), out)
+
+
+def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT stay_date, alert, value, threshold, message, as_of_date FROM mart.alerts "
+        "WHERE property_id = ? AND stay_date BETWEEN ? AND ? ORDER BY stay_date, alert",
+        [q.prop.property_id, q.first, q.last]).fetchall()
+    return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"),
+                 ("stay_date", "weekday", "alert", "value", "threshold", "message"),
+                 [(r[0], f"{r[0]:%a}", r[1], round(float(r[2]), 4), round(float(r[3]), 4),
+                   r[4]) for r in rows])
+
+
 def _latest(conn: duckdb.DuckDBPyConnection, table: str, column: str,
             prop: PropertyRow) -> date | None:
     row = conn.execute(f"SELECT max({column}) FROM {table} WHERE property_id = ? AND "
@@ -219,6 +272,10 @@ REPORTS: dict[str, Report] = {
                                     "core.room_types"), _past_30, segments),
     "revenue": Report("revenue", ("mart.revenue_daily",), _past_30, revenue),
     "reconciliation": Report("reconciliation", ("recon.runs",), _past_30, reconciliation),
+    "forecast": Report("forecast", ("mart.forecast_daily",), _next_30, forecast),
+    "forecast-accuracy": Report("forecast-accuracy", ("mart.forecast_accuracy",), _past_30,
+                                forecast_accuracy),
+    "alerts": Report("alerts", ("mart.alerts",), _next_90, alerts),
 }
 
 

@@ -101,6 +101,17 @@ def _capacity(capacity: Frame, finals: pl.LazyFrame, as_of: pl.LazyFrame,
     )
 
 
+def rooms_limit(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
+                settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """property_id, as_of_date, rooms_limit: capacity plus the overbooking practised before
+    each as-of date (settings.overbooking_rooms when set)."""
+    s = settings or ForecastSettings()
+    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+    return _capacity(capacity, _finals(_otb(otb_snapshots)), wanted, s).rename(
+        {"cap": "rooms_limit"}).sort("property_id", "as_of_date").collect()
+
+
 def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
                  settings: ForecastSettings) -> pl.LazyFrame:
     """For each realized night D' and h: the booking curves of the `lookback_weeks` nights of
