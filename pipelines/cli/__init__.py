@@ -41,6 +41,12 @@ def _add_report() -> None:
     main.add_command(report)
 
 
+def _add_budget() -> None:
+    from .budget import budget
+
+    main.add_command(budget)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -52,5 +58,6 @@ _add_demo()
 _add_sync()
 _add_reconcile()
 _add_report()
+_add_budget()
 _load_plugins()
 
