@@ -71,6 +71,8 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         as_of = options.get("as_of")
         if isinstance(as_of, str):
             options["as_of"] = parse_date(as_of, "--as-of")
+        if isinstance(options.get("date"), str):
+            options["date"] = parse_date(options["date"], "--date")
         conn = open_warehouse(warehouse)
         try:
             prop = resolve_property(conn, warehouse, property_ref)
@@ -238,3 +240,24 @@ def alerts(**kw: Any) -> None:
       pmsw report alerts --property ROMA01 --format csv
     """
     _run("alerts", **kw)
+
+
+@report.command()
+@_common
+@click.option("--date", "day", metavar="YYYY-MM-DD",
+              help="Business date reported (default: the day before the business date).")
+def flash(day: str | None, **kw: Any) -> None:
+    """Manager's flash for a business date: the day, month to date and year to date (rooms
+    sold, occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the
+    budget (`pmsw budget import`, pro rata of the month's days), the same dates last year and,
+    for the month, its expected end (actual nights plus mart.forecast_daily for the rest).
+    --from/--to are not used.
+
+    \b
+    Examples:
+      pmsw report flash --property ROMA01
+      pmsw report flash --property ROMA01 --date 2026-11-15 --format csv
+    """
+    if day:
+        kw["date"] = day
+    _run("flash", **kw)
