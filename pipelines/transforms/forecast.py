@@ -14,7 +14,8 @@ Methods (rooms of night D as of S):
 - additive_pickup: OTB(S, D) + the mean remaining pickup final(D') - OTB(D' - h, D') of the
   last `lookback_weeks` nights D' < S of D's weekday, at the same h.
 - multiplicative_pickup: OTB(S, D) x sum final(D') / sum OTB(D' - h, D') over those nights.
-- chosen: per horizon, the method of the four with the lowest WAPE over the nights realized in
+- blend: the mean of additive_pickup and last_year (h < 364 only).
+- chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
   the `choice_days` before S (errors of forecasts made before S, scored on nights before S).
 Every forecast is clipped to [0, capacity + overbooking].
 """
@@ -32,8 +33,11 @@ STLY_DAYS = 364
 HORIZONS = (1, 7, 14, 30, 60, 90)
 """The horizons (days before arrival) the backtest scores; a horizon of the forecast takes the
 choice of the smallest of these at or above it (90 beyond 90)."""
-METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year")
+METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend")
 """In order of preference when two score the same."""
+FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
+            "last_year")
+"""When the chosen method has no value for a night: the first of these that has one."""
 CHOSEN = "chosen"
 ON_THE_BOOKS = "on_the_books"
 """What the forecast falls back to when no method has the history it needs."""
@@ -193,6 +197,9 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                 otb + pl.col("ly_final") - pl.col("ly_otb"))),
             additive_pickup=_clip(otb + pl.col("mean_pickup")),
             multiplicative_pickup=_clip(otb * ratio),
+        )
+        .with_columns(
+            blend=(pl.col("additive_pickup") + pl.col("last_year")) / 2,
             spread_low=pl.col("q_low") - pl.col("mean_pickup"),
             spread_high=pl.col("q_high") - pl.col("mean_pickup"),
             pickup_adr=pl.when(pl.col("sum_final") > 0)
@@ -235,7 +242,7 @@ def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
 
 def method_errors(otb_snapshots: Frame, capacity: Frame,
                   settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """Rolling origin: every snapshot date as as-of date, the HORIZONS, the four methods,
+    """Rolling origin: every snapshot date as as-of date, the HORIZONS, the METHODS,
     scored on the nights realized. property_id, as_of_date, stay_date, horizon_days, method,
     rooms_forecast, rooms_actual (rows where the method gives a forecast)."""
     forecasts = method_forecasts(otb_snapshots, capacity, _as_of_dates(otb_snapshots),
@@ -304,7 +311,7 @@ def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
         hit = (pl.col("chosen_method") == m) & pl.col(m).is_not_null()
         value = pl.when(hit).then(pl.col(m)).otherwise(value)
         name = pl.when(hit).then(pl.lit(m)).otherwise(name)
-    for m in (*METHODS[:1], METHODS[2], METHODS[1], METHODS[3]):  # fallbacks
+    for m in FALLBACK:
         value = value.fill_null(pl.col(m))
         name = pl.when(name.is_null() & pl.col(m).is_not_null()).then(pl.lit(m)).otherwise(name)
     otb = pl.col("rooms_otb").cast(pl.Float64).clip(upper_bound=pl.col("cap").cast(pl.Float64))
@@ -316,7 +323,7 @@ def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
 
 def backtest(otb_snapshots: Frame, capacity: Frame,
              settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """Errors of the four methods and of the chosen one (method `chosen`) at every as-of date
+    """Errors of the METHODS and of the chosen one (method `chosen`) at every as-of date
     and horizon whose night is realized: property_id, as_of_date, stay_date, horizon_days,
     method, rooms_forecast, rooms_actual."""
     s = settings or ForecastSettings()

@@ -36,7 +36,7 @@ COMMENT ON COLUMN mart.forecast_daily.adr_forecast_net IS 'room_revenue_forecast
 COMMENT ON COLUMN mart.forecast_daily.occupancy_forecast_pct IS 'rooms_forecast / capacity x 100; NULL without capacity.';
 COMMENT ON COLUMN mart.forecast_daily.capacity IS 'Sellable rooms of the property (core.rooms).';
 COMMENT ON COLUMN mart.forecast_daily.rooms_limit IS 'capacity + the overbooking the hotel practises: the most any night before S ended above capacity (0 if none).';
-COMMENT ON COLUMN mart.forecast_daily.method IS 'additive_pickup, multiplicative_pickup, last_year_pickup or last_year (the one chosen for the horizon, else the first with the history it needs), or on_the_books when none has.';
+COMMENT ON COLUMN mart.forecast_daily.method IS 'additive_pickup, multiplicative_pickup, last_year_pickup, last_year or blend (the one chosen for the horizon, else the first with the history it needs), or on_the_books when none has.';
 
 CREATE TABLE mart.forecast_accuracy (
     property_id BIGINT NOT NULL,
@@ -51,10 +51,10 @@ CREATE TABLE mart.forecast_accuracy (
     bias_rooms DECIMAL(9,2),
     PRIMARY KEY (property_id, horizon_days, method)
 );
-COMMENT ON TABLE mart.forecast_accuracy IS 'Rolling-origin backtest: for each horizon (1, 7, 14, 30, 60, 90 days) and method (the four and `chosen`), the forecasts made horizon_days before each of the last 91 nights realized, each from the data known on its as-of date only (docs/forecast.md).';
+COMMENT ON TABLE mart.forecast_accuracy IS 'Rolling-origin backtest: for each horizon (1, 7, 14, 30, 60, 90 days) and method (the five and `chosen`), the forecasts made horizon_days before each of the last 91 nights realized, each from the data known on its as-of date only (docs/forecast.md).';
 COMMENT ON COLUMN mart.forecast_accuracy.property_id IS 'Property id.';
 COMMENT ON COLUMN mart.forecast_accuracy.horizon_days IS 'Days between the as-of date and the night forecast.';
-COMMENT ON COLUMN mart.forecast_accuracy.method IS 'additive_pickup, multiplicative_pickup, last_year_pickup, last_year, or chosen (the method the choice made as of each as-of date).';
+COMMENT ON COLUMN mart.forecast_accuracy.method IS 'additive_pickup, multiplicative_pickup, last_year_pickup, last_year, blend, or chosen (the method the choice made as of each as-of date).';
 COMMENT ON COLUMN mart.forecast_accuracy.first_night IS 'First night scored.';
 COMMENT ON COLUMN mart.forecast_accuracy.last_night IS 'Last night scored (the night before the last snapshot).';
 COMMENT ON COLUMN mart.forecast_accuracy.forecasts IS 'Nights scored: those the method could forecast (the last-year methods need a year of snapshots).';

@@ -15,7 +15,7 @@ As of Monday 2026-03-16:
 - Wed 03-18 (h = 2), 4 rooms on the books. The curves: the Wednesdays before 03-16 at h = 2,
   the last two: 03-11 and 03-04. Additive: 4 + (3 + 1) / 2 = 6. Multiplicative:
   4 x (8 + 9) / (5 + 8) = 68 / 13. Last year (03-18 - 364 = 2025-03-19): 7; last year's
-  pickup: 4 + 7 - 5 = 6. Revenue: 400.00 on the books + 2 more rooms at the curves' ADR
+  pickup: 4 + 7 - 5 = 6; the blend (6 + 7) / 2 = 6.5. Revenue: 400.00 on the books + 2 more rooms at the curves' ADR
   (960 + 1080) / 17 = 120.00 -> 640.00, ADR 106.67, occupancy 6 / 10 = 60 %.
 - Tue 03-17 (h = 1), 9 on the books: additive 9 + (2 + 4) / 2 = 12 > capacity 10: 10 (11
   when the hotel overbooks by one room).
@@ -90,6 +90,7 @@ def test_each_method_by_hand() -> None:
     assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
     assert wed["last_year"] == pytest.approx(7.0)
     assert wed["last_year_pickup"] == pytest.approx(6.0)
+    assert wed["blend"] == pytest.approx((6.0 + 7.0) / 2)
     assert wed["pickup_adr"] == pytest.approx(120.0)
     tue = _at(got, "2026-03-17")
     assert tue["additive_pickup"] == pytest.approx(10.0)  # 12, capped at capacity
