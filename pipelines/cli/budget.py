@@ -23,7 +23,7 @@ def budget() -> None:
               envvar="PMSW_WAREHOUSE", default=DEFAULT_PATH, show_default=True,
               help="DuckDB warehouse file (env PMSW_WAREHOUSE).")
 def import_(file: Path, warehouse: Path) -> None:
-    """Import a monthly budget from FILE (CSV, UTF-8): it replaces
+    """Import a monthly budget from FILE (CSV in UTF-8, or the first sheet of an XLSX): it replaces
     the budget of every property and month the file holds, all or nothing.
 
     \b

@@ -55,8 +55,9 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="Property code or id (needed when the warehouse holds several)."),
         click.option("--from", "first", metavar="YYYY-MM-DD", help="First date (inclusive)."),
         click.option("--to", "last", metavar="YYYY-MM-DD", help="Last date (inclusive)."),
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                     show_default=True, help="Output format."),
+        click.option("--format", "fmt", type=click.Choice((*FORMATS, "xlsx")),
+                     default="table", show_default=True,
+                     help="Output format (xlsx: a workbook on stdout, redirect it to a file)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -81,6 +82,16 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
             conn.close()
     except ReportError as error:
         raise click.ClickException(str(error)) from None
+    if fmt == "xlsx":
+        import sys
+
+        from pipelines.reports.xlsx import render_xlsx
+
+        if sys.stdout.isatty():
+            raise click.ClickException("--format xlsx writes a workbook: redirect it to a "
+                                       "file, e.g. > report.xlsx")
+        click.echo(render_xlsx(table), nl=False)
+        return
     click.echo(render(table, fmt))
 
 
@@ -89,7 +100,7 @@ def report() -> None:
     """Print revenue and reconciliation tables from the warehouse (read-only).
 
     \b
-    Every report takes --property, --from/--to (inclusive) and --format table|csv|json.
+    Every report takes --property, --from/--to (inclusive) and --format table|csv|json|xlsx.
     The warehouse is data/warehouse.duckdb unless --warehouse or PMSW_WAREHOUSE says
     otherwise. Examples:
       pmsw report occupancy --property ROMA01

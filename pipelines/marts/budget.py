@@ -1,16 +1,18 @@
-"""`pmsw budget import`: read a budget file (CSV), check it
+"""`pmsw budget import`: read a budget file (CSV or XLSX, its first sheet), check it
 (pipelines.transforms.budget) and replace the budget of the property-months it holds in
 mart.budget_monthly, all or nothing."""
 
 from __future__ import annotations
 
 import csv
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
+from pipelines.reports.xlsx import XlsxError, excel_date, read_first_sheet
 from pipelines.transforms.budget import (
     BudgetError,
     budget_rows,
@@ -25,8 +27,10 @@ def read_table(path: Path) -> tuple[list[str], list[list[str]]]:
     file cannot be read."""
     if not path.is_file():
         raise BudgetError(f"no file {path}")
-    if path.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
-        raise BudgetError(f"{path.name}: XLSX is not read yet; save the sheet as CSV (UTF-8)")
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        return _read_xlsx(path)
+    if path.suffix.lower() == ".xls":
+        raise BudgetError(f"{path.name}: the old .xls format is not read; save as .xlsx or CSV")
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             table = list(csv.reader(handle))
@@ -41,6 +45,22 @@ def _split(path: Path, table: list[list[str]]) -> tuple[list[str], list[list[str
     header, body = table[0], table[1:]
     while body and not any(c.strip() for c in body[-1]):
         body.pop()
+    return header, body
+
+
+def _read_xlsx(path: Path) -> tuple[list[str], list[list[str]]]:
+    """The first sheet; a month typed as a date (an Excel serial number) becomes YYYY-MM."""
+    try:
+        table = read_first_sheet(path.read_bytes())
+    except XlsxError as error:
+        raise BudgetError(f"{path.name}: {error}") from None
+    header, body = _split(path, table)
+    names = [h.strip().lower() for h in header]
+    if "month" in names:
+        at = names.index("month")
+        for row in body:
+            if at < len(row) and re.fullmatch(r"\d{5}(\.0+)?", row[at].strip()):
+                row[at] = f"{excel_date(float(row[at])):%Y-%m}"
     return header, body
 
 

@@ -1,6 +1,6 @@
 """A monthly budget file, checked row by row into the rows of mart.budget_monthly.
 
-Pure: the rows come in as text (the header and the cells of a CSV file), the known
+Pure: the rows come in as text (the header and the cells of a CSV file or an XLSX sheet), the known
 properties and market segments as plain mappings. The first fault found stops the import with
 one line naming the row (1 = the header, as a spreadsheet numbers them) and the field.
 """

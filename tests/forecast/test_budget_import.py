@@ -105,3 +105,33 @@ def test_each_bad_input_is_one_line_and_writes_nothing(case: str, warehouse: Pat
     assert err.startswith("Error: bad.csv ")
     assert expected in err
     assert _rows(warehouse) == before
+
+
+def test_an_xlsx_file_round_trips_like_its_csv(warehouse: Path, tmp_path: Path) -> None:
+    """The first sheet of a workbook; a month typed as a date (Excel serial 46082 is
+    2026-03-01) counts as its month."""
+    from pipelines.reports.xlsx import workbook
+
+    header, *lines = [line.split(",") for line in GOOD.strip().splitlines()]
+    cells: list[list[object]] = [list(header)]
+    for line in lines:
+        row: list[object] = list(line)
+        row[1] = 46082 if line[1] == "2026-03" else line[1]
+        row[3] = int(line[3])
+        cells.append(row)
+    file = tmp_path / "budget.xlsx"
+    file.write_bytes(workbook(cells))
+    code, out, err = _import(warehouse, file)
+    assert code == 0, err
+    assert "4 budget rows imported" in out
+    csv_file = tmp_path / "budget.csv"
+    csv_file.write_text(GOOD, encoding="utf-8")
+    from_xlsx = [row[:-1] for row in _rows(warehouse)]
+    assert _import(warehouse, csv_file)[0] == 0
+    assert [row[:-1] for row in _rows(warehouse)] == from_xlsx
+
+    cells[2][4] = -5
+    file.write_bytes(workbook(cells))
+    code, _, err = _import(warehouse, file)
+    assert code == 1
+    assert "budget.xlsx row 3, field room_revenue_net: negative figure -5" in err

@@ -123,3 +123,18 @@ def test_flash_bad_date_is_one_line(hotel: Path) -> None:
     assert done.exit_code == 1
     assert done.stderr.strip().count("\n") == 0
     assert "--date '2026-02-30' is not a date" in done.stderr
+
+
+def test_flash_as_xlsx(hotel: Path) -> None:
+    from pipelines.reports.xlsx import read_first_sheet
+
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--date", "2026-03-15",
+                                     "--format", "xlsx"])
+    assert done.exit_code == 0, done.stderr
+    sheet = read_first_sheet(done.stdout_bytes)
+    assert sheet[0][0].startswith("Manager's flash for 2026-03-15")
+    assert sheet[2][:4] == ["metric", "day", "day_last_year", "mtd"]
+    by_metric = {row[0]: row for row in sheet[3:]}
+    assert by_metric["rooms_sold"][1:4] == ["8", "6", "78"]
+    assert by_metric["total_revenue_net"][3] == "8130.00"
