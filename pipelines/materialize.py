@@ -29,7 +29,9 @@ class PropertyRun:
     marts: dict[str, int] = field(default_factory=dict)
     """Rows per mart rebuilt."""
     checks: dict[str, tuple[bool, str]] = field(default_factory=dict)
-    """Asset check name: (passed, description)."""
+    """Blocking (ERROR) asset check name: (passed, description)."""
+    warnings: dict[str, str] = field(default_factory=dict)
+    """WARN asset checks that did not pass: name -> description (they never fail a run)."""
     error: BaseException | None = None
 
     @property
@@ -112,5 +114,9 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
             run.streams[key.path[-1]] = (rows, str(meta["status"].value),
                                          str(meta["message"].value) if "message" in meta else "")
     for evaluation in result.get_asset_check_evaluations():
+        if evaluation.severity == dg.AssetCheckSeverity.WARN:
+            if not evaluation.passed:
+                run.warnings[evaluation.check_name] = evaluation.description or ""
+            continue
         run.checks[evaluation.check_name] = (evaluation.passed, evaluation.description or "")
     return run

@@ -55,6 +55,12 @@ def _add_sql() -> None:
     main.add_command(sql)
 
 
+def _add_budget() -> None:
+    from .budget import budget
+
+    main.add_command(budget)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -68,5 +74,6 @@ _add_reconcile()
 _add_report()
 _add_warehouse()
 _add_sql()
+_add_budget()
 _load_plugins()
 

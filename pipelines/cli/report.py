@@ -33,8 +33,9 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="Property code or id (needed when the warehouse holds several)."),
         click.option("--from", "first", metavar="YYYY-MM-DD", help="First date (inclusive)."),
         click.option("--to", "last", metavar="YYYY-MM-DD", help="Last date (inclusive)."),
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                     show_default=True, help="Output format."),
+        click.option("--format", "fmt", type=click.Choice((*FORMATS, "xlsx")),
+                     default="table", show_default=True,
+                     help="Output format (xlsx: a workbook on stdout, redirect it to a file)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -49,6 +50,8 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         as_of = options.get("as_of")
         if isinstance(as_of, str):
             options["as_of"] = parse_date(as_of, "--as-of")
+        if isinstance(options.get("date"), str):
+            options["date"] = parse_date(options["date"], "--date")
         conn = open_warehouse(warehouse)
         try:
             prop = resolve_property(conn, warehouse, property_ref)
@@ -62,6 +65,16 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         click.echo(as_of)
     else:  # csv and json stay machine-readable: the line goes to stderr
         click.echo(as_of, err=True)
+    if fmt == "xlsx":
+        import sys
+
+        from pipelines.reports.xlsx import render_xlsx
+
+        if sys.stdout.isatty():
+            raise click.ClickException("--format xlsx writes a workbook: redirect it to a "
+                                       "file, e.g. > report.xlsx")
+        click.echo(render_xlsx(table), nl=False)
+        return
     click.echo(render(table, fmt))
 
 
@@ -70,7 +83,7 @@ def report() -> None:
     """Print revenue and reconciliation tables from the warehouse's read copy.
 
     \b
-    Every report takes --property, --from/--to (inclusive) and --format table|csv|json.
+    Every report takes --property, --from/--to (inclusive) and --format table|csv|json|xlsx.
     The warehouse is data/warehouse.duckdb unless --warehouse or PMSW_WAREHOUSE says
     otherwise; reports read the copy published after the last write (data/warehouse.read.duckdb),
     never wait for a sync, and print an "As of" line. Examples:
@@ -177,3 +190,69 @@ def reconciliation(**kw: Any) -> None:
       pmsw report reconciliation --property ROMA01 --from 2026-11-01 --format json
     """
     _run("reconciliation", **kw)
+
+
+@report.command()
+@_common
+def forecast(**kw: Any) -> None:
+    """Where each night will end: rooms on the books, rooms forecast with its low/high band,
+    occupancy, net room revenue and ADR forecast, and the method (default: the next 30
+    nights). Methods and their accuracy: docs/forecast.md.
+
+    \b
+    Examples:
+      pmsw report forecast --property ROMA01
+      pmsw report forecast --property ROMA01 --from 2026-12-01 --to 2026-12-31 --format csv
+    """
+    _run("forecast", **kw)
+
+
+@report.command("forecast-accuracy")
+@_common
+def forecast_accuracy(**kw: Any) -> None:
+    """Backtest of the forecast methods: per horizon (1, 7, 14, 30, 60, 90 days) and method,
+    MAE in rooms, WAPE and bias over the last 91 nights realized, and how much better than
+    the same night last year (--from/--to are not used).
+
+    \b
+    Examples:
+      pmsw report forecast-accuracy --property ROMA01
+      pmsw report forecast-accuracy --property FIRE01 --format json
+    """
+    _run("forecast-accuracy", **kw)
+
+
+@report.command()
+@_common
+def alerts(**kw: Any) -> None:
+    """Nights to look at, as of the business date: pace a fifth or more below last year,
+    pickup spikes (z-score over the last 8 weeks), on the books above capacity plus
+    overbooking (default: the next 90 nights).
+
+    \b
+    Examples:
+      pmsw report alerts --property ROMA01
+      pmsw report alerts --property ROMA01 --format csv
+    """
+    _run("alerts", **kw)
+
+
+@report.command()
+@_common
+@click.option("--date", "day", metavar="YYYY-MM-DD",
+              help="Business date reported (default: the day before the business date).")
+def flash(day: str | None, **kw: Any) -> None:
+    """Manager's flash for a business date: the day, month to date and year to date (rooms
+    sold, occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the
+    budget (`pmsw budget import`, pro rata of the month's days), the same dates last year and,
+    for the month, its expected end (actual nights plus mart.forecast_daily for the rest).
+    --from/--to are not used.
+
+    \b
+    Examples:
+      pmsw report flash --property ROMA01
+      pmsw report flash --property ROMA01 --date 2026-11-15 --format csv
+    """
+    if day:
+        kw["date"] = day
+    _run("flash", **kw)
