@@ -6,6 +6,7 @@ a missing warehouse, an unknown property, a bad date, an unknown report or optio
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,9 @@ from typing import Any
 import click
 
 from pipelines.reports.errors import ReportError
+from pipelines.reports.excel import render_xlsx
 from pipelines.reports.render import FORMATS, render
-from pipelines.reports.reports import SEGMENT_DIMENSIONS, run_report
+from pipelines.reports.reports import SEGMENT_DIMENSIONS, Table, run_report
 from pipelines.reports.warehouse import open_warehouse, parse_date, resolve_property
 
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"
@@ -56,7 +58,11 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--from", "first", metavar="YYYY-MM-DD", help="First date (inclusive)."),
         click.option("--to", "last", metavar="YYYY-MM-DD", help="Last date (inclusive)."),
         click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                     show_default=True, help="Output format."),
+                     show_default=True,
+                     help="Output format; xlsx: one sheet, typed cells, header frozen."),
+        click.option("--output", "-o", "output", type=click.Path(dir_okay=False,
+                     path_type=Path), default=None,
+                     help="Write to FILE instead of stdout (xlsx to a terminal needs it)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -64,7 +70,10 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None,
-         last: str | None, fmt: str, **options: Any) -> None:
+         last: str | None, fmt: str, output: Path | None = None, **options: Any) -> None:
+    if fmt == "xlsx" and output is None and sys.stdout.isatty():
+        raise click.ClickException("--format xlsx writes a binary workbook: redirect stdout "
+                                   "or pass --output FILE.xlsx")
     try:
         start = parse_date(first, "--from") if first is not None else None
         end = parse_date(last, "--to") if last is not None else None
@@ -79,7 +88,33 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
             conn.close()
     except ReportError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(render(table, fmt))
+    _write(table, name, fmt, output)
+
+
+def _write(table: Table, name: str, fmt: str, output: Path | None) -> None:
+    """The rendered report to --output or stdout (xlsx as bytes)."""
+    if fmt == "xlsx":
+        data = render_xlsx(table, name)
+        if output is None:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            _write_file(output, data)
+        return
+    text = render(table, fmt)
+    if output is None:
+        click.echo(text)
+    else:
+        _write_file(output, (text + "\n").encode())
+
+
+def _write_file(output: Path, data: bytes) -> None:
+    try:
+        output.write_bytes(data)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {output}: {error.strerror or error}") \
+            from None
 
 
 @click.group(cls=OneLineGroup)
@@ -87,12 +122,14 @@ def report() -> None:
     """Print revenue and reconciliation tables from the warehouse (read-only).
 
     \b
-    Every report takes --property, --from/--to (inclusive) and --format table|csv|json.
+    Every report takes --property, --from/--to (inclusive), --format table|csv|json|xlsx
+    and --output FILE (xlsx: one sheet named after the report, typed cells, header frozen).
     The warehouse is data/warehouse.duckdb unless --warehouse or PMSW_WAREHOUSE says
     otherwise. Examples:
       pmsw report occupancy --property ROMA01
       pmsw report pickup --property ROMA01 --window 30 --format csv > pickup.csv
       pmsw report reconciliation --property FIRE01 --format json
+      pmsw report revenue --property ROMA01 --format xlsx -o revenue.xlsx
     """
 
 
