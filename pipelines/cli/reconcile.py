@@ -13,7 +13,7 @@ and the first reason).
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import click
@@ -59,7 +59,7 @@ def failure_line(report: object) -> str:
             f"{failed[0]['reason']}")
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @click.option("--date", "one_date", type=click.DateTime(["%Y-%m-%d"]), default=None,
               help="One business date (default: the last one closed).")
 @click.option("--from", "first", type=click.DateTime(["%Y-%m-%d"]), default=None,
@@ -74,9 +74,16 @@ def failure_line(report: object) -> str:
               default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
-def reconcile(one_date: datetime | None, first: datetime | None, last: datetime | None,
-              apply_: bool, code: str | None, warehouse: Path, rules_file: Path | None) -> None:
-    """Find charges missing from folios (POS ledger and rules); --apply posts them once."""
+@click.pass_context
+def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | None,
+              last: datetime | None, apply_: bool, code: str | None, warehouse: Path,
+              rules_file: Path | None) -> None:
+    """Find charges missing from folios (POS ledger and rules); --apply posts them once.
+
+    `pmsw reconcile resolve ITEM --as STATE --note TEXT` records what finance did about a
+    charge of the worklist (`pmsw report worklist`)."""
+    if ctx.invoked_subcommand is not None:
+        return
     from pipelines.api import PmsClient, PmsError
     from pipelines.ingest import PropertyConfigError, find_property, load_properties
     from pipelines.reconcile import Mode, run_reconciliation
@@ -122,3 +129,58 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
     if report.summary["failed"][0]:
         click.echo(failure_line(report), err=True)
         raise click.exceptions.Exit(1)
+
+
+@reconcile.command()
+@click.argument("item")
+@click.option("--as", "state", required=True, metavar="STATE",
+              help="open, invoiced_separately, credited, written_off or not_due.")
+@click.option("--note", required=True, help="What was done, or why (required).")
+@click.option("--by", "resolved_by", default=None,
+              help="Who resolves it (default: the login name).")
+@click.option("--property", "code", default=None,
+              help="Property code, when an item id is shared by several properties.")
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
+              default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
+def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str | None,
+            warehouse: Path) -> None:
+    """Record the resolution of a worklist ITEM (append-only: who, when, note).
+
+    \b
+    ITEM is the `item` of `pmsw report worklist` (or the charge's key). A charge resolved
+    in any state but open is never posted by a later apply. Examples:
+      pmsw reconcile resolve 3fa0c2d19b7e --as written_off --note "guest left, 2 coffees"
+      pmsw reconcile resolve 3fa0c2d19b7e --as invoiced_separately --note "invoice 2026/118"
+    """
+    import getpass
+
+    from pipelines.reconcile.run import open_warehouse
+    from pipelines.warehouse.recon import (
+        RESOLUTION_STATES,
+        ReconInputError,
+        add_resolution,
+        find_item,
+    )
+
+    try:
+        if state not in RESOLUTION_STATES:
+            raise ReconInputError(f"unknown state {state!r}: one of "
+                                  f"{', '.join(RESOLUTION_STATES)}")
+        if not warehouse.is_file():
+            raise ReconInputError(f"no warehouse at {warehouse}: sync and reconcile first")
+        who = resolved_by or getpass.getuser()
+        with open_warehouse(warehouse) as conn:
+            property_id = None
+            if code is not None:
+                row = conn.execute("SELECT property_id FROM core.property WHERE "
+                                   "lower(code) = lower(?)", [code]).fetchone()
+                if row is None:
+                    raise ReconInputError(f"unknown property {code!r}")
+                property_id = int(row[0])
+            pid, key = find_item(conn, item, property_id)
+            resolution_id = add_resolution(conn, property_id=pid, key=key, state=state,
+                                           note=note, resolved_by=who,
+                                           resolved_at=datetime.now(UTC))
+    except ReconInputError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"resolution {resolution_id}: {key} is {state} (by {who})")

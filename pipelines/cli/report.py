@@ -230,3 +230,23 @@ def reconciliation(**kw: Any) -> None:
       pmsw report reconciliation --property ROMA01 --from 2026-11-01 --format json
     """
     _run("reconciliation", **kw)
+
+
+@report.command()
+@_common
+@click.option("--state", type=click.Choice(["all", "open", "invoiced_separately", "credited",
+                                            "written_off", "not_due"]),
+              default="all", show_default=True, help="Only the charges in this state.")
+def worklist(state: str, **kw: Any) -> None:
+    """Charges that cannot be posted (blocked, failed, amount_mismatch) as the latest run
+    left them: folio id and number, fiscal document, room, party to bill, item, quantity,
+    net/VAT/gross, reason code, age in days, and the latest resolution (default: every
+    closed business date).
+
+    \b
+    Resolve one: pmsw reconcile resolve ITEM --as written_off --note TEXT
+    Examples:
+      pmsw report worklist --property ROMA01 --state open
+      pmsw report worklist --property ROMA01 --format xlsx -o worklist.xlsx
+    """
+    _run("worklist", state=state, **kw)

@@ -42,7 +42,7 @@ from pipelines.transforms.reconcile.reconcile import room_lines
 log = logging.getLogger(__name__)
 
 UPDATE_COLUMNS = ("status", "folio_id", "target_folio_id", "folio_line_id", "posted_cents",
-                  "posted_quantity_milli", "reason", "error_code")
+                  "posted_quantity_milli", "reason", "error_code", "reason_code")
 
 
 @dataclass
@@ -113,7 +113,8 @@ class Applier:
         changed = pl.DataFrame(updates, schema={
             "key": pl.String, "status": pl.String, "folio_id": pl.Int64,
             "target_folio_id": pl.Int64, "folio_line_id": pl.Int64, "posted_cents": pl.Int64,
-            "posted_quantity_milli": pl.Int64, "reason": pl.String, "error_code": pl.String})
+            "posted_quantity_milli": pl.Int64, "reason": pl.String, "error_code": pl.String,
+            "reason_code": pl.String})
         return results.update(changed, on="key", include_nulls=True)
 
     def _reservation(self, reservation_id: int, scope: pl.DataFrame,
@@ -201,4 +202,4 @@ def _update(key: str, status: str, *, folio: int | None = None,
             "target_folio_id": folio, "folio_line_id": line[0] if line else None,
             "posted_cents": line[1] if line else None,
             "posted_quantity_milli": line[2] if line else None, "reason": reason,
-            "error_code": code}
+            "error_code": code, "reason_code": None}

@@ -20,9 +20,21 @@ import duckdb
 import polars as pl
 
 from pipelines.api import PmsClient
-from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
+from pipelines.transforms.reconcile import (
+    RulesConfig,
+    hold_resolved,
+    reconcile,
+    results_frame,
+    summarize,
+)
 from pipelines.warehouse import connect
-from pipelines.warehouse.recon import ReconInputError, property_row, read_inputs, save_run
+from pipelines.warehouse.recon import (
+    ReconInputError,
+    property_row,
+    read_inputs,
+    resolved_keys,
+    save_run,
+)
 
 from .apply import Applier, ApplyStats
 
@@ -105,10 +117,12 @@ def run_reconciliation(
         pid, code, business_date = property_row(conn, property_id)
         first, last = closed_dates(business_date, first, last)
         inputs = read_inputs(conn, pid, first, last)
+        resolved = resolved_keys(conn, pid)
     property_rules = rules.for_property(code)
     results = reconcile(stays=inputs.stays, items=inputs.items, age_brackets=inputs.age_brackets,
                         ledger=inputs.ledger, folios=inputs.folios, lines=inputs.lines,
                         rules=property_rules, first=first, last=last)
+    results = hold_resolved(results, resolved)
     stats = None
     if mode is Mode.APPLY:
         assert client is not None

@@ -222,6 +222,17 @@ REPORTS: dict[str, Report] = {
 }
 
 
+def _register_finance() -> None:
+    """The finance reports (pipelines/reports/finance.py) join REPORTS."""
+    from . import finance
+
+    REPORTS["worklist"] = Report("worklist", ("recon.v_worklist",), finance.all_closed,
+                                 finance.worklist)
+
+
+_register_finance()
+
+
 def run_report(conn: duckdb.DuckDBPyConnection, path: Path, name: str, prop: PropertyRow,
                first: date | None, last: date | None, **options: Any) -> Table:
     """Check the tables and the range, then build report `name`."""
