@@ -250,3 +250,29 @@ def worklist(state: str, **kw: Any) -> None:
       pmsw report worklist --property ROMA01 --format xlsx -o worklist.xlsx
     """
     _run("worklist", state=state, **kw)
+
+
+@report.command()
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
+              envvar=WAREHOUSE_ENV, default=DEFAULT_WAREHOUSE, show_default=True,
+              help=f"DuckDB warehouse file (env {WAREHOUSE_ENV}).")
+@click.option("--property", "property_ref", metavar="CODE|ID",
+              help="Property code or id (needed when the warehouse holds several).")
+@click.option("--by", type=click.Choice(["folio", "category"]), default="folio",
+              show_default=True, help="One row per folio, or per category with aging.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+              show_default=True, help="Output format.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write to FILE instead of stdout.")
+def ledger(by: str, **kw: Any) -> None:
+    """Guest ledger: open balances by folio as of the last sync (the property's business
+    date): in house, departed with a balance, cancelled or future with a balance, deposits
+    (a credit balance before arrival), house accounts; aging of the oldest posting in
+    buckets 0-30, 31-60, 61-90, over 90 days. Folio balances are the API's.
+
+    \b
+    Examples:
+      pmsw report ledger --property ROMA01
+      pmsw report ledger --property ROMA01 --by category --format xlsx -o ledger.xlsx
+    """
+    _run("ledger", first=None, last=None, by=by, **kw)

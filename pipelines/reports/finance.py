@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 import duckdb
 
@@ -39,3 +40,84 @@ def worklist(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                   for c in WORKLIST_COLUMNS) if rows else None
     return Table(_title(q, "Worklist: charges that cannot be posted (latest run), with "
                            f"their resolution ({state})"), WORKLIST_COLUMNS, out, total)
+
+
+LEDGER_CATEGORIES = ("in_house", "departed", "cancelled", "future", "deposit", "house")
+AGING_BUCKETS = ("0_30", "31_60", "61_90", "over_90")
+LEDGER_COLUMNS = (
+    "category", "folio_id", "folio_number", "folio_status", "reservation_id",
+    "reservation_status", "rooms", "holder", "arrival", "departure", "charges", "payments",
+    "balance", "oldest_posting", "age_days", "aging_bucket")
+
+_LEDGER_SQL = """
+WITH stays AS (
+    SELECT property_id, reservation_id, bool_or(status = 'checked_in') AS in_house,
+           string_agg(DISTINCT room_code, ' ' ORDER BY room_code) AS rooms
+      FROM core.reservation_rooms WHERE property_id = $p GROUP BY ALL
+), oldest AS (
+    SELECT property_id, folio_id, min(posted_on) AS oldest_posting
+      FROM core.folio_lines WHERE property_id = $p GROUP BY ALL
+), folios AS (
+    SELECT f.folio_id,
+           row_number() OVER (PARTITION BY f.reservation_id ORDER BY f.folio_id)
+               AS folio_number,
+           f.status AS folio_status, f.reservation_id, r.status AS reservation_status,
+           s.rooms, f.guest_name AS holder, r.arrival, r.departure, f.charges, f.payments,
+           f.balance, o.oldest_posting,
+           CASE WHEN f.reservation_id IS NULL THEN 'house'
+                WHEN coalesce(s.in_house, false) THEN 'in_house'
+                WHEN r.status = 'checked_out' THEN 'departed'
+                WHEN f.balance < 0 THEN 'deposit'
+                WHEN r.status = 'cancelled' THEN 'cancelled'
+                ELSE 'future' END AS category
+      FROM core.folios f
+      LEFT JOIN core.reservations r USING (property_id, reservation_id)
+      LEFT JOIN stays s USING (property_id, reservation_id)
+      LEFT JOIN oldest o USING (property_id, folio_id)
+     WHERE f.property_id = $p
+)
+SELECT category, folio_id, folio_number, folio_status, reservation_id, reservation_status,
+       rooms, holder, arrival, departure, charges, payments, balance, oldest_posting,
+       $bd - oldest_posting AS age_days,
+       CASE WHEN oldest_posting IS NULL OR $bd - oldest_posting <= 30 THEN '0_30'
+            WHEN $bd - oldest_posting <= 60 THEN '31_60'
+            WHEN $bd - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
+  FROM folios WHERE balance <> 0
+ ORDER BY list_position($categories, category), folio_id
+"""
+
+
+def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """Open balances by folio as of the last sync (the property's business date): every
+    folio whose balance is not zero, its category and the age of its oldest posting."""
+    by = str(q.options.get("by") or "folio")
+    bd = q.prop.business_date
+    rows = conn.execute(_LEDGER_SQL, {"p": q.prop.property_id, "bd": bd,
+                                      "categories": list(LEDGER_CATEGORIES)}).fetchall()
+    zero = Decimal("0.00")
+    title = (f"Guest ledger: open balances by folio as of business date {bd} (last sync) - "
+             f"{q.prop.name} ({q.prop.code}), {q.prop.currency}")
+    if by == "folio":
+        i = LEDGER_COLUMNS.index
+        total = ("total", len(rows), *[""] * 8,
+                 *[sum((Decimal(r[i(c)]) for r in rows), zero)
+                   for c in ("charges", "payments", "balance")], "", "", "") if rows else None
+        return Table(title, LEDGER_COLUMNS, [tuple(r) for r in rows], total)
+    columns = ("category", "folios", *[f"balance_{b}" for b in AGING_BUCKETS], "balance")
+    out: list[tuple[Any, ...]] = []
+    counts: list[int] = []
+    sums: list[list[Decimal]] = []
+    for category in LEDGER_CATEGORIES:
+        mine = [r for r in rows if r[0] == category]
+        if not mine:
+            continue
+        buckets = [sum((Decimal(r[12]) for r in mine if r[15] == b), zero)
+                   for b in AGING_BUCKETS]
+        buckets.append(sum(buckets, zero))
+        counts.append(len(mine))
+        sums.append(buckets)
+        out.append((category, len(mine), *buckets))
+    total = ("total", sum(counts),
+             *[sum((s[n] for s in sums), zero) for n in range(len(AGING_BUCKETS) + 1)]
+             ) if out else None
+    return Table(title.replace("by folio", "by category with aging"), columns, out, total)

@@ -228,6 +228,9 @@ def _register_finance() -> None:
 
     REPORTS["worklist"] = Report("worklist", ("recon.v_worklist",), finance.all_closed,
                                  finance.worklist)
+    REPORTS["ledger"] = Report("ledger", ("core.folios", "core.folio_lines",
+                                          "core.reservations", "core.reservation_rooms"),
+                               finance.all_closed, finance.ledger)
 
 
 _register_finance()

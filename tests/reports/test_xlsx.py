@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -19,6 +21,7 @@ from pipelines.cli import main
 from pipelines.cli.report import report as report_group
 
 REPORTS = sorted(report_group.commands)
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _invoke(warehouse: Path, name: str, *args: str) -> Any:
@@ -87,13 +90,17 @@ def test_report_as_xlsx_reads_back_as_the_csv(warehouse: Path, tmp_path: Path,
         assert len(got) == len(want)
         for column, cell, text in zip(rows[0], got, want, strict=True):
             assert _same(cell, text), (name, column, cell, text)
-    # typed: numeric CSV fields are numeric cells, ISO dates are date cells
-    for got, want in zip(cells[1:], rows[1:], strict=True):
-        for cell, text in zip(got, want, strict=True):
-            if text and text.replace(".", "", 1).lstrip("-").isdigit():
-                assert isinstance(cell, (int, float)), (name, cell, text)
-            if len(text) == 10 and text[4] == "-" and text[7] == "-":
-                assert isinstance(cell, (date, datetime)), (name, cell, text)
+    # typed: a JSON number is a numeric cell, an ISO date a date cell, other text a text cell
+    typed = json.loads(_invoke(warehouse, name, *extra, "--format", "json").stdout)["rows"]
+    for got, want in zip(cells[1:], typed, strict=True):
+        for column, cell in zip(rows[0], got, strict=True):
+            value = want[column]
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                assert isinstance(cell, (int, float)), (name, column, cell)
+            elif isinstance(value, str) and ISO_DATE.fullmatch(value):
+                assert isinstance(cell, (date, datetime)), (name, column, cell)
+            elif isinstance(value, str):
+                assert isinstance(cell, str), (name, column, cell)
 
 
 def test_xlsx_to_an_unwritable_file_fails_in_one_line(warehouse: Path) -> None:
