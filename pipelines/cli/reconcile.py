@@ -74,10 +74,17 @@ def failure_line(report: object) -> str:
               default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
+@click.option("--close", "close", is_flag=True,
+              help="The daily close: apply the last closed date for the --auto kinds, then "
+                   "the folios of today's departures (needs the API).")
+@click.option("--auto", "auto_sources", multiple=True, metavar="KIND",
+              help="With --close: a kind posted automatically (pos, rule:city_tax, "
+                   "rule:breakfast, rule:room_nights); default pos and rule:city_tax.")
 @click.pass_context
 def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | None,
               last: datetime | None, apply_: bool, code: str | None, warehouse: Path,
-              rules_file: Path | None) -> None:
+              rules_file: Path | None, close: bool = False,
+              auto_sources: tuple[str, ...] = ()) -> None:
     """Find charges missing from folios (POS ledger and rules); --apply posts them once.
 
     `pmsw reconcile resolve ITEM --as STATE --note TEXT` records what finance did about a
@@ -94,8 +101,10 @@ def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | N
         raise click.UsageError("give --date, or --from and --to, not both")
     if (first is None) != (last is None):
         raise click.UsageError("--from and --to go together")
+    if close and (one_date or first or last):
+        raise click.UsageError("--close runs the last closed date: no --date, --from, --to")
     start, end = (_day(one_date), _day(one_date)) if one_date else (_day(first), _day(last))
-    mode = Mode.APPLY if apply_ else Mode.DRY_RUN
+    mode = Mode.APPLY if apply_ or close else Mode.DRY_RUN
     try:
         rules = load_rules(rules_file)
         endpoint = None
@@ -110,6 +119,10 @@ def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | N
         except PropertyConfigError:
             if mode is Mode.APPLY or code is not None:
                 raise
+        if close:
+            assert endpoint is not None
+            _close(warehouse, rules, endpoint, auto_sources)
+            return
         if endpoint is None:
             report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end)
         else:
@@ -128,6 +141,36 @@ def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | N
                    f"{report.apply.reservations} reservation(s)")
     if report.summary["failed"][0]:
         click.echo(failure_line(report), err=True)
+        raise click.exceptions.Exit(1)
+
+
+def _close(warehouse: Path, rules: object, endpoint: object,
+           auto_sources: tuple[str, ...]) -> None:
+    """`--close`: the daily close (pipelines.reconcile.close), both runs' summaries."""
+    from pipelines.api import PmsClient
+    from pipelines.ingest.properties import Endpoint
+    from pipelines.reconcile import DEFAULT_AUTO_SOURCES, daily_close
+    from pipelines.transforms.reconcile import RulesConfig
+
+    assert isinstance(rules, RulesConfig)
+    assert isinstance(endpoint, Endpoint)
+    with PmsClient(endpoint.base_url, endpoint.api_key,
+                   rate_per_minute=endpoint.rate_per_minute, burst=endpoint.burst) as client:
+        done = daily_close(warehouse, rules, client, property_id=client.get_property().id,
+                           auto_sources=auto_sources or DEFAULT_AUTO_SOURCES)
+    failed = 0
+    for report in (done.closed, done.pre_departure):
+        if report is None:
+            continue
+        click.echo(summary_table(report))
+        if report.apply is not None:
+            click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
+                       f"{report.apply.reservations} reservation(s)")
+        failed += report.summary["failed"][0]
+    if done.pre_departure is None:
+        click.echo(f"No departure on {done.business_date}: no pre-departure run.")
+    if failed:
+        click.echo(f"pmsw reconcile --close: {failed} charge(s) failed", err=True)
         raise click.exceptions.Exit(1)
 
 

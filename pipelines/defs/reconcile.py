@@ -17,9 +17,10 @@ from datetime import date
 from typing import Any, Literal
 
 import dagster as dg
+from pydantic import Field
 
 from pipelines.api import PmsClient
-from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.reconcile import DEFAULT_AUTO_SOURCES, Mode, daily_close, run_reconciliation
 from pipelines.transforms.reconcile import STATUSES, load_rules
 
 from .keys import POOL
@@ -28,8 +29,13 @@ from .resources import PmsApiResource, WarehouseResource
 
 
 class ReconcileConfig(dg.Config):
-    mode: Literal["dry_run", "apply"] = "dry_run"
-    """dry_run writes the results and posts nothing; apply posts each missing charge."""
+    mode: Literal["dry_run", "apply", "close"] = "dry_run"
+    """dry_run writes the results and posts nothing; apply posts each missing charge; close
+    is the daily close (pipelines/reconcile/close.py): the last closed date applied for the
+    `auto_apply` kinds, then the folios of today's departures (dates ignored)."""
+    auto_apply: list[str] = Field(default=list(DEFAULT_AUTO_SOURCES))
+    """The close's apply policy: kinds posted without a person (pos, rule:city_tax,
+    rule:breakfast, rule:room_nights); the others stay missing."""
     first_date: str | None = None
     """First business date (YYYY-MM-DD); default the last one closed."""
     last_date: str | None = None
@@ -60,11 +66,27 @@ def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pm
     with PmsClient(endpoint.base_url, endpoint.api_key, rate_per_minute=endpoint.rate_per_minute,
                    burst=endpoint.burst) as client:
         property_id = client.get_property().id
+        if config.mode == "close":
+            done = daily_close(warehouse.path, rules, client, property_id=property_id,
+                               auto_sources=config.auto_apply)
+            pre = done.pre_departure
+            context.log.info(f"daily close {done.closed.property_code} of "
+                             f"{done.closed.last}: pre-departure run "
+                             f"{'none' if pre is None else pre.run_id}")
+            return dg.Output(
+                {"run_id": done.closed.run_id,
+                 "pre_departure_run_id": None if pre is None else pre.run_id},
+                metadata={"run_id": done.closed.run_id, "mode": "close",
+                          "property": done.closed.property_code,
+                          "closed_date": done.closed.last.isoformat(),
+                          **{f"{s}_count": done.closed.summary[s][0] for s in STATUSES},
+                          "pre_departure_posted": 0 if pre is None
+                          else pre.summary["posted"][0]})
         report = run_reconciliation(
             warehouse.path, rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
             last=_date(config.last_date, "last_date"), property_id=property_id,
-            client=client if config.mode == "apply" else None)
+            client=client if config.mode == "apply" else None)  # close returned above
     summary = {status: {"count": n, "amount": f"{cents / 100:.2f}"}
                for status, (n, cents) in report.summary.items()}
     context.log.info(
@@ -94,3 +116,44 @@ def reconcile_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest
     return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code,
                           run_config={"ops": {"reconcile_folios": {"config": {"mode": "dry_run"}}}})
             for code in PROPERTY_CODES]
+
+
+@dg.sensor(job=reconcile_job, name="reconcile_close_sensor", minimum_interval_seconds=120,
+           description="The daily close of a property when its PMS business date (GET "
+                       "/property) has moved and the warehouse has synced it: apply the date "
+                       "just closed for the automatic kinds, then today's departures.")
+def reconcile_close_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResource,
+                           warehouse: WarehouseResource) -> dg.SensorResult:
+    import json
+
+    import duckdb
+
+    from pipelines.api import PmsError
+
+    closed: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
+    requests: list[dg.RunRequest] = []
+    for code in PROPERTY_CODES:
+        try:
+            endpoint = pms.endpoint(code)
+            with PmsClient(endpoint.base_url, endpoint.api_key, max_attempts=2,
+                           rate_per_minute=endpoint.rate_per_minute,
+                           burst=endpoint.burst) as client:
+                prop = client.get_property()
+            conn = duckdb.connect(warehouse.path, read_only=True)
+            try:
+                row = conn.execute("SELECT business_date FROM core.property WHERE "
+                                   "property_id = ?", [prop.id]).fetchone()
+            finally:
+                conn.close()
+        except (PmsError, ValueError, duckdb.Error) as error:
+            context.log.warning(f"property {code}: business date not read: {error}")
+            continue
+        pms_date = prop.business_date.isoformat()
+        synced = None if row is None else row[0].isoformat()
+        if synced != pms_date or closed.get(code) == pms_date:
+            continue  # not synced since the night audit yet, or closed already
+        closed[code] = pms_date
+        requests.append(dg.RunRequest(
+            run_key=f"{code}:close:{pms_date}", partition_key=code,
+            run_config={"ops": {"reconcile_folios": {"config": {"mode": "close"}}}}))
+    return dg.SensorResult(run_requests=requests, cursor=json.dumps(closed, sort_keys=True))

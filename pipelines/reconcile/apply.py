@@ -17,6 +17,7 @@ folio makes it `blocked`; one failure never stops the others.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -99,9 +100,14 @@ class Applier:
         count_call()
         return self.client
 
-    def apply(self, results: pl.DataFrame) -> pl.DataFrame:
-        """The results with the outcome of every charge posted (or found meanwhile)."""
+    def apply(self, results: pl.DataFrame,
+              sources: Collection[str] | None = None) -> pl.DataFrame:
+        """The results with the outcome of every charge posted (or found meanwhile);
+        `sources` (e.g. pos, rule:city_tax) limits the posts to those kinds, the others stay
+        missing for a person (the daily close's auto-apply policy)."""
         todo = postable(results)
+        if sources is not None:
+            todo = todo.filter(pl.col("source").is_in(list(sources)))
         updates: list[dict[str, Any]] = []
         for reservation_id in sorted(set(todo["reservation_id"].to_list())):
             self.stats.reservations += 1

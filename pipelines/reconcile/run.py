@@ -9,7 +9,7 @@ a file locked by another process is waited for.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -104,12 +104,16 @@ def run_reconciliation(
     property_id: int | None = None,
     client: PmsClient | None = None,
     before_write: Callable[[], None] | None = None,
+    sources: Collection[str] | None = None,
+    reservations: Collection[int] | None = None,
 ) -> ReconReport:
     """Reconcile one property (the warehouse's only one, or `property_id`) over business
     dates [first, last] (default: the last closed date); apply needs `client`.
 
     `before_write` runs after the posts and before the results are written (operations
-    hooks; the crash tests stop the process there)."""
+    hooks; the crash tests stop the process there). `sources` limits what apply posts to
+    those kinds (the rest stays missing); `reservations` limits the run to the charges of
+    those reservations (the pre-departure run of the daily close)."""
     if mode is Mode.APPLY and client is None:
         raise ValueError("apply mode needs an API client")
     started_at = datetime.now(UTC)
@@ -123,11 +127,13 @@ def run_reconciliation(
                         ledger=inputs.ledger, folios=inputs.folios, lines=inputs.lines,
                         rules=property_rules, first=first, last=last)
     results = hold_resolved(results, resolved)
+    if reservations is not None:
+        results = results.filter(pl.col("reservation_id").is_in(list(reservations)))
     stats = None
     if mode is Mode.APPLY:
         assert client is not None
         applier = Applier(client, pid, inputs.stays)
-        results = applier.apply(results)
+        results = applier.apply(results, sources)
         stats = applier.stats
     if before_write is not None:
         before_write()
