@@ -276,3 +276,39 @@ def ledger(by: str, **kw: Any) -> None:
       pmsw report ledger --property ROMA01 --by category --format xlsx -o ledger.xlsx
     """
     _run("ledger", first=None, last=None, by=by, **kw)
+
+
+@report.command(name="city-tax")
+@click.option("--month", required=True, metavar="YYYY-MM", help="The month of the return.")
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
+              envvar=WAREHOUSE_ENV, default=DEFAULT_WAREHOUSE, show_default=True,
+              help=f"DuckDB warehouse file (env {WAREHOUSE_ENV}).")
+@click.option("--property", "property_ref", metavar="CODE|ID",
+              help="Property code or id (needed when the warehouse holds several).")
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Rules YAML merged over the shipped defaults.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+              show_default=True, help="Output format.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write to FILE instead of stdout.")
+def city_tax(month: str, **kw: Any) -> None:
+    """City-tax return of a month: persons, person-nights, taxable nights, exempt nights by
+    reason (age, beyond the nights cap), rate, amount due (the city-tax rule of the rules
+    config), amount charged on folios, difference, and the blocked city tax still due.
+
+    \b
+    Only nights up to the last closed business date count. Examples:
+      pmsw report city-tax --property ROMA01 --month 2026-08
+      pmsw report city-tax --property FIRE01 --month 2026-08 --format xlsx -o ctax.xlsx
+    """
+    import calendar
+    from datetime import date
+
+    try:
+        year, mon = (int(part) for part in month.strip().split("-"))
+        first = date(year, mon, 1)
+    except ValueError:
+        raise click.ClickException(f"--month {month!r} is not a month: use YYYY-MM, e.g. "
+                                   "2026-08") from None
+    last = first.replace(day=calendar.monthrange(year, mon)[1])
+    _run("city-tax", first=first.isoformat(), last=last.isoformat(), **kw)

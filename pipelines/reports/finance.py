@@ -121,3 +121,48 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
              *[sum((s[n] for s in sums), zero) for n in range(len(AGING_BUCKETS) + 1)]
              ) if out else None
     return Table(title.replace("by folio", "by category with aging"), columns, out, total)
+
+
+CITY_TAX_COLUMNS = (
+    "month", "persons", "person_nights", "taxable_nights", "exempt_age_nights",
+    "exempt_cap_nights", "rate", "amount_due", "amount_charged", "difference",
+    "blocked_still_due")
+
+
+def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """The city-tax return of the month [q.first, q.last] (nights lived, up to the last
+    closed business date), with the rule of the rules config for the property."""
+    from pipelines.transforms.reconcile import load_rules
+    from pipelines.transforms.reconcile.city_tax_return import city_tax_return
+    from pipelines.warehouse.recon import read_inputs
+
+    rules_file = q.options.get("rules_file")
+    rule = load_rules(rules_file).for_property(q.prop.code).city_tax
+    last = min(q.last, q.prop.business_date - timedelta(days=1))
+    inputs = read_inputs(conn, q.prop.property_id, q.first, last)
+    figures = city_tax_return(stays=inputs.stays, items=inputs.items,
+                              age_brackets=inputs.age_brackets, rule=rule, first=q.first,
+                              last=last)
+    item = conn.execute("SELECT item_id, price FROM core.items WHERE property_id = ? AND "
+                        "code = ?", [q.prop.property_id, rule.item_code]).fetchone()
+    rate = rule.amount_per_person_night if rule.amount_per_person_night is not None else (
+        None if item is None else Decimal(item[1]))
+    charged_row = conn.execute(
+        "SELECT coalesce(sum(total), 0) FROM core.folio_lines WHERE property_id = ? AND "
+        "service_item_id = ? AND type <> 'payment' AND posted_on BETWEEN ? AND ?",
+        [q.prop.property_id, None if item is None else item[0], q.first, last]).fetchone()
+    blocked_row = conn.execute(
+        "SELECT coalesce(sum(expected_amount), 0) FROM recon.v_current WHERE property_id = ? "
+        "AND item_code = ? AND status = 'blocked' AND business_date BETWEEN ? AND ?",
+        [q.prop.property_id, rule.item_code, q.first, last]).fetchone()
+    due = Decimal(figures["due_cents"]) / 100
+    charged = Decimal(charged_row[0] if charged_row else 0).quantize(Decimal("0.01"))
+    row = (f"{q.first:%Y-%m}", figures["persons"], figures["person_nights"],
+           figures["taxable_nights"], figures["exempt_age_nights"],
+           figures["exempt_cap_nights"], rate, due.quantize(Decimal("0.01")), charged,
+           (due - charged).quantize(Decimal("0.01")),
+           Decimal(blocked_row[0] if blocked_row else 0).quantize(Decimal("0.01")))
+    title = (f"City-tax return {q.first:%Y-%m} (nights {q.first} to {last}) - {q.prop.name} "
+             f"({q.prop.code}), {q.prop.currency}: {rule.item_code}, exempt below age "
+             f"{rule.exempt_below_age}, first {rule.nights_cap} nights")
+    return Table(title, CITY_TAX_COLUMNS, [row])

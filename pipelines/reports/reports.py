@@ -231,6 +231,9 @@ def _register_finance() -> None:
     REPORTS["ledger"] = Report("ledger", ("core.folios", "core.folio_lines",
                                           "core.reservations", "core.reservation_rooms"),
                                finance.all_closed, finance.ledger)
+    REPORTS["city-tax"] = Report("city-tax", ("core.reservation_rooms", "core.folio_lines",
+                                              "recon.v_current"), finance.all_closed,
+                                 finance.city_tax)
 
 
 _register_finance()
