@@ -1,5 +1,5 @@
 """A short simulated stretch of the sandbox's 40-room hotel (Rome) with a raised share of lost
-postings, synced into a template warehouse by the ingestion code, once per module. Each test
+postings, synced into a template warehouse by the ingestion code, once per session. Each test
 serves its own copy of the database and works on its own copy of the warehouse, over real
 HTTP (as tests/reconcile/test_sandbox.py)."""
 
@@ -51,7 +51,7 @@ class World:
         _sync(self.sandbox, self.warehouse, self.pos, streams)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
     folder = tmp_path_factory.mktemp("finance")
     db, pos, warehouse = folder / "sim.sqlite", folder / "pos", folder / "template.duckdb"
