@@ -312,3 +312,19 @@ def city_tax(month: str, **kw: Any) -> None:
                                    "2026-08") from None
     last = first.replace(day=calendar.monthrange(year, mon)[1])
     _run("city-tax", first=first.isoformat(), last=last.isoformat(), **kw)
+
+
+@report.command(name="interface-loss")
+@_common
+def interface_loss(**kw: Any) -> None:
+    """Interface loss: POS ticket lines the POS never delivered to a folio, per business
+    date and item: lines and amount, lost (count, amount, % of the amount), recovered by
+    apply runs, still open; over the reconciled dates (default: the last 30 days).
+
+    \b
+    Reconcile the history first to cover it: pmsw reconcile --from D --to D --backlog
+    Examples:
+      pmsw report interface-loss --property ROMA01
+      pmsw report interface-loss --property FIRE01 --from 2026-01-01 --format csv
+    """
+    _run("interface-loss", **kw)

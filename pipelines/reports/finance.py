@@ -166,3 +166,35 @@ def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
              f"({q.prop.code}), {q.prop.currency}: {rule.item_code}, exempt below age "
              f"{rule.exempt_below_age}, first {rule.nights_cap} nights")
     return Table(title, CITY_TAX_COLUMNS, [row])
+
+
+INTERFACE_LOSS_COLUMNS = (
+    "business_date", "item_code", "ticket_lines", "amount", "lost_lines", "lost_amount",
+    "loss_pct", "recovered_lines", "recovered_amount", "open_lines", "open_amount")
+
+
+def interface_loss(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """POS ticket lines never delivered to a folio, per business date and item."""
+    rows = conn.execute(
+        "SELECT business_date, item_code, ticket_lines, amount, lost_lines, lost_amount, "
+        "recovered_lines, recovered_amount, open_lines, open_amount "
+        "FROM recon.v_interface_loss WHERE property_id = ? AND business_date BETWEEN ? AND ? "
+        "ORDER BY business_date, item_code", [q.prop.property_id, q.first, q.last]).fetchall()
+    zero = Decimal("0.00")
+
+    def pct(lost: Decimal, amount: Decimal) -> Decimal | None:
+        return None if not amount else (100 * lost / amount).quantize(Decimal("0.01"))
+
+    out = [(r[0], r[1], int(r[2]), Decimal(r[3]), int(r[4]), Decimal(r[5]),
+            pct(Decimal(r[5]), Decimal(r[3])), int(r[6]), Decimal(r[7]), int(r[8]),
+            Decimal(r[9])) for r in rows]
+    total = None
+    if out:
+        amount = sum((r[3] for r in out), zero)
+        lost = sum((r[5] for r in out), zero)
+        total = ("total", "", sum(r[2] for r in out), amount, sum(r[4] for r in out), lost,
+                 pct(lost, amount), sum(r[7] for r in out), sum((r[8] for r in out), zero),
+                 sum(r[9] for r in out), sum((r[10] for r in out), zero))
+    return Table(_title(q, "Interface loss: POS ticket lines not delivered to a folio, by "
+                           "business date and item (reconciled dates only)"),
+                 INTERFACE_LOSS_COLUMNS, out, total)

@@ -234,6 +234,8 @@ def _register_finance() -> None:
     REPORTS["city-tax"] = Report("city-tax", ("core.reservation_rooms", "core.folio_lines",
                                               "recon.v_current"), finance.all_closed,
                                  finance.city_tax)
+    REPORTS["interface-loss"] = Report("interface-loss", ("recon.v_interface_loss",),
+                                       _past_30, finance.interface_loss)
 
 
 _register_finance()
