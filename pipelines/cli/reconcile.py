@@ -13,6 +13,7 @@ and the first reason).
 
 from __future__ import annotations
 
+import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -74,6 +75,12 @@ def failure_line(report: object) -> str:
               default=DEFAULT_PATH, show_default=True, help="DuckDB warehouse file.")
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
+@click.option("--backlog", is_flag=True,
+              help="With --from/--to: one run per chunk of --chunk-days dates, with a progress "
+                   "bar; started again it skips the chunks done (resumable after a kill).")
+@click.option("--chunk-days", type=click.IntRange(1, 366), default=7, show_default=True,
+              help="With --backlog: business dates per run.")
+@click.option("--redo", is_flag=True, help="With --backlog: run the chunks done before too.")
 @click.option("--close", "close", is_flag=True,
               help="The daily close: apply the last closed date for the --auto kinds, then "
                    "the folios of today's departures (needs the API).")
@@ -83,7 +90,8 @@ def failure_line(report: object) -> str:
 @click.pass_context
 def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | None,
               last: datetime | None, apply_: bool, code: str | None, warehouse: Path,
-              rules_file: Path | None, close: bool = False,
+              rules_file: Path | None, backlog: bool = False, chunk_days: int = 7,
+              redo: bool = False, close: bool = False,
               auto_sources: tuple[str, ...] = ()) -> None:
     """Find charges missing from folios (POS ledger and rules); --apply posts them once.
 
@@ -119,6 +127,11 @@ def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | N
         except PropertyConfigError:
             if mode is Mode.APPLY or code is not None:
                 raise
+        if backlog:
+            if start is None or end is None:
+                raise click.UsageError("--backlog needs --from and --to")
+            _backlog(warehouse, rules, endpoint, mode, start, end, chunk_days, redo)
+            return
         if close:
             assert endpoint is not None
             _close(warehouse, rules, endpoint, auto_sources)
@@ -141,6 +154,50 @@ def reconcile(ctx: click.Context, one_date: datetime | None, first: datetime | N
                    f"{report.apply.reservations} reservation(s)")
     if report.summary["failed"][0]:
         click.echo(failure_line(report), err=True)
+        raise click.exceptions.Exit(1)
+
+
+def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, start: date,
+             end: date, chunk_days: int, redo: bool) -> None:
+    """`--backlog`: chunked runs with a progress bar (stderr), then the summed summary."""
+    from contextlib import ExitStack
+
+    from pipelines.api import PmsClient
+    from pipelines.ingest.properties import Endpoint
+    from pipelines.reconcile import Mode, run_backlog
+    from pipelines.reconcile.backlog import chunks_of
+    from pipelines.transforms.reconcile import STATUSES, RulesConfig
+
+    assert isinstance(rules, RulesConfig)
+    assert isinstance(mode, Mode)
+    with ExitStack() as stack:
+        client = property_id = None
+        if isinstance(endpoint, Endpoint):
+            client = stack.enter_context(PmsClient(
+                endpoint.base_url, endpoint.api_key,
+                rate_per_minute=endpoint.rate_per_minute, burst=endpoint.burst))
+            property_id = client.get_property().id
+        bar = stack.enter_context(click.progressbar(
+            length=len(chunks_of(start, end, chunk_days)), label="reconciling",
+            file=sys.stderr, show_pos=True))
+        done = run_backlog(warehouse, rules, first=start, last=end, mode=mode,
+                           property_id=property_id,
+                           client=client if mode is Mode.APPLY else None,
+                           chunk_days=chunk_days, redo=redo,
+                           on_chunk=lambda chunk, report: bar.update(1))
+    click.echo(f"Backlog {done.property_code} {done.first} to {done.last}, {done.mode.value}: "
+               f"{len(done.chunks)} chunk(s) of {chunk_days} day(s), {len(done.run)} run now "
+               f"(runs {', '.join(map(str, done.run)) or 'none'}), {len(done.skipped)} done "
+               "before")
+    click.echo(f"  {'status':<16}{'charges':>9}{'amount':>14}")
+    for status in STATUSES:
+        n, cents = done.summary[status]
+        click.echo(f"  {status:<16}{n:>9}{cents / 100:>14.2f}")
+    if mode is Mode.APPLY:
+        click.echo(f"  posted through the API: {done.posts} charge(s)")
+    if done.summary["failed"][0]:
+        click.echo(f"pmsw reconcile --backlog: {done.summary['failed'][0]} charge(s) failed",
+                   err=True)
         raise click.exceptions.Exit(1)
 
 
