@@ -14,7 +14,7 @@ from pipelines.reconcile import Mode, run_backlog
 from .conftest import FIRST, LAST, RULES, World
 
 
-class Killed(Exception):
+class KilledError(Exception):
     pass
 
 
@@ -24,9 +24,9 @@ def test_an_interrupted_backlog_resumes_and_sums_to_one_run(world: World) -> Non
     def die_after_two(chunk: object, report: object) -> None:
         seen.append(chunk)
         if len(seen) == 2:
-            raise Killed
+            raise KilledError
 
-    with pytest.raises(Killed):
+    with pytest.raises(KilledError):
         run_backlog(world.warehouse, RULES, first=FIRST, last=LAST, chunk_days=3,
                     on_chunk=die_after_two)
     result = CliRunner().invoke(main, [
