@@ -49,40 +49,8 @@ LEDGER_COLUMNS = (
     "reservation_status", "rooms", "holder", "arrival", "departure", "charges", "payments",
     "balance", "oldest_posting", "age_days", "aging_bucket")
 
-_LEDGER_SQL = """
-WITH stays AS (
-    SELECT property_id, reservation_id, bool_or(status = 'checked_in') AS in_house,
-           string_agg(DISTINCT room_code, ' ' ORDER BY room_code) AS rooms
-      FROM core.reservation_rooms WHERE property_id = $p GROUP BY ALL
-), oldest AS (
-    SELECT property_id, folio_id, min(posted_on) AS oldest_posting
-      FROM core.folio_lines WHERE property_id = $p GROUP BY ALL
-), folios AS (
-    SELECT f.folio_id,
-           row_number() OVER (PARTITION BY f.reservation_id ORDER BY f.folio_id)
-               AS folio_number,
-           f.status AS folio_status, f.reservation_id, r.status AS reservation_status,
-           s.rooms, f.guest_name AS holder, r.arrival, r.departure, f.charges, f.payments,
-           f.balance, o.oldest_posting,
-           CASE WHEN f.reservation_id IS NULL THEN 'house'
-                WHEN coalesce(s.in_house, false) THEN 'in_house'
-                WHEN r.status = 'checked_out' THEN 'departed'
-                WHEN f.balance < 0 THEN 'deposit'
-                WHEN r.status = 'cancelled' THEN 'cancelled'
-                ELSE 'future' END AS category
-      FROM core.folios f
-      LEFT JOIN core.reservations r USING (property_id, reservation_id)
-      LEFT JOIN stays s USING (property_id, reservation_id)
-      LEFT JOIN oldest o USING (property_id, folio_id)
-     WHERE f.property_id = $p
-)
-SELECT category, folio_id, folio_number, folio_status, reservation_id, reservation_status,
-       rooms, holder, arrival, departure, charges, payments, balance, oldest_posting,
-       $bd - oldest_posting AS age_days,
-       CASE WHEN oldest_posting IS NULL OR $bd - oldest_posting <= 30 THEN '0_30'
-            WHEN $bd - oldest_posting <= 60 THEN '31_60'
-            WHEN $bd - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
-  FROM folios WHERE balance <> 0
+_LEDGER_SQL = f"""
+SELECT {", ".join(LEDGER_COLUMNS)} FROM mart.v_guest_ledger WHERE property_id = $p
  ORDER BY list_position($categories, category), folio_id
 """
 
@@ -92,7 +60,7 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     folio whose balance is not zero, its category and the age of its oldest posting."""
     by = str(q.options.get("by") or "folio")
     bd = q.prop.business_date
-    rows = conn.execute(_LEDGER_SQL, {"p": q.prop.property_id, "bd": bd,
+    rows = conn.execute(_LEDGER_SQL, {"p": q.prop.property_id,
                                       "categories": list(LEDGER_CATEGORIES)}).fetchall()
     zero = Decimal("0.00")
     title = (f"Guest ledger: open balances by folio as of business date {bd} (last sync) - "

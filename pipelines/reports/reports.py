@@ -228,9 +228,8 @@ def _register_finance() -> None:
 
     REPORTS["worklist"] = Report("worklist", ("recon.v_worklist",), finance.all_closed,
                                  finance.worklist)
-    REPORTS["ledger"] = Report("ledger", ("core.folios", "core.folio_lines",
-                                          "core.reservations", "core.reservation_rooms"),
-                               finance.all_closed, finance.ledger)
+    REPORTS["ledger"] = Report("ledger", ("mart.v_guest_ledger",), finance.all_closed,
+                               finance.ledger)
     REPORTS["city-tax"] = Report("city-tax", ("core.reservation_rooms", "core.folio_lines",
                                               "recon.v_current"), finance.all_closed,
                                  finance.city_tax)
