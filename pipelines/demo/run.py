@@ -1,9 +1,10 @@
 """The demo's steps, with progress: a simulated year, the sandbox serving it, daily syncs,
 marts, reconciliation, summary.
 
-Folios and the POS ledger are current state only (no history is rebuilt from them), so they
-are read once after the daily stretch (folios in a full refresh) rather than every day: the
-warehouse ends the same, with some 28 x 6,000 fewer calls (docs/operations.md, Folio calls).
+Each played day ends with the daily close (pipelines/demo/close.py): the day's folios and
+POS ledger files are landed and the reconciliation posts what the POS dropped while the guest
+is in house. After the stretch the folios are read once more in a full refresh, and a final
+dry run and apply cover the whole stretch (docs/operations.md, Folio calls).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.ingest import SyncSettings, sync_property
 from pipelines.warehouse import connect
 
+from .close import close_day
 from .config import DemoConfig, DemoError, start_clean
 from .sandbox_admin import SandboxAdmin, hand_over_pos_files
 from .simulate import simulate_history
@@ -132,15 +134,29 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                 note(f"{endpoint.code}: " + ", ".join(
                     f"{s.stream} {s.rows} rows" for s in streams if s.stream != "reference"))
         with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
-                                    "live a day, then the warehouse syncs") as note:
+                                    "live a day, then the warehouse syncs"
+                                    + (" and closes the day" if config.daily_close else "")
+                           ) as note:
             with progress.bar(config.daily_syncs, "days") as bar:
+                posted = blocked = 0
                 for _ in range(config.daily_syncs):
                     business_date = admin.advance(1, ids)
                     for endpoint in endpoints:
                         sync_property(endpoint, conn, _run_id("daily"), settings,
                                       DAILY_STREAMS)
+                    if config.daily_close:
+                        conn.close()  # the close opens the warehouse itself
+                        for done in close_day(config, endpoints, settings):
+                            for run in (done.closed, done.pre_departure):
+                                if run is not None:
+                                    posted += run.summary["posted"][0]
+                                    blocked += run.summary["blocked"][0]
+                        conn = connect(config.warehouse)
                     bar.update(1)
             note(f"business date now {business_date}")
+            if config.daily_close:
+                note(f"daily close on each day: {posted} charge(s) posted before check-out, "
+                     f"{blocked} blocked row(s)")
         with progress.step("final_sync", "Folios (full refresh) and the POS ledger files")\
                 as note:
             hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
