@@ -474,6 +474,24 @@ REPORTS: dict[str, Report] = {
 }
 
 
+def _register_finance() -> None:
+    """The finance reports (pipelines/reports/finance.py) join REPORTS."""
+    from . import finance
+
+    REPORTS["worklist"] = Report("worklist", ("recon.v_worklist",), finance.all_closed,
+                                 finance.worklist)
+    REPORTS["ledger"] = Report("ledger", ("mart.v_guest_ledger",), finance.all_closed,
+                               finance.ledger)
+    REPORTS["city-tax"] = Report("city-tax", ("core.reservation_rooms", "core.folio_lines",
+                                              "recon.v_current"), finance.all_closed,
+                                 finance.city_tax)
+    REPORTS["interface-loss"] = Report("interface-loss", ("recon.v_interface_loss",),
+                                       _past_30, finance.interface_loss)
+
+
+_register_finance()
+
+
 def run_report(conn: duckdb.DuckDBPyConnection, path: Path, name: str, prop: PropertyRow,
                first: date | None, last: date | None, **options: Any) -> Table:
     """Check the tables and the range, then build report `name`."""
