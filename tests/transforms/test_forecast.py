@@ -16,8 +16,7 @@ As of Monday 2026-03-16:
   the last two: 03-11 and 03-04. Additive: 4 + (3 + 1) / 2 = 6. Multiplicative:
   4 x (8 + 9) / (5 + 8) = 68 / 13. Last year (03-18 - 364 = 2025-03-19): 7; last year's
   pickup: 4 + 7 - 5 = 6; the blend (6 + 7) / 2 = 6.5. Revenue: 400.00 on the books + 2 more
-  rooms at the curves' ADR (960 + 1080) / 17 = 120.00 -> 640.00, ADR 106.67, occupancy
-  6 / 10 = 60 %.
+  rooms at the curves' ADR (960 + 1080) / 17 = 120.00 -> 640.00, ADR 106.67, occupancy 60 %.
 - Tue 03-17 (h = 1), 9 on the books: additive 9 + (2 + 4) / 2 = 12 > capacity 10: 10 (11
   when the hotel overbooks by one room).
 """
