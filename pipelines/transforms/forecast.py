@@ -240,21 +240,6 @@ def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
     return _otb(otb_snapshots).select("property_id", as_of_date="snapshot_date").unique().collect()
 
 
-def method_errors(otb_snapshots: Frame, capacity: Frame,
-                  settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """Rolling origin: every snapshot date as as-of date, the HORIZONS, the METHODS,
-    scored on the nights realized. property_id, as_of_date, stay_date, horizon_days, method,
-    rooms_forecast, rooms_actual (rows where the method gives a forecast)."""
-    forecasts = method_forecasts(otb_snapshots, capacity, _as_of_dates(otb_snapshots),
-                                 HORIZONS, settings)
-    return (
-        _long(forecasts).drop_nulls("rooms_forecast")
-        .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
-        .rename({"days_before": "horizon_days"})
-        .sort("property_id", "horizon_days", "method", "stay_date")
-    )
-
-
 def choices(errors: pl.DataFrame, as_of: Frame,
             settings: ForecastSettings | None = None) -> pl.DataFrame:
     """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
