@@ -44,9 +44,9 @@ def property_place(conn: duckdb.DuckDBPyConnection,
                    property_id: int) -> tuple[str | None, str | None]:
     """(city, star_rating) of the property as last synced (GET /property): they select its
     city tax rule (docs/reconciliation.md, City tax)."""
-    row = conn.execute("SELECT city, star_rating FROM core.property WHERE property_id = ?",
-                       [property_id]).fetchone()
-    return (None, None) if row is None else (row[0], row[1])
+    rows = conn.execute("SELECT city, star_rating FROM core.property WHERE property_id = ?",
+                        [property_id]).fetchall()  # fetchall: no result left open
+    return (None, None) if not rows else (rows[0][0], rows[0][1])
 
 
 def read_inputs(conn: duckdb.DuckDBPyConnection, property_id: int, first: date,
