@@ -53,6 +53,12 @@ def _add_sql() -> None:
     main.add_command(sql)
 
 
+def _add_export() -> None:
+    from .export import export
+
+    main.add_command(export)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -66,5 +72,6 @@ _add_reconcile()
 _add_report()
 _add_warehouse()
 _add_sql()
+_add_export()
 _load_plugins()
 
