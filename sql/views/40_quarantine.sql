@@ -4,8 +4,8 @@
 CREATE OR REPLACE VIEW mart.v_quarantine AS
 SELECT p.property_id, p.code AS property_code,
        count(q.record_key) AS records_quarantined,
-       list(q.record_id ORDER BY q.record_id) FILTER (WHERE q.record_key IS NOT NULL)
-           AS record_ids,
+       coalesce(list(q.record_id ORDER BY q.record_id)
+                    FILTER (WHERE q.record_key IS NOT NULL), []) AS record_ids,
        min(q.quarantined_at) AS oldest_quarantined_at
 FROM core.property p
 LEFT JOIN meta.quarantine q

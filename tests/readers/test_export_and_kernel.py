@@ -3,17 +3,36 @@
 - `pmsw export parquet DIR` writes every mart.* table as Parquet partitioned by property; read
   back with polars (hive partitioning) each table equals the read copy's, row for row.
   PMSW_EXPORT_PARQUET=DIR makes every publish (here the one that ends `pmsw sync`) export.
+- A notebook kernel (nbclient, alive between cells) that opened the read copy with the
+  revenue manager notebook's own first cell holds it while `pmsw sync` runs: the sync
+  succeeds, the kernel's cells during it succeed (on the copy they hold), and once the
+  notebook's cell is run again, as its comment says, the next cell sees the new publish.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
+from typing import Any
 
+import nbformat
 import polars as pl
+import pytest
+from nbclient import NotebookClient
 
 from pipelines.warehouse import open_read_copy
 
-from .conftest import World, run
+from .conftest import World, run, start
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+PROBE = """import json
+row = con.execute(
+    "SELECT (SELECT max(published_at) FROM meta.published)::VARCHAR, "
+    "(SELECT run_id FROM meta.published WHERE part = 'reservations'), "
+    "(SELECT count(*) FROM core.reservations), (SELECT count(*) FROM mart.stay_nights)"
+).fetchone()
+print(json.dumps(row))"""
 
 
 def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
@@ -83,3 +102,60 @@ def test_every_publish_exports_when_pmsw_export_parquet_is_set(
     assert synced.returncode == 0, synced.stderr[-3000:]
     counts = _assert_export_equals_read_copy(world, folder)
     assert counts["stay_nights"] > old  # the day's bookings: the export is of the new copy
+
+
+def _probe(client: NotebookClient, notebook: Any) -> list[Any]:
+    cell = nbformat.v4.new_code_cell(PROBE)  # type: ignore[no-untyped-call]
+    notebook.cells.append(cell)
+    client.execute_cell(cell, len(notebook.cells) - 1)
+    text = "".join(o["text"] for o in cell.outputs if o.get("name") == "stdout")
+    return list(json.loads(text))
+
+
+def _published(world: World) -> list[Any]:
+    conn = open_read_copy(world.warehouse)
+    try:
+        row = conn.execute(
+            "SELECT (SELECT max(published_at) FROM meta.published)::VARCHAR, "
+            "(SELECT run_id FROM meta.published WHERE part = 'reservations'), "
+            "(SELECT count(*) FROM core.reservations), "
+            "(SELECT count(*) FROM mart.stay_nights)").fetchone()
+    finally:
+        conn.close()
+    assert row is not None
+    return list(row)
+
+
+def test_a_kernel_holding_the_read_copy_and_pmsw_sync_both_succeed_and_it_then_sees_the_new_data(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PMSW_WAREHOUSE", str(world.warehouse))  # the kernel inherits it
+    monkeypatch.delenv("PMSW_PROPERTY", raising=False)
+    source = nbformat.read(NOTEBOOKS / "revenue_manager.ipynb", as_version=4)  # type: ignore[no-untyped-call]
+    setup = next(c for c in source.cells if c.cell_type == "code")
+    assert "con = open_read_copy(WAREHOUSE)" in setup.source
+    notebook = nbformat.v4.new_notebook(cells=[setup])  # type: ignore[no-untyped-call]
+    client = NotebookClient(notebook, timeout=60, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+    with client.setup_kernel():
+        client.execute_cell(setup, 0)
+        held = _probe(client, notebook)
+        assert held == _published(world)
+
+        world.advance()
+        sync = start(["sync", "--no-progress"], world.env)
+        during: list[list[Any]] = []
+        while sync.poll() is None:  # the kernel reads all along the sync, landing and publish
+            during.append(_probe(client, notebook))
+            time.sleep(0.3)  # a reader every 0.3 s, not a busy loop stealing the sync's CPU
+        _, err = sync.communicate(timeout=120)
+        assert sync.returncode == 0, err[-3000:]
+        during.append(_probe(client, notebook))
+        assert len(during) >= 5
+        assert all(seen == held for seen in during)  # the copy it opened: complete, older
+
+        new = _published(world)
+        assert new[0] > held[0]
+        assert new[1] != held[1]  # the sync's run of the reservations stream
+        assert new[2] > held[2]  # the day's bookings
+        client.execute_cell(setup, 0)  # "Run this cell again to see a newer publish"
+        assert _probe(client, notebook) == new
