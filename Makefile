@@ -18,6 +18,7 @@ demo: setup
 
 lint: setup
 	@$(RUN) ruff check .
+	@$(RUN) vulture
 
 typecheck: setup
 	@$(RUN) mypy --strict models sandbox pipelines

@@ -15,8 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-RESOURCES = ("reservations", "folios", "events")
-
 
 def rest_api_config(base_url: str, api_key: str) -> dict[str, Any]:
     """The rest_api source configuration (a RESTAPIConfig dictionary)."""

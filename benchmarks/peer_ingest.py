@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +67,6 @@ class CountingLimiter(RateLimiter):
 class Scale:
     days: int = 20
     seed: int = 42
-
-
-@dataclass
-class Contender:
-    name: str
-    run: Callable[[], None]
-    rows: Callable[[], Rows]
-    extra: dict[str, int] = field(default_factory=dict)
 
 
 def truth_rows(db: Path) -> Rows:

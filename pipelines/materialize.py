@@ -29,7 +29,9 @@ class PropertyRun:
     marts: dict[str, int] = field(default_factory=dict)
     """Rows per mart rebuilt."""
     checks: dict[str, tuple[bool, str]] = field(default_factory=dict)
-    """Asset check name: (passed, description)."""
+    """Blocking (ERROR) asset check name: (passed, description)."""
+    warnings: dict[str, str] = field(default_factory=dict)
+    """WARN asset checks that did not pass: name -> description (they never fail a run)."""
     error: BaseException | None = None
 
     @property
@@ -69,7 +71,9 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     from pipelines.definitions import defs
     from pipelines.defs.keys import READ_COPY_KEY, stream_key
     from pipelines.defs.marts import MARTS_GROUP
+    from pipelines.defs.partitions import PROPERTIES
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
+    from pipelines.properties import PropertyConfigError
 
     resources: dict[str, Any] = dict(defs.resources or {})
     resources["warehouse"] = WarehouseResource(path=str(warehouse))
@@ -83,6 +87,13 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     if publish:
         selection = selection | dg.AssetSelection.assets(READ_COPY_KEY)
     run = PropertyRun(code)
+    known = PROPERTIES.get_partition_keys()
+    if code not in known:
+        run.error = PropertyConfigError(
+            f"property {code!r} is not among the partitions this process loaded "
+            f"({', '.join(known)}): the properties file is read when pipelines.definitions is "
+            "first imported")
+        return run
     try:
         with progress_hook(progress or (lambda *_: None)), _quiet_dagster():
             result = dg.materialize(every, selection=selection, partition_key=code,
@@ -103,5 +114,9 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
             run.streams[key.path[-1]] = (rows, str(meta["status"].value),
                                          str(meta["message"].value) if "message" in meta else "")
     for evaluation in result.get_asset_check_evaluations():
+        if evaluation.severity == dg.AssetCheckSeverity.WARN:
+            if not evaluation.passed:
+                run.warnings[evaluation.check_name] = evaluation.description or ""
+            continue
         run.checks[evaluation.check_name] = (evaluation.passed, evaluation.description or "")
     return run

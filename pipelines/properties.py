@@ -27,12 +27,11 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
-from pipelines.api import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, PmsClient
+from pipelines.api import API_KEY_ENV, DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, PmsClient
 
 PROPERTIES_FILE_ENV = "PMSW_PROPERTIES_FILE"
 DEFAULT_PROPERTIES_FILE = Path("properties.yaml")
 BASE_URL_ENV = "PMS_API_BASE_URL"
-API_KEY_ENV = "PMS_API_KEY"
 POS_LEDGER_DIR_ENV = "PMS_POS_LEDGER_DIR"
 DEFAULT_CODE = "default"
 

@@ -45,6 +45,14 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
     assert len(re.findall(r"7-day pickup, next 30 nights: [+-]\d+ room nights", out)) == 2
     assert len(re.findall(r"reconciliation dry_run ", out)) == 2
     assert len(re.findall(r"reconciliation apply ", out)) == 2
+    assert len(re.findall(r"daily close, \d+ runs, ", out)) == 2  # issue 16: every day
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        first_runs = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
+    finally:
+        conn.close()
+    assert first_runs is not None
+    assert first_runs[0] >= 4 + 2 * 2  # final dry run and apply, a close per day and hotel
     assert f"Warehouse: {warehouse}" in out
     assert "notebooks/revenue_manager.ipynb" in out
     base_url = re.search(r"API v1 at (http://127\.0\.0\.1:\d+/v1)", out)
@@ -61,7 +69,7 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
         runs = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
     finally:
         conn.close()
-    assert runs == (4,)  # dry run and apply per hotel: the first run's were removed
+    assert runs == first_runs  # the same runs again: the first demo's were removed
 
 
 def test_demo_never_replaces_a_warehouse_it_did_not_make(tmp_path: Path) -> None:

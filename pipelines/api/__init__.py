@@ -6,7 +6,7 @@
             ...
 """
 
-from ._client import PmsClient, ReservationFilters
+from ._client import API_KEY_ENV, PmsClient, ReservationFilters
 from ._exceptions import (
     ApiStatusError,
     AuthenticationError,
@@ -37,6 +37,7 @@ from ._retry import RetryPolicy
 from ._webhooks import parse_webhook, sign, verify_signature
 
 __all__ = [
+    "API_KEY_ENV",
     "DEFAULT_BURST",
     "DEFAULT_RATE_PER_MINUTE",
     "ApiStatusError",

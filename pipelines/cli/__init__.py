@@ -10,8 +10,10 @@ from importlib.metadata import entry_points
 
 import click
 
+from .options import OneLineGroup
 
-@click.group()
+
+@click.group(cls=OneLineGroup)
 @click.version_option(package_name="pms-warehouse")
 def main() -> None:
     """pms-warehouse: an analytics warehouse for hotels, fed by their PMS's API v1."""
@@ -59,6 +61,12 @@ def _add_export() -> None:
     main.add_command(export)
 
 
+def _add_budget() -> None:
+    from .budget import budget
+
+    main.add_command(budget)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -73,5 +81,6 @@ _add_report()
 _add_warehouse()
 _add_sql()
 _add_export()
+_add_budget()
 _load_plugins()
 

@@ -1,4 +1,6 @@
-"""Options every command shares: the warehouse file and how long a writer waits for it.
+"""The one convention of every `pmsw` command: a failure the user can fix is ONE line on
+stderr naming the option or field (exit status 1; 2 for a usage error), dates are YYYY-MM-DD;
+and the options every command shares: the warehouse file and how long a writer waits for it.
 
 `--warehouse` and PMSW_WAREHOUSE mean the same file for every command (default
 data/warehouse.duckdb, `pipelines.warehouse.DEFAULT_PATH`); `--wait` and PMSW_WAREHOUSE_WAIT
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -35,3 +38,46 @@ def wait_option() -> Callable[..., Any]:
         callback=_set_wait, metavar="SECONDS",
         help=f"Seconds to wait while another writer holds the warehouse (env {WAIT_ENV}; "
              "default 600), then fail naming it.")
+
+
+class OneLineUsageError(click.UsageError):
+    def show(self, file: Any = None) -> None:
+        click.echo(f"Error: {self.format_message()} (see --help)", err=True)
+
+
+def _one_line(error: click.UsageError) -> OneLineUsageError:
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
+class OneLineGroup(click.Group):
+    """A group whose usage errors (unknown command, bad option) print one line, no usage."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            raise _one_line(error) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as error:
+            raise _one_line(error) from None
+
+
+class IsoDate(click.ParamType[date, Any]):
+    """A date written YYYY-MM-DD (shown so in every help)."""
+
+    name = "YYYY-MM-DD"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> date:
+        if isinstance(value, date):
+            return value
+        try:
+            return date.fromisoformat(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is not a date: use YYYY-MM-DD, e.g. 2026-03-01", param, ctx)
+
+
+ISO_DATE = IsoDate()

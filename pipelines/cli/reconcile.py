@@ -12,16 +12,13 @@ property (pipelines.properties). Exit status 1 when the run could not be made or
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import sys
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import click
 
-from .options import wait_option, warehouse_option
-
-
-def _day(value: datetime | None) -> date | None:
-    return None if value is None else value.date()
+from .options import ISO_DATE, wait_option, warehouse_option
 
 
 def summary_table(report: object) -> str:
@@ -58,13 +55,11 @@ def failure_line(report: object) -> str:
             f"{failed[0]['reason']}")
 
 
-@click.command()
-@click.option("--date", "one_date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              default=None, help="One business date (default: the last one closed).")
-@click.option("--from", "first", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              default=None, help="First business date of a range.")
-@click.option("--to", "last", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              default=None, help="Last business date of a range (inclusive).")
+@click.group(invoke_without_command=True)
+@click.option("--date", "one_date", type=ISO_DATE,
+              help="One business date (default: the last one closed).")
+@click.option("--from", "first", type=ISO_DATE, help="First business date of a range.")
+@click.option("--to", "last", type=ISO_DATE, help="Last business date of a range (inclusive).")
 @click.option("--apply", "apply_", is_flag=True,
               help="Post the missing charges (default: dry run, nothing posted).")
 @click.option("--property", "code", metavar="CODE", default=None,
@@ -73,9 +68,30 @@ def failure_line(report: object) -> str:
 @wait_option()
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
-def reconcile(one_date: datetime | None, first: datetime | None, last: datetime | None,
-              apply_: bool, code: str | None, warehouse: Path, rules_file: Path | None) -> None:
-    """Find charges missing from folios (POS ledger and rules); --apply posts them once."""
+@click.option("--backlog", is_flag=True,
+              help="With --from/--to: one run per chunk of --chunk-days dates, with a progress "
+                   "bar; started again it skips the chunks done (resumable after a kill).")
+@click.option("--chunk-days", type=click.IntRange(1, 366), default=7, show_default=True,
+              help="With --backlog: business dates per run.")
+@click.option("--redo", is_flag=True, help="With --backlog: run the chunks done before too.")
+@click.option("--close", "close", is_flag=True,
+              help="The daily close: apply the last closed date for the --auto kinds, then "
+                   "the folios of today's departures (needs the API).")
+@click.option("--auto", "auto_sources", multiple=True, metavar="KIND",
+              help="With --close: a kind posted automatically (pos, rule:city_tax, "
+                   "rule:breakfast, rule:room_nights); default pos and rule:city_tax.")
+@click.pass_context
+def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
+              last: date | None, apply_: bool, code: str | None, warehouse: Path,
+              rules_file: Path | None, backlog: bool = False, chunk_days: int = 7,
+              redo: bool = False, close: bool = False,
+              auto_sources: tuple[str, ...] = ()) -> None:
+    """Find charges missing from folios (POS ledger and rules); --apply posts them once.
+
+    `pmsw reconcile resolve ITEM --as STATE --note TEXT` records what finance did about a
+    charge of the worklist (`pmsw report worklist`)."""
+    if ctx.invoked_subcommand is not None:
+        return
     from contextlib import nullcontext
 
     from pipelines.api import PmsError
@@ -89,12 +105,23 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
         raise click.UsageError("give --date, or --from and --to, not both")
     if (first is None) != (last is None):
         raise click.UsageError("--from and --to go together")
-    start, end = (_day(one_date), _day(one_date)) if one_date else (_day(first), _day(last))
-    mode = Mode.APPLY if apply_ else Mode.DRY_RUN
+    if close and (one_date or first or last):
+        raise click.UsageError("--close runs the last closed date: no --date, --from, --to")
+    start, end = (one_date, one_date) if one_date else (first, last)
+    mode = Mode.APPLY if apply_ or close else Mode.DRY_RUN
     try:
         rules = load_rules(rules_file)
         endpoint = (find_property(load_properties(), code).endpoint() if mode is Mode.APPLY
                     else None)
+        if backlog:
+            if start is None or end is None:
+                raise click.UsageError("--backlog needs --from and --to")
+            _backlog(warehouse, rules, endpoint, mode, start, end, chunk_days, redo, code)
+            return
+        if close:
+            assert endpoint is not None
+            _close(warehouse, rules, endpoint, auto_sources)
+            return
         with endpoint.client() if endpoint else nullcontext() as client:
             report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end,
                                         property_ref=code, client=client)
@@ -108,3 +135,124 @@ def reconcile(one_date: datetime | None, first: datetime | None, last: datetime 
     if report.summary["failed"][0]:
         click.echo(failure_line(report), err=True)
         raise click.exceptions.Exit(1)
+
+
+def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, start: date,
+             end: date, chunk_days: int, redo: bool, code: str | None) -> None:
+    """`--backlog`: chunked runs with a progress bar (stderr), then the summed summary."""
+    from contextlib import ExitStack
+
+    from pipelines.properties import Endpoint
+    from pipelines.reconcile import Mode, run_backlog
+    from pipelines.reconcile.backlog import chunks_of
+    from pipelines.transforms.reconcile import STATUSES, RulesConfig
+
+    assert isinstance(rules, RulesConfig)
+    assert isinstance(mode, Mode)
+    with ExitStack() as stack:
+        client = None
+        if isinstance(endpoint, Endpoint):
+            client = stack.enter_context(endpoint.client())
+        bar = stack.enter_context(click.progressbar(
+            length=len(chunks_of(start, end, chunk_days)), label="reconciling",
+            file=sys.stderr, show_pos=True))
+        done = run_backlog(warehouse, rules, first=start, last=end, mode=mode,
+                           property_ref=code, client=client,
+                           chunk_days=chunk_days, redo=redo,
+                           on_chunk=lambda chunk, report: bar.update(1))
+    click.echo(f"Backlog {done.property_code} {done.first} to {done.last}, {done.mode.value}: "
+               f"{len(done.chunks)} chunk(s) of {chunk_days} day(s), {len(done.run)} run now "
+               f"(runs {', '.join(map(str, done.run)) or 'none'}), {len(done.skipped)} done "
+               "before")
+    click.echo(f"  {'status':<16}{'charges':>9}{'amount':>14}")
+    for status in STATUSES:
+        n, cents = done.summary[status]
+        click.echo(f"  {status:<16}{n:>9}{cents / 100:>14.2f}")
+    if mode is Mode.APPLY:
+        click.echo(f"  posted through the API: {done.posts} charge(s)")
+    if done.summary["failed"][0]:
+        click.echo(f"pmsw reconcile --backlog: {done.summary['failed'][0]} charge(s) failed",
+                   err=True)
+        raise click.exceptions.Exit(1)
+
+
+def _close(warehouse: Path, rules: object, endpoint: object,
+           auto_sources: tuple[str, ...]) -> None:
+    """`--close`: the daily close (pipelines.reconcile.close), both runs' summaries."""
+    from pipelines.properties import Endpoint
+    from pipelines.reconcile import DEFAULT_AUTO_SOURCES, daily_close
+    from pipelines.transforms.reconcile import RulesConfig
+
+    assert isinstance(rules, RulesConfig)
+    assert isinstance(endpoint, Endpoint)
+    with endpoint.client() as client:
+        done = daily_close(warehouse, rules, client, property_id=client.get_property().id,
+                           auto_sources=auto_sources or DEFAULT_AUTO_SOURCES)
+    failed = 0
+    for report in (done.closed, done.pre_departure):
+        if report is None:
+            continue
+        click.echo(summary_table(report))
+        if report.apply is not None:
+            click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
+                       f"{report.apply.reservations} reservation(s)")
+        failed += report.summary["failed"][0]
+    if done.pre_departure is None:
+        click.echo(f"No departure on {done.business_date}: no pre-departure run.")
+    if failed:
+        click.echo(f"pmsw reconcile --close: {failed} charge(s) failed", err=True)
+        raise click.exceptions.Exit(1)
+
+
+@reconcile.command()
+@click.argument("item")
+@click.option("--as", "state", required=True, metavar="STATE",
+              help="open, invoiced_separately, credited, written_off or not_due.")
+@click.option("--note", required=True, help="What was done, or why (required).")
+@click.option("--by", "resolved_by", default=None,
+              help="Who resolves it (default: the login name).")
+@click.option("--property", "code", default=None,
+              help="Property code, when an item id is shared by several properties.")
+@warehouse_option("DuckDB warehouse file (must exist)")
+def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str | None,
+            warehouse: Path) -> None:
+    """Record the resolution of a worklist ITEM (append-only: who, when, note).
+
+    \b
+    ITEM is the `item` of `pmsw report worklist` (or the charge's key). A charge resolved
+    in any state but open is never posted by a later apply. Examples:
+      pmsw reconcile resolve 3fa0c2d19b7e --as written_off --note "guest left, 2 coffees"
+      pmsw reconcile resolve 3fa0c2d19b7e --as invoiced_separately --note "invoice 2026/118"
+    """
+    import getpass
+
+    from pipelines.reconcile.run import open_warehouse
+    from pipelines.warehouse.recon import (
+        RESOLUTION_STATES,
+        ReconInputError,
+        add_resolution,
+        find_item,
+    )
+
+    try:
+        if state not in RESOLUTION_STATES:
+            raise ReconInputError(f"unknown state {state!r}: one of "
+                                  f"{', '.join(RESOLUTION_STATES)}")
+        if not warehouse.is_file():
+            raise ReconInputError(f"no warehouse at {warehouse}: sync and reconcile first")
+        who = resolved_by or getpass.getuser()
+        with open_warehouse(warehouse) as conn:
+            property_id = None
+            if code is not None:
+                row = conn.execute("SELECT property_id FROM core.property WHERE "
+                                   "lower(code) = lower(?)", [code]).fetchone()
+                if row is None:
+                    raise ReconInputError(f"unknown property {code!r}")
+                property_id = int(row[0])
+            pid, key = find_item(conn, item, property_id)
+            resolution_id = add_resolution(conn, property_id=pid, key=key, state=state,
+                                           note=note, resolved_by=who,
+                                           resolved_at=datetime.now(UTC))
+    except ReconInputError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"resolution {resolution_id}: {key} is {state} (by {who})")

@@ -6,15 +6,18 @@ a missing warehouse, an unknown property, a bad date, an unknown report or optio
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
+from pipelines.cli.options import OneLineGroup
 from pipelines.reports.errors import ReportError
+from pipelines.reports.excel import render_xlsx
 from pipelines.reports.render import FORMATS, render
-from pipelines.reports.reports import SEGMENT_DIMENSIONS, run_report
+from pipelines.reports.reports import SEGMENT_DIMENSIONS, Table, run_report
 from pipelines.reports.warehouse import (
     as_of_line,
     open_warehouse,
@@ -25,31 +28,6 @@ from pipelines.reports.warehouse import (
 from .options import warehouse_option
 
 
-class OneLineGroup(click.Group):
-    """A group whose usage errors (unknown report, bad option) print one line, no usage."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.UsageError as error:
-            raise _one_line_usage(error) from None
-
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
-        try:
-            return super().resolve_command(ctx, args)
-        except click.UsageError as error:
-            raise _one_line_usage(error) from None
-
-
-class OneLineUsageError(click.UsageError):
-    def show(self, file: Any = None) -> None:
-        click.echo(f"Error: {self.format_message()} (see --help)", err=True)
-
-
-def _one_line_usage(error: click.UsageError) -> OneLineUsageError:
-    return OneLineUsageError(error.format_message(), error.ctx)
-
-
 def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         warehouse_option("DuckDB warehouse file; reports read its read copy"),
@@ -58,7 +36,11 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--from", "first", metavar="YYYY-MM-DD", help="First date (inclusive)."),
         click.option("--to", "last", metavar="YYYY-MM-DD", help="Last date (inclusive)."),
         click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                     show_default=True, help="Output format."),
+                     show_default=True,
+                     help="Output format; xlsx: one sheet, typed cells, header frozen."),
+        click.option("--output", "-o", "output", type=click.Path(dir_okay=False,
+                     path_type=Path), default=None,
+                     help="Write to FILE instead of stdout (xlsx to a terminal needs it)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -66,27 +48,58 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None,
-         last: str | None, fmt: str, **options: Any) -> None:
+         last: str | None, fmt: str, output: Path | None = None, **options: Any) -> None:
+    if fmt == "xlsx" and output is None and sys.stdout.isatty():
+        raise click.ClickException("--format xlsx writes a binary workbook: redirect stdout "
+                                   "or pass --output FILE.xlsx")
     try:
         start = parse_date(first, "--from") if first is not None else None
         end = parse_date(last, "--to") if last is not None else None
         as_of = options.get("as_of")
         if isinstance(as_of, str):
             options["as_of"] = parse_date(as_of, "--as-of")
+        if isinstance(options.get("date"), str):
+            options["date"] = parse_date(options["date"], "--date")
         conn = open_warehouse(warehouse)
         try:
             prop = resolve_property(conn, warehouse, property_ref)
             table = run_report(conn, warehouse, name, prop, start, end, **options)
-            as_of = as_of_line(conn, prop)
+            as_of_text = as_of_line(conn, prop)
         finally:
             conn.close()
     except ReportError as error:
         raise click.ClickException(str(error)) from None
-    if fmt == "table":
-        click.echo(as_of)
-    else:  # csv and json stay machine-readable: the line goes to stderr
-        click.echo(as_of, err=True)
-    click.echo(render(table, fmt))
+    if fmt == "table" and output is None:
+        click.echo(as_of_text)
+    else:  # csv, json and xlsx stay machine-readable: the line goes to stderr
+        click.echo(as_of_text, err=True)
+    _write(table, name, fmt, output)
+
+
+def _write(table: Table, name: str, fmt: str, output: Path | None) -> None:
+    """The rendered report to --output or stdout (xlsx as bytes)."""
+    if fmt == "xlsx":
+        data = render_xlsx(table, name)
+        if output is None:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            _write_file(output, data)
+        return
+    text = render(table, fmt)
+    if output is None:
+        click.echo(text)
+    else:
+        _write_file(output, (text + "\n").encode())
+
+
+def _write_file(output: Path, data: bytes) -> None:
+    try:
+        output.write_bytes(data)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {output}: {error.strerror or error}") \
+            from None
 
 
 @click.group(cls=OneLineGroup)
@@ -94,13 +107,15 @@ def report() -> None:
     """Print revenue and reconciliation tables from the warehouse's read copy.
 
     \b
-    Every report takes --property, --from/--to (inclusive) and --format table|csv|json.
+    Every report takes --property, --from/--to (inclusive), --format table|csv|json|xlsx
+    and --output FILE (xlsx: one sheet named after the report, typed cells, header frozen).
     The warehouse is data/warehouse.duckdb unless --warehouse or PMSW_WAREHOUSE says
     otherwise; reports read the copy published after the last write (data/warehouse.read.duckdb),
     never wait for a sync, and print an "As of" line. Examples:
       pmsw report occupancy --property ROMA01
       pmsw report pickup --property ROMA01 --window 30 --format csv > pickup.csv
       pmsw report reconciliation --property FIRE01 --format json
+      pmsw report revenue --property ROMA01 --format xlsx -o revenue.xlsx
     """
 
 
@@ -201,3 +216,161 @@ def reconciliation(**kw: Any) -> None:
       pmsw report reconciliation --property ROMA01 --from 2026-11-01 --format json
     """
     _run("reconciliation", **kw)
+
+
+@report.command()
+@_common
+def forecast(**kw: Any) -> None:
+    """Where each night will end: rooms on the books, rooms forecast with its low/high band,
+    occupancy, net room revenue and ADR forecast, and the method (default: the next 30
+    nights). Methods and their accuracy: docs/forecast.md.
+
+    \b
+    Examples:
+      pmsw report forecast --property ROMA01
+      pmsw report forecast --property ROMA01 --from 2026-12-01 --to 2026-12-31 --format csv
+    """
+    _run("forecast", **kw)
+
+
+@report.command("forecast-accuracy")
+@_common
+def forecast_accuracy(**kw: Any) -> None:
+    """Backtest of the forecast methods: per horizon (1, 7, 14, 30, 60, 90 days) and method,
+    MAE in rooms, WAPE and bias over the last 91 nights realized, and how much better than
+    the same night last year (--from/--to are not used).
+
+    \b
+    Examples:
+      pmsw report forecast-accuracy --property ROMA01
+      pmsw report forecast-accuracy --property FIRE01 --format json
+    """
+    _run("forecast-accuracy", **kw)
+
+
+@report.command()
+@_common
+def alerts(**kw: Any) -> None:
+    """Nights to look at, as of the business date: pace a fifth or more below last year,
+    pickup spikes (z-score over the last 8 weeks), on the books above capacity plus
+    overbooking (default: the next 90 nights).
+
+    \b
+    Examples:
+      pmsw report alerts --property ROMA01
+      pmsw report alerts --property ROMA01 --format csv
+    """
+    _run("alerts", **kw)
+
+
+@report.command()
+@_common
+@click.option("--date", "day", metavar="YYYY-MM-DD",
+              help="Business date reported (default: the day before the business date).")
+def flash(day: str | None, **kw: Any) -> None:
+    """Manager's flash for a business date: the day, month to date and year to date (rooms
+    sold, occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the
+    budget (`pmsw budget import`, pro rata of the month's days), the same dates last year and,
+    for the month, its expected end (actual nights plus mart.forecast_daily for the rest).
+    --from/--to are not used.
+
+    \b
+    Examples:
+      pmsw report flash --property ROMA01
+      pmsw report flash --property ROMA01 --date 2026-11-15 --format csv
+    """
+    if day:
+        kw["date"] = day
+    _run("flash", **kw)
+
+
+@click.option("--state", type=click.Choice(["all", "open", "invoiced_separately", "credited",
+                                            "written_off", "not_due"]),
+              default="all", show_default=True, help="Only the charges in this state.")
+def worklist(state: str, **kw: Any) -> None:
+    """Charges that cannot be posted (blocked, failed, amount_mismatch) as the latest run
+    left them: folio id and number, fiscal document, room, party to bill, item, quantity,
+    net/VAT/gross, reason code, age in days, and the latest resolution (default: every
+    closed business date).
+
+    \b
+    Resolve one: pmsw reconcile resolve ITEM --as written_off --note TEXT
+    Examples:
+      pmsw report worklist --property ROMA01 --state open
+      pmsw report worklist --property ROMA01 --format xlsx -o worklist.xlsx
+    """
+    _run("worklist", state=state, **kw)
+
+
+@report.command()
+@warehouse_option()
+@click.option("--property", "property_ref", metavar="CODE|ID",
+              help="Property code or id (needed when the warehouse holds several).")
+@click.option("--by", type=click.Choice(["folio", "category"]), default="folio",
+              show_default=True, help="One row per folio, or per category with aging.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+              show_default=True, help="Output format.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write to FILE instead of stdout.")
+def ledger(by: str, **kw: Any) -> None:
+    """Guest ledger: open balances by folio as of the last sync (the property's business
+    date): in house, departed with a balance, cancelled or future with a balance, deposits
+    (a credit balance before arrival), house accounts; aging of the oldest posting in
+    buckets 0-30, 31-60, 61-90, over 90 days. Folio balances are the API's.
+
+    \b
+    Examples:
+      pmsw report ledger --property ROMA01
+      pmsw report ledger --property ROMA01 --by category --format xlsx -o ledger.xlsx
+    """
+    _run("ledger", first=None, last=None, by=by, **kw)
+
+
+@report.command(name="city-tax")
+@click.option("--month", required=True, metavar="YYYY-MM", help="The month of the return.")
+@warehouse_option()
+@click.option("--property", "property_ref", metavar="CODE|ID",
+              help="Property code or id (needed when the warehouse holds several).")
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Rules YAML merged over the shipped defaults.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+              show_default=True, help="Output format.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write to FILE instead of stdout.")
+def city_tax(month: str, **kw: Any) -> None:
+    """City-tax return of a month: persons, person-nights, taxable nights, exempt nights by
+    reason (age, beyond the nights cap), rate, amount due (the city-tax rule of the rules
+    config), amount charged on folios, difference, and the blocked city tax still due.
+
+    \b
+    Only nights up to the last closed business date count. Examples:
+      pmsw report city-tax --property ROMA01 --month 2026-08
+      pmsw report city-tax --property FIRE01 --month 2026-08 --format xlsx -o ctax.xlsx
+    """
+    import calendar
+    from datetime import date
+
+    try:
+        year, mon = (int(part) for part in month.strip().split("-"))
+        first = date(year, mon, 1)
+    except ValueError:
+        raise click.ClickException(f"--month {month!r} is not a month: use YYYY-MM, e.g. "
+                                   "2026-08") from None
+    last = first.replace(day=calendar.monthrange(year, mon)[1])
+    _run("city-tax", first=first.isoformat(), last=last.isoformat(), **kw)
+
+
+@report.command(name="interface-loss")
+@_common
+def interface_loss(**kw: Any) -> None:
+    """Interface loss: POS ticket lines the POS never delivered to a folio, per business
+    date and item: lines and amount, lost (count, amount, % of the amount), recovered by
+    apply runs, still open; over the reconciled dates (default: the last 30 days).
+
+    \b
+    Reconcile the history first to cover it: pmsw reconcile --from D --to D --backlog
+    Examples:
+      pmsw report interface-loss --property ROMA01
+      pmsw report interface-loss --property FIRE01 --from 2026-01-01 --format csv
+    """
+    _run("interface-loss", **kw)

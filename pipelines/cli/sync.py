@@ -87,6 +87,8 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
             click.echo(f"pmsw sync: property {code}: check {name} failed: "
                        f"{run.checks[name][1]}", err=True)
             failed += 1
+        for name, why in run.warnings.items():
+            click.echo(f"pmsw sync: property {code}: warning: {name}: {why}", err=True)
     return 1 if failed else 0
 
 

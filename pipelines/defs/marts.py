@@ -54,6 +54,13 @@ DESCRIPTIONS = {
                         "bucket: the one classification of cancellations.",
     "booking_kpis": "Firm bookings by month of arrival and channel: room nights, guest "
                     "cancellation rates, lead time, ALOS; no-shows and lapsed options beside.",
+    "forecast_daily": "Where each of the next 365 nights will end as of the business date: "
+                      "rooms, room revenue, ADR and occupancy forecast with a low/high band, "
+                      "by the method the backtest chose for the horizon (docs/forecast.md).",
+    "forecast_accuracy": "Rolling-origin backtest of the forecast methods and the choice: "
+                         "MAE, WAPE and bias per horizon over the last 91 nights realized.",
+    "alerts": "Nights whose pace is well below last year, pickup spikes, on the books above "
+              "capacity plus overbooking.",
 }
 INGESTED = ("reference", "events", "reservations", "folios", "availability")
 """Ingestion streams every mart follows (the POS ledger feeds the reconciliation only)."""
@@ -132,10 +139,13 @@ pickup_asset = _asset_of("pickup")
 pace_asset = _asset_of("pace")
 booking_outcomes_asset = _asset_of("booking_outcomes")
 booking_kpis_asset = _asset_of("booking_kpis")
+forecast_daily_asset = _asset_of("forecast_daily")
+forecast_accuracy_asset = _asset_of("forecast_accuracy")
+alerts_asset = _asset_of("alerts")
 MART_ASSETS = [stay_nights_asset, revenue_daily_asset, room_fees_asset, occupancy_daily_asset,
                occupancy_by_room_type_asset, segment_daily_asset, revenue_tieout_asset,
                otb_snapshots_asset, pickup_asset, pace_asset, booking_outcomes_asset,
-               booking_kpis_asset]
+               booking_kpis_asset, forecast_daily_asset, forecast_accuracy_asset, alerts_asset]
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP)
@@ -184,5 +194,29 @@ def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.A
         metadata={"violations": count, "examples": ", ".join(examples) or "none"})
 
 
-defs = dg.Definitions(assets=MART_ASSETS, asset_checks=[revenue_tieout_has_no_unexplained_cent],
+@dg.asset_check(asset=mart_key("alerts"), name="no_alerts", blocking=False, pool=POOL,
+                description="Warns (never blocks) when mart.alerts holds a night to look at: "
+                            "pace well below last year, a pickup spike, on the books above "
+                            "capacity plus overbooking (`pmsw report alerts`).")
+def no_alerts(context: dg.AssetCheckExecutionContext,
+              warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    with warehouse.connect() as conn:
+        partition = context.run.tags.get("dagster/partition")
+        where, params = "", []
+        if partition:
+            where = "WHERE property_id = ?"
+            params = [property_of_partition(conn, partition, context.run.run_id)]
+        rows = conn.execute(f"SELECT alert, count(*) FROM mart.alerts {where} GROUP BY alert "
+                            "ORDER BY alert", params).fetchall()
+    counts = {str(alert): int(n) for alert, n in rows}
+    total = sum(counts.values())
+    return dg.AssetCheckResult(
+        passed=total == 0, severity=dg.AssetCheckSeverity.WARN,
+        description=(", ".join(f"{n} {a}" for a, n in counts.items()) if total
+                     else "no alerts"),
+        metadata={"alerts": total, **counts})
+
+
+defs = dg.Definitions(assets=MART_ASSETS,
+                      asset_checks=[revenue_tieout_has_no_unexplained_cent, no_alerts],
                       jobs=[pms_marts])

@@ -18,9 +18,10 @@ from datetime import date
 from typing import Any, Literal
 
 import dagster as dg
+from pydantic import Field
 
 from pipelines.properties import DEFAULT_CODE
-from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.reconcile import DEFAULT_AUTO_SOURCES, Mode, daily_close, run_reconciliation
 from pipelines.transforms.reconcile import STATUSES, load_rules
 
 from .keys import POOL
@@ -29,8 +30,13 @@ from .resources import PmsApiResource, WarehouseResource
 
 
 class ReconcileConfig(dg.Config):
-    mode: Literal["dry_run", "apply"] = "dry_run"
-    """dry_run writes the results and posts nothing; apply posts each missing charge."""
+    mode: Literal["dry_run", "apply", "close"] = "dry_run"
+    """dry_run writes the results and posts nothing; apply posts each missing charge; close
+    is the daily close (pipelines/reconcile/close.py): the last closed date applied for the
+    `auto_apply` kinds, then the folios of today's departures (dates ignored)."""
+    auto_apply: list[str] = Field(default=list(DEFAULT_AUTO_SOURCES))
+    """The close's apply policy: kinds posted without a person (pos, rule:city_tax,
+    rule:breakfast, rule:room_nights); the others stay missing."""
     first_date: str | None = None
     """First business date (YYYY-MM-DD); default the last one closed."""
     last_date: str | None = None
@@ -58,8 +64,26 @@ def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pm
               warehouse: WarehouseResource) -> dg.Output[dict[str, Any]]:
     rules = load_rules(config.rules_file, text=config.rules_yaml)
     code = context.partition_key
-    apply = config.mode == "apply"
+    apply = config.mode in ("apply", "close")
     with pms.endpoint(code).client() if apply else nullcontext() as client:
+        if config.mode == "close":
+            assert client is not None
+            done = daily_close(warehouse.file(), rules, client,
+                               property_id=client.get_property().id,
+                               auto_sources=config.auto_apply)
+            pre = done.pre_departure
+            context.log.info(f"daily close {done.closed.property_code} of "
+                             f"{done.closed.last}: pre-departure run "
+                             f"{'none' if pre is None else pre.run_id}")
+            return dg.Output(
+                {"run_id": done.closed.run_id,
+                 "pre_departure_run_id": None if pre is None else pre.run_id},
+                metadata={"run_id": done.closed.run_id, "mode": "close",
+                          "property": done.closed.property_code,
+                          "closed_date": done.closed.last.isoformat(),
+                          **{f"{s}_count": done.closed.summary[s][0] for s in STATUSES},
+                          "pre_departure_posted": 0 if pre is None
+                          else pre.summary["posted"][0]})
         report = run_reconciliation(
             warehouse.file(), rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
@@ -96,4 +120,44 @@ def reconcile_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest
             for code in PROPERTY_CODES]
 
 
-defs = dg.Definitions(jobs=[reconcile_job], schedules=[reconcile_daily])
+@dg.sensor(job=reconcile_job, name="reconcile_close_sensor", minimum_interval_seconds=120,
+           description="The daily close of a property when its PMS business date (GET "
+                       "/property) has moved and the warehouse has synced it: apply the date "
+                       "just closed for the automatic kinds, then today's departures.")
+def reconcile_close_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResource,
+                           warehouse: WarehouseResource) -> dg.SensorResult:
+    import json
+
+    import duckdb
+
+    from pipelines.api import PmsError
+    from pipelines.warehouse import WarehouseError, open_read_copy
+
+    closed: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
+    requests: list[dg.RunRequest] = []
+    for code in PROPERTY_CODES:
+        try:
+            with pms.endpoint(code).client() as client:
+                prop = client.get_property()
+            conn = open_read_copy(warehouse.file())  # never the writer's lock
+            try:
+                row = conn.execute("SELECT business_date FROM core.property WHERE "
+                                   "property_id = ?", [prop.id]).fetchone()
+            finally:
+                conn.close()
+        except (PmsError, ValueError, WarehouseError, duckdb.Error) as error:
+            context.log.warning(f"property {code}: business date not read: {error}")
+            continue
+        pms_date = prop.business_date.isoformat()
+        synced = None if row is None else row[0].isoformat()
+        if synced != pms_date or closed.get(code) == pms_date:
+            continue  # not synced since the night audit yet, or closed already
+        closed[code] = pms_date
+        requests.append(dg.RunRequest(
+            run_key=f"{code}:close:{pms_date}", partition_key=code,
+            run_config={"ops": {"reconcile_folios": {"config": {"mode": "close"}}}}))
+    return dg.SensorResult(run_requests=requests, cursor=json.dumps(closed, sort_keys=True))
+
+
+defs = dg.Definitions(jobs=[reconcile_job], schedules=[reconcile_daily],
+                      sensors=[reconcile_close_sensor])

@@ -16,10 +16,9 @@ from typing import Any
 import dagster as dg
 import duckdb
 
-from pipelines.api import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE
+from pipelines.api import API_KEY_ENV, DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE
 from pipelines.ingest import SyncSettings
 from pipelines.properties import (
-    API_KEY_ENV,
     BASE_URL_ENV,
     Endpoint,
     default_property,

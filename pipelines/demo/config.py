@@ -52,6 +52,8 @@ class DemoConfig:
     daily_syncs: int = 28
     """Days played one at a time, each followed by a sync (pickup and pace snapshots)."""
     seed: int = 42
+    daily_close: bool = True
+    """After each daily sync, land folios and POS files and run the daily close."""
     end: date | None = None
     """The business date the demo ends on (default: today, so the data look current)."""
     hotels: tuple[DemoHotel, ...] = HOTELS

@@ -2,9 +2,10 @@
 marts, reconciliation, summary. Syncs and marts materialize the Dagster definitions in process,
 asset checks included, like `pmsw sync` (pipelines.materialize).
 
-Folios and the POS ledger are current state only (no history is rebuilt from them), so they
-are read once after the daily stretch (folios in a full refresh) rather than every day: the
-warehouse ends the same, with some 28 x 6,000 fewer calls (docs/operations.md, Folio calls).
+Each played day ends with the daily close (pipelines/demo/close.py): the day's folios and
+POS ledger files are landed and the reconciliation posts what the POS dropped while the guest
+is in house. After the stretch the folios are read once more in a full refresh, and a final
+dry run and apply cover the whole stretch (docs/operations.md, Folio calls).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pipelines.ingest import SyncSettings
 from pipelines.materialize import PropertyRun, materialize
 from pipelines.warehouse import connect, read_copy_path
 
+from .close import close_day
 from .config import DemoConfig, DemoError, start_clean
 from .sandbox_admin import SandboxAdmin, hand_over_pos_files
 from .simulate import simulate_history
@@ -151,14 +153,26 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
             note(f"{code}: " + ", ".join(f"{s} {rows} rows" for s, (rows, _, _)
                                          in run.streams.items() if s != "reference"))
     with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
-                                "live a day, then the warehouse syncs") as note:
+                                "live a day, then the warehouse syncs"
+                                + (" and closes the day" if config.daily_close else "")
+                       ) as note:
         with progress.bar(config.daily_syncs, "days") as bar:
+            posted = blocked = 0
             for _ in range(config.daily_syncs):
                 business_date = admin.advance(1, ids)
                 for code in codes:
                     sync(code, DAILY_STREAMS)
+                if config.daily_close:
+                    for done in close_day(config, lambda code, streams: sync(code, streams)):
+                        for recon in (done.closed, done.pre_departure):
+                            if recon is not None:
+                                posted += recon.summary["posted"][0]
+                                blocked += recon.summary["blocked"][0]
                 bar.update(1)
         note(f"business date now {business_date}")
+        if config.daily_close:
+            note(f"daily close on each day: {posted} charge(s) posted before check-out, "
+                 f"{blocked} blocked row(s)")
     with progress.step("final_sync", "Folios (full refresh) and the POS ledger files") as note:
         hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
         final = SyncSettings(stay_guests=False, full_folio_refresh=True)

@@ -27,17 +27,17 @@ def simulate_history(db_path: Path, *, days: int, seed: int, start: date,
                "--start", start.isoformat(), "--pos-export", str(pos_export), "--progress"]
     for property_id in property_ids:
         command += ["--property", str(property_id)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    assert process.stdout is not None
-    assert process.stderr is not None
     other: list[str] = []
-    for line in process.stderr:
-        if line.startswith("day "):
-            on_day(int(line.split()[1].split("/")[0]))
-        else:
-            other.append(line)
-    report = process.stdout.read()
-    if process.wait() != 0:
-        raise DemoError("pmsw sandbox simulate failed:\n" + "".join(other[-20:]).rstrip())
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as process:  # closes both pipes
+        assert process.stdout is not None
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.startswith("day "):
+                on_day(int(line.split()[1].split("/")[0]))
+            else:
+                other.append(line)
+        report = process.stdout.read()
+        if process.wait() != 0:
+            raise DemoError("pmsw sandbox simulate failed:\n" + "".join(other[-20:]).rstrip())
     return date.fromisoformat(json.loads(report)["business_date"])

@@ -28,9 +28,13 @@ class HotelSummary:
     pickup_7: tuple[Any, ...]
     """pickup total row: ('total', '', otb, new, cancelled, net, revenue)."""
     recon: list[tuple[Any, ...]]
-    """recon.runs rows of the demo: run, mode, dates, expected, per status count/amount."""
+    """recon.runs rows of the final reconciliation: run, mode, dates, expected, per status
+    count/amount."""
     checks: dict[str, tuple[bool, str]]
     """The asset checks of the hotel's syncs: name -> (passed, description)."""
+    close: tuple[Any, ...] | None = None
+    """The daily close's runs summed: ('close', runs, first date, last date, expected, per
+    status count/amount), or None when the demo ran none."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,9 @@ class Summary:
             p = h.pickup_7
             lines.append(f"  7-day pickup, next 30 nights: {p[5]:+} room nights ({p[3]} new, "
                          f"{p[4]} cancelled), {_money(p[6], signed=True)} revenue")
+            if h.close is not None:
+                lines.append(f"  daily close, {h.close[1]} runs, {h.close[2]} to {h.close[3]}: "
+                             + _recon_counts(h.close))
             for run in h.recon:
                 lines.append(f"  reconciliation {run[1]:<8} {run[2]} to {run[3]}: "
                              + _recon_counts(run))
@@ -75,6 +82,14 @@ def _recon_counts(run: tuple[Any, ...]) -> str:
         if count:
             found.append(f"{count} {status} ({_money(amount)})")
     return ", ".join(found) or "nothing expected"
+
+
+def _summed(runs: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The daily close's runs as one row shaped like a recon.runs report row."""
+    if not runs:
+        return None
+    sums = [sum(r[i] for r in runs) for i in range(4, 5 + 2 * len(STATUSES))]
+    return ("close", len(runs), min(r[2] for r in runs), max(r[3] for r in runs), *sums)
 
 
 def _pct(value: Decimal | None) -> str:
@@ -111,8 +126,10 @@ def read_summary(config: DemoConfig,
             pickup_7 = pickup.total or ("total", "", 0, 0, 0, 0, Decimal("0.00"))
             recon = run_report(conn, path, "reconciliation", prop, bd - timedelta(days=400),
                                bd).rows
+            final, closes = recon[-2:], recon[:-2]
             hotels.append(HotelSummary(prop.code, prop.name, prop.currency, bd, last_30,
-                                       next_30, pickup_7, recon, checks.get(hotel.code, {})))
+                                       next_30, pickup_7, final, checks.get(hotel.code, {}),
+                                       _summed(closes)))
     finally:
         conn.close()
     return Summary(hotels, str(config.warehouse), str(config.notebooks))

@@ -6,14 +6,16 @@ MARTS is in build order: a mart reads only core.* and the marts before it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 import duckdb
 import polars as pl
 
+from pipelines.transforms.alerts import AlertSettings, alerts
 from pipelines.transforms.booking_kpis import booking_kpis
 from pipelines.transforms.booking_outcomes import booking_outcomes
+from pipelines.transforms.forecast import ForecastSettings, accuracy, backtest, forecast_daily
 from pipelines.transforms.history import rebuild_before_first_sync, snapshot_ranges
 from pipelines.transforms.line_rooms import with_single_room_entries
 from pipelines.transforms.no_shows import cancellations, with_no_show_flag
@@ -45,6 +47,9 @@ class MartSettings:
     horizon_days: int = HORIZON_DAYS
     """Stay dates ahead of each snapshot in otb_snapshots and pickup."""
     pickup_windows: tuple[int, ...] = WINDOWS
+    forecast: ForecastSettings = field(default_factory=ForecastSettings)
+    """Forecast methods, backtest and overbooking (docs/forecast.md)."""
+    alerts: AlertSettings = field(default_factory=AlertSettings)
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,29 @@ def _booking_kpis(i: Inputs) -> pl.DataFrame:
     return booking_kpis(read.mart(i.conn, "booking_outcomes", i.pid))
 
 
+def _capacity(i: Inputs) -> pl.DataFrame:
+    """property_id, rooms: the sellable rooms of core.rooms."""
+    rooms = read.rooms(i.conn, i.pid)
+    sellable = rooms.filter(pl.col("sellable")).height if rooms.height else 0
+    return pl.DataFrame({"property_id": [i.pid], "rooms": [sellable]})
+
+
+def _forecast_daily(i: Inputs) -> pl.DataFrame:
+    return forecast_daily(read.mart(i.conn, "otb_snapshots", i.pid), _capacity(i),
+                          settings=i.settings.forecast)
+
+
+def _forecast_accuracy(i: Inputs) -> pl.DataFrame:
+    errors = backtest(read.mart(i.conn, "otb_snapshots", i.pid), _capacity(i),
+                      i.settings.forecast)
+    return accuracy(errors, i.settings.forecast)
+
+
+def _alerts(i: Inputs) -> pl.DataFrame:
+    return alerts(read.mart(i.conn, "otb_snapshots", i.pid), read.mart(i.conn, "pace", i.pid),
+                  _capacity(i), i.settings.alerts, i.settings.forecast)
+
+
 Builder = Callable[[Inputs], pl.DataFrame]
 
 MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
@@ -169,6 +197,9 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "pace": (_pace, ("otb_snapshots", "occupancy_daily")),
     "booking_outcomes": (_booking_outcomes, ()),
     "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
+    "forecast_daily": (_forecast_daily, ("otb_snapshots",)),
+    "forecast_accuracy": (_forecast_accuracy, ("otb_snapshots",)),
+    "alerts": (_alerts, ("otb_snapshots", "pace")),
 }
 
 

@@ -6,7 +6,10 @@ used by the Dagster job `reconcile` (pipelines/defs/reconcile.py) and `pmsw reco
 """
 
 from .apply import Applier, ApplyStats
+from .backlog import BacklogReport, run_backlog
+from .close import DEFAULT_AUTO_SOURCES, CloseReport, daily_close
 from .run import Mode, ReconReport, closed_dates, open_warehouse, run_reconciliation
 
-__all__ = ["Applier", "ApplyStats", "Mode", "ReconReport", "closed_dates", "open_warehouse",
-           "run_reconciliation"]
+__all__ = ["DEFAULT_AUTO_SOURCES", "Applier", "ApplyStats", "BacklogReport", "CloseReport",
+           "Mode", "ReconReport", "closed_dates", "daily_close", "open_warehouse",
+           "run_backlog", "run_reconciliation"]

@@ -17,6 +17,7 @@ folio makes it `blocked`; one failure never stops the others.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -42,7 +43,7 @@ from pipelines.transforms.reconcile.reconcile import room_lines
 log = logging.getLogger(__name__)
 
 UPDATE_COLUMNS = ("status", "folio_id", "target_folio_id", "folio_line_id", "posted_cents",
-                  "posted_quantity_milli", "reason", "error_code")
+                  "posted_quantity_milli", "reason", "error_code", "reason_code")
 
 
 @dataclass
@@ -99,9 +100,14 @@ class Applier:
         count_call()
         return self.client
 
-    def apply(self, results: pl.DataFrame) -> pl.DataFrame:
-        """The results with the outcome of every charge posted (or found meanwhile)."""
+    def apply(self, results: pl.DataFrame,
+              sources: Collection[str] | None = None) -> pl.DataFrame:
+        """The results with the outcome of every charge posted (or found meanwhile);
+        `sources` (e.g. pos, rule:city_tax) limits the posts to those kinds, the others stay
+        missing for a person (the daily close's auto-apply policy)."""
         todo = postable(results)
+        if sources is not None:
+            todo = todo.filter(pl.col("source").is_in(list(sources)))
         updates: list[dict[str, Any]] = []
         for reservation_id in sorted(set(todo["reservation_id"].to_list())):
             self.stats.reservations += 1
@@ -113,7 +119,8 @@ class Applier:
         changed = pl.DataFrame(updates, schema={
             "key": pl.String, "status": pl.String, "folio_id": pl.Int64,
             "target_folio_id": pl.Int64, "folio_line_id": pl.Int64, "posted_cents": pl.Int64,
-            "posted_quantity_milli": pl.Int64, "reason": pl.String, "error_code": pl.String})
+            "posted_quantity_milli": pl.Int64, "reason": pl.String, "error_code": pl.String,
+            "reason_code": pl.String})
         return results.update(changed, on="key", include_nulls=True)
 
     def _reservation(self, reservation_id: int, scope: pl.DataFrame,
@@ -201,4 +208,4 @@ def _update(key: str, status: str, *, folio: int | None = None,
             "target_folio_id": folio, "folio_line_id": line[0] if line else None,
             "posted_cents": line[1] if line else None,
             "posted_quantity_milli": line[2] if line else None, "reason": reason,
-            "error_code": code}
+            "error_code": code, "reason_code": None}

@@ -9,7 +9,7 @@ another run can use it meanwhile; a file held by another writer is waited for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -20,9 +20,21 @@ import duckdb
 import polars as pl
 
 from pipelines.api import PmsClient
-from pipelines.transforms.reconcile import RulesConfig, reconcile, results_frame, summarize
+from pipelines.transforms.reconcile import (
+    RulesConfig,
+    hold_resolved,
+    reconcile,
+    results_frame,
+    summarize,
+)
 from pipelines.warehouse import connect, property_row, publish
-from pipelines.warehouse.recon import ReconInputError, property_place, read_inputs, save_run
+from pipelines.warehouse.recon import (
+    ReconInputError,
+    property_place,
+    read_inputs,
+    resolved_keys,
+    save_run,
+)
 
 from .apply import Applier, ApplyStats
 
@@ -85,13 +97,17 @@ def run_reconciliation(
     property_ref: int | str | None = None,
     client: PmsClient | None = None,
     before_write: Callable[[], None] | None = None,
+    sources: Collection[str] | None = None,
+    reservations: Collection[int] | None = None,
 ) -> ReconReport:
     """Reconcile one property (id or PMS code `property_ref`; default the warehouse's only
     one, or in apply mode the client's) over business dates [first, last] (default: the last
     closed date). Only apply needs `client`, and posts only to the property it reconciles.
 
     `before_write` runs after the posts and before the results are written (operations
-    hooks; the crash tests stop the process there)."""
+    hooks; the crash tests stop the process there). `sources` limits what apply posts to
+    those kinds (the rest stays missing); `reservations` limits the run to the charges of
+    those reservations (the pre-departure run of the daily close)."""
     if mode is Mode.APPLY and client is None:
         raise ValueError("apply mode needs an API client")
     started_at = datetime.now(UTC)
@@ -104,15 +120,19 @@ def run_reconciliation(
         first, last = closed_dates(business_date, first, last)
         inputs = read_inputs(conn, pid, first, last)
         city, star_rating = property_place(conn, pid)
+        resolved = resolved_keys(conn, pid)
     property_rules = rules.for_property(code, city, star_rating)
     results = reconcile(stays=inputs.stays, items=inputs.items, age_brackets=inputs.age_brackets,
                         ledger=inputs.ledger, folios=inputs.folios, lines=inputs.lines,
                         rules=property_rules, first=first, last=last)
+    results = hold_resolved(results, resolved)
+    if reservations is not None:
+        results = results.filter(pl.col("reservation_id").is_in(list(reservations)))
     stats = None
     if mode is Mode.APPLY:
         assert client is not None
         applier = Applier(client, pid, inputs.stays)
-        results = applier.apply(results)
+        results = applier.apply(results, sources)
         stats = applier.stats
     if before_write is not None:
         before_write()

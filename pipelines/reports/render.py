@@ -1,4 +1,4 @@
-"""Render a report table as aligned text, CSV or JSON."""
+"""Render a report table as aligned text, CSV or JSON (Excel: excel.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 from .reports import Table
 
-FORMATS = ("table", "csv", "json")
+FORMATS = ("table", "csv", "json", "xlsx")
+"""xlsx is binary: `pipelines.reports.excel.render_xlsx`, not `render`."""
 
 
 def _json_value(value: Any) -> Any:
@@ -39,6 +40,8 @@ def _text(value: Any) -> str:
 
 
 def render(table: Table, fmt: str) -> str:
+    if fmt == "xlsx":
+        raise ValueError("xlsx is binary: use pipelines.reports.excel.render_xlsx")
     if fmt == "json":
         return json.dumps({"report": table.title, "columns": list(table.columns),
                            "rows": [{c: _json_value(v) for c, v in zip(table.columns, row,

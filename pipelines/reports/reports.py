@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from pipelines.transforms.departments import DEPARTMENTS
+from pipelines.transforms.reconcile import STATUSES
 
 from .errors import ReportError
 from .warehouse import PropertyRow, require_tables
@@ -198,7 +199,7 @@ def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    statuses = ("matched", "missing", "posted", "amount_mismatch", "blocked", "failed")
+    statuses = STATUSES
     rows = conn.execute(
         "SELECT run_id, mode, first_date, last_date, expected_count, "
         + ", ".join(f"{s}_count, {s}_amount" for s in statuses)
@@ -209,6 +210,240 @@ def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(_title(q, "Reconciliation runs covering these business dates (counts and "
                            "expected amounts per status)"), columns,
                  [tuple(r) for r in rows])
+
+
+def _next_90(business_date: date) -> tuple[date, date]:
+    return business_date, business_date + timedelta(days=89)
+
+
+def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT stay_date, days_before, rooms_otb, rooms_forecast, rooms_low, rooms_high, "
+        "occupancy_forecast_pct, room_revenue_forecast_net, adr_forecast_net, method, "
+        "as_of_date FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? "
+        "AND ? ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
+    as_of = rows[0][-1] if rows else None
+    out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
+    total = ("total", "", "", sum(int(r[2]) for r in rows),
+             sum((Decimal(r[3]) for r in rows), Decimal("0.00")),
+             sum((Decimal(r[4]) for r in rows), Decimal("0.00")),
+             sum((Decimal(r[5]) for r in rows), Decimal("0.00")), "",
+             sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
+    return Table(_title(q, f"Forecast as of {as_of} (rooms, net room revenue; docs/forecast.md)"),
+                 ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
+                  "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
+                  "method"), out, total)
+
+
+def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT a.horizon_days, a.method, a.forecasts, a.first_night, a.last_night, "
+        "a.mae_rooms, a.wape_pct, a.bias_rooms, ly.wape_pct FROM mart.forecast_accuracy a "
+        "LEFT JOIN mart.forecast_accuracy ly ON ly.property_id = a.property_id AND "
+        "ly.horizon_days = a.horizon_days AND ly.method = 'last_year' "
+        "WHERE a.property_id = ? ORDER BY a.horizon_days, a.method <> 'chosen', a.wape_pct",
+        [q.prop.property_id]).fetchall()
+    out = []
+    for h, method, n, first, last, mae, wape, bias, ly in rows:
+        better = None if wape is None or not ly else (
+            (Decimal(ly) - Decimal(wape)) / Decimal(ly) * 100).quantize(CENT, ROUND_HALF_UP)
+        out.append((h, method, n, first, last, mae, wape, bias, better))
+    return Table(f"Forecast accuracy (rolling-origin backtest, rooms) - {q.prop.name} "
+                 f"({q.prop.code}), business date {q.prop.business_date}",
+                 ("horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms",
+                  "wape_pct", "bias_rooms", "wape_better_than_last_year_pct"), out)
+
+
+def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    rows = conn.execute(
+        "SELECT stay_date, alert, value, threshold, message, as_of_date FROM mart.alerts "
+        "WHERE property_id = ? AND stay_date BETWEEN ? AND ? ORDER BY stay_date, alert",
+        [q.prop.property_id, q.first, q.last]).fetchall()
+    return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"),
+                 ("stay_date", "weekday", "alert", "value", "threshold", "message"),
+                 [(r[0], f"{r[0]:%a}", r[1], round(float(r[2]), 4), round(float(r[3]), 4),
+                   r[4]) for r in rows])
+
+
+FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
+                 "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
+                 "total_revenue_net")
+FLASH_COLUMNS = ("metric", "day", "day_last_year", "mtd", "mtd_budget", "mtd_vs_budget_pct",
+                 "mtd_last_year", "mtd_vs_last_year_pct", "month_expected",
+                 "month_budget", "ytd", "ytd_budget", "ytd_vs_budget_pct", "ytd_last_year",
+                 "ytd_vs_last_year_pct")
+
+
+@dataclass
+class _Sums:
+    sold: Decimal = Decimal(0)
+    available: Decimal = Decimal(0)
+    room: Decimal = Decimal(0)
+    fnb: Decimal | None = Decimal(0)
+    other: Decimal | None = Decimal(0)
+
+    def values(self) -> dict[str, Decimal | int | None]:
+        total = None if self.fnb is None or self.other is None else self.room + self.fnb \
+            + self.other
+        return {"rooms_sold": int(self.sold), "rooms_available": int(self.available),
+                "occupancy_pct": _ratio(self.sold, self.available, 100),
+                "adr_net": _ratio(self.room, self.sold),
+                "revpar_net": _ratio(self.room, self.available),
+                "room_revenue_net": self.room, "food_beverage_revenue_net": self.fnb,
+                "other_revenue_net": self.other, "total_revenue_net": total}
+
+
+def _last_year(day: date) -> date:
+    return day.replace(year=day.year - 1, day=28) if (day.month, day.day) == (2, 29) \
+        else day.replace(year=day.year - 1)
+
+
+def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+             last: date) -> _Sums | None:
+    """Sums of the nights first..last; None when the warehouse holds none of them."""
+    room = conn.execute(
+        "SELECT coalesce(sum(rooms_sold), 0), coalesce(sum(rooms_available), 0), "
+        "coalesce(sum(room_revenue_net), 0), count(*) FROM mart.occupancy_daily "
+        "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+    other = conn.execute(
+        "SELECT coalesce(sum(revenue_net) FILTER (WHERE department = 'food_beverage'), 0), "
+        "coalesce(sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
+        "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
+        "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+    assert room is not None
+    assert other is not None
+    if not room[3]:
+        return None
+    return _Sums(Decimal(room[0]), Decimal(room[1]), Decimal(room[2]), Decimal(other[0]),
+                 Decimal(other[1]))
+
+
+def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+            last: date) -> _Sums | None:
+    """The budget of the days first..last: each month's budget pro rata of its days covered
+    (the whole-property row, else the sum of its segments). None without a budget."""
+    rows = conn.execute(
+        "SELECT month, sum(rooms_sold), sum(room_revenue_net), "
+        "sum(food_beverage_revenue_net), sum(other_revenue_net), count(*), "
+        "count(food_beverage_revenue_net), count(other_revenue_net) FROM ("
+        "  SELECT *, bool_or(segment IS NULL) OVER (PARTITION BY month) AS has_total"
+        "  FROM mart.budget_monthly WHERE property_id = ? AND month BETWEEN ? AND ?)"
+        " WHERE segment IS NULL OR NOT has_total GROUP BY month",
+        [pid, first.replace(day=1), last]).fetchall()
+    budgets = {r[0]: r[1:] for r in rows}
+    out = _Sums()
+    month = first.replace(day=1)
+    while month <= last:
+        following = (month + timedelta(days=32)).replace(day=1)
+        if month not in budgets:
+            return None
+        sold, room, fnb, other, n, n_fnb, n_other = budgets[month]
+        days = Decimal((following - month).days)
+        covered = Decimal((min(last, following - timedelta(days=1)) - max(first, month)).days
+                          + 1)
+        share = covered / days
+        out.sold += Decimal(sold) * share
+        out.room += Decimal(room) * share
+        out.fnb = None if out.fnb is None or n_fnb < n else out.fnb + Decimal(fnb) * share
+        out.other = None if out.other is None or n_other < n else \
+            out.other + Decimal(other) * share
+        month = following
+    out.sold = out.sold.quantize(Decimal(1), ROUND_HALF_UP)
+    out.room = out.room.quantize(CENT, ROUND_HALF_UP)
+    out.fnb = None if out.fnb is None else out.fnb.quantize(CENT, ROUND_HALF_UP)
+    out.other = None if out.other is None else out.other.quantize(CENT, ROUND_HALF_UP)
+    out.available = Decimal(0)
+    return out
+
+
+def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow,
+                    day: date) -> _Sums | None:
+    """The month of `day` as it is expected to end: the nights before the business date
+    actual (rooms and room revenue), the others from mart.forecast_daily."""
+    first = day.replace(day=1)
+    last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    found = conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
+        "table_name = 'forecast_daily'").fetchone()
+    if found is None or not found[0]:
+        return None
+    lived_to = min(last, prop.business_date - timedelta(days=1))
+    sums = (_actuals(conn, prop.property_id, first, lived_to) if lived_to >= first
+            else None) or _Sums()
+    ahead_from = max(first, prop.business_date)
+    if ahead_from <= last:
+        row = conn.execute(
+            "SELECT count(*), coalesce(sum(f.rooms_forecast), 0), "
+            "coalesce(sum(f.room_revenue_forecast_net), 0), "
+            "coalesce(sum(coalesce(o.rooms_available, f.capacity)), 0) "
+            "FROM mart.forecast_daily f LEFT JOIN mart.occupancy_daily o "
+            "ON o.property_id = f.property_id AND o.stay_date = f.stay_date "
+            "WHERE f.property_id = ? AND f.stay_date BETWEEN ? AND ? AND f.as_of_date = ("
+            "SELECT max(as_of_date) FROM mart.forecast_daily WHERE property_id = ?)",
+            [prop.property_id, ahead_from, last, prop.property_id]).fetchone()
+        assert row is not None
+        if row[0] < (last - ahead_from).days + 1:
+            return None
+        sums.sold += Decimal(row[1])
+        sums.room += Decimal(row[2])
+        sums.available += Decimal(row[3])
+    sums.sold = sums.sold.quantize(Decimal(1), ROUND_HALF_UP)
+    sums.room = sums.room.quantize(CENT, ROUND_HALF_UP)
+    sums.fnb = sums.other = None  # no forecast of F&B and other revenue
+    return sums
+
+
+def _change(actual: Any, base: Any) -> Decimal | None:
+    if actual is None or base is None or not base:
+        return None
+    return ((Decimal(actual) - Decimal(base)) * 100 / Decimal(base)).quantize(CENT,
+                                                                             ROUND_HALF_UP)
+
+
+def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    day = q.options.get("date") or q.prop.business_date - timedelta(days=1)
+    pid = q.prop.property_id
+    month_first, year_first = day.replace(day=1), day.replace(month=1, day=1)
+    month_last = (month_first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    ly = _last_year(day)
+    periods = {
+        "day": _actuals(conn, pid, day, day),
+        "day_last_year": _actuals(conn, pid, ly, ly),
+        "mtd": _actuals(conn, pid, month_first, day),
+        "mtd_budget": _budget(conn, pid, month_first, day),
+        "mtd_last_year": _actuals(conn, pid, _last_year(month_first), ly),
+        "month_expected": _expected_month(conn, q.prop, day),
+        "month_budget": _budget(conn, pid, month_first, month_last),
+        "ytd": _actuals(conn, pid, year_first, day),
+        "ytd_budget": _budget(conn, pid, year_first, day),
+        "ytd_last_year": _actuals(conn, pid, _last_year(year_first), ly),
+    }
+    values = {k: (None if v is None else v.values()) for k, v in periods.items()}
+    for budget in ("mtd_budget", "month_budget", "ytd_budget"):
+        found = values[budget]
+        if found is not None:  # a budget has no supply: its rates use the actual supply
+            supply = periods["mtd" if budget == "mtd_budget" else
+                             "month_expected" if budget == "month_budget" else "ytd"]
+            if supply is not None and supply.available:
+                sums = periods[budget]
+                assert sums is not None
+                sums.available = supply.available
+                values[budget] = sums.values()
+            else:
+                found.update(rooms_available=None, occupancy_pct=None, revpar_net=None)
+    rows = []
+    for metric in FLASH_METRICS:
+        got = {k: (None if v is None else v[metric]) for k, v in values.items()}
+        rows.append((
+            metric, got["day"], got["day_last_year"], got["mtd"], got["mtd_budget"],
+            _change(got["mtd"], got["mtd_budget"]), got["mtd_last_year"],
+            _change(got["mtd"], got["mtd_last_year"]), got["month_expected"],
+            got["month_budget"], got["ytd"], got["ytd_budget"],
+            _change(got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
+            _change(got["ytd"], got["ytd_last_year"])))
+    return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
+                 f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
+                 f"business date {q.prop.business_date}", FLASH_COLUMNS, rows)
 
 
 def _latest(conn: duckdb.DuckDBPyConnection, table: str, column: str,
@@ -230,7 +465,31 @@ REPORTS: dict[str, Report] = {
                                     "core.room_types"), _past_30, segments),
     "revenue": Report("revenue", ("mart.revenue_daily",), _past_30, revenue),
     "reconciliation": Report("reconciliation", ("recon.runs",), _past_30, reconciliation),
+    "forecast": Report("forecast", ("mart.forecast_daily",), _next_30, forecast),
+    "forecast-accuracy": Report("forecast-accuracy", ("mart.forecast_accuracy",), _past_30,
+                                forecast_accuracy),
+    "alerts": Report("alerts", ("mart.alerts",), _next_90, alerts),
+    "flash": Report("flash", ("mart.occupancy_daily", "mart.revenue_daily",
+                              "mart.budget_monthly"), _past_30, flash),
 }
+
+
+def _register_finance() -> None:
+    """The finance reports (pipelines/reports/finance.py) join REPORTS."""
+    from . import finance
+
+    REPORTS["worklist"] = Report("worklist", ("recon.v_worklist",), finance.all_closed,
+                                 finance.worklist)
+    REPORTS["ledger"] = Report("ledger", ("mart.v_guest_ledger",), finance.all_closed,
+                               finance.ledger)
+    REPORTS["city-tax"] = Report("city-tax", ("core.reservation_rooms", "core.folio_lines",
+                                              "recon.v_current"), finance.all_closed,
+                                 finance.city_tax)
+    REPORTS["interface-loss"] = Report("interface-loss", ("recon.v_interface_loss",),
+                                       _past_30, finance.interface_loss)
+
+
+_register_finance()
 
 
 def run_report(conn: duckdb.DuckDBPyConnection, path: Path, name: str, prop: PropertyRow,

@@ -36,7 +36,6 @@ CANCELLATION = "cancellation"
 EARLY_DEPARTURE = "early_departure"
 OTHER_FEE = "other"
 UNATTRIBUTED = "unattributed"
-FEE_KINDS = (NO_SHOW, CANCELLATION, EARLY_DEPARTURE, OTHER_FEE, UNATTRIBUTED)
 
 ROOM_COLUMNS = ("property_id", "reservation_id", "reservation_room_id", "status", "arrival",
                 "departure", "is_no_show")

@@ -132,3 +132,53 @@ def save_run(conn: duckdb.DuckDBPyConnection, *, property_id: int, mode: str, fi
         staged = results.with_columns(run_id=pl.lit(run_id, dtype=pl.Int64))
         insert_frame(conn, "recon.results", staged)
     return run_id
+
+
+RESOLUTION_STATES = ("open", "invoiced_separately", "credited", "written_off", "not_due")
+"""States of a charge that cannot be posted (recon.resolutions.state)."""
+
+
+def resolved_keys(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    """The charges of the property whose latest resolution is not `open`: key, state,
+    resolved_by, resolved_at (a later apply never posts them)."""
+    return query_frame(conn, """
+        SELECT key, state, resolved_by, resolved_at FROM (
+            SELECT * FROM recon.resolutions WHERE property_id = $p
+            QUALIFY row_number() OVER (PARTITION BY key ORDER BY resolution_id DESC) = 1)
+         WHERE state <> 'open' ORDER BY key""", {"p": property_id})
+
+
+def find_item(conn: duckdb.DuckDBPyConnection, item: str,
+              property_id: int | None = None) -> tuple[int, str]:
+    """(property_id, key) of a charge named by its worklist item (the 12 characters of
+    recon.v_worklist.item), its Idempotency-Key or its key; one-line error when unknown or
+    ambiguous."""
+    wanted = item.strip()
+    rows = conn.execute("""
+        SELECT DISTINCT property_id, key FROM recon.results
+         WHERE (substr(idempotency_key, 7, 12) = lower($w) OR idempotency_key = $w
+                OR key = $w) AND ($p IS NULL OR property_id = $p)
+         ORDER BY ALL""", {"w": wanted, "p": property_id}).fetchall()
+    if not rows:
+        raise ReconInputError(f"unknown item {wanted!r}: not a charge of any reconciliation "
+                              "run (see pmsw report worklist)")
+    if len(rows) > 1:
+        raise ReconInputError(f"item {wanted!r} names {len(rows)} charges: give the key")
+    return int(rows[0][0]), str(rows[0][1])
+
+
+def add_resolution(conn: duckdb.DuckDBPyConnection, *, property_id: int, key: str,
+                   state: str, note: str, resolved_by: str, resolved_at: datetime) -> int:
+    """Append one resolution (never updates); return its resolution_id."""
+    if state not in RESOLUTION_STATES:
+        raise ReconInputError(f"unknown state {state!r}: one of {', '.join(RESOLUTION_STATES)}")
+    if not note.strip():
+        raise ReconInputError("a resolution needs a note (--note TEXT): what was done, or why")
+    with transaction(conn):
+        row = conn.execute("SELECT coalesce(max(resolution_id), 0) + 1 "
+                           "FROM recon.resolutions").fetchone()
+        resolution_id = int(row[0]) if row else 1
+        conn.execute("INSERT INTO recon.resolutions VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                     [resolution_id, property_id, key, state, note.strip(), resolved_by,
+                      resolved_at])
+    return resolution_id

@@ -3,12 +3,13 @@
 Rules (issue 5; docs/warehouse.md):
 - A head and its rooms are replaced only by a state whose `updated_at` is at least as recent,
   so an older answer landed late never overwrites a newer one.
-- A room's version is identified by the hash of the tracked fields (`TRACKED`). The same hash
-  adds nothing. A new hash closes the current version at the change time and opens one there.
-  The change time is the room's `updated_at`, or the head's when only a head field tracked here
-  (type, channel, source, market) changed. A change stamped exactly at the current version's
-  start (two changes within the same second of the API's clock) replaces that version in
-  place, so versions never overlap and never have zero length.
+- A room's version is identified by the hash of the tracked fields (`version_hash`: status,
+  dates, nights, persons, room type, room, rate plan, total, type, channel, source, market).
+  The same hash adds nothing. A new hash closes the current version at the change time and
+  opens one there. The change time is the room's `updated_at`, or the head's when only a head
+  field tracked here (type, channel, source, market) changed. A change stamped exactly at the
+  current version's start (two changes within the same second of the API's clock) replaces
+  that version in place, so versions never overlap and never have zero length.
 """
 
 from __future__ import annotations
@@ -30,10 +31,6 @@ from .sync_state import advance_cursor, clear_full_resync
 from .transaction import transaction
 
 STREAM = "reservations"
-
-TRACKED = ("status", "arrival", "departure", "nights", "adults", "brackets", "room_type_id",
-           "room_id", "rate_plan_id", "total", "reservation_type", "channel", "source", "market")
-"""Fields of a room entry whose change makes a new version: what OTB, pickup and pace use."""
 
 _HEAD = {
     "property_id": INT, "reservation_id": INT, "arrival": DATE, "departure": DATE,
@@ -90,7 +87,8 @@ def brackets_json(brackets: dict[int, int]) -> str:
 
 
 def version_hash(room: ReservationRoom, head: Reservation) -> str:
-    """SHA-256 of the tracked fields of a room entry (see TRACKED)."""
+    """SHA-256 of the tracked fields of a room entry: those whose change makes a new version
+    (what OTB, pickup and pace use)."""
     total: Decimal = room.total
     tracked = (
         str(room.status), room.arrival.isoformat(), room.departure.isoformat(), room.nights,
@@ -98,7 +96,7 @@ def version_hash(room: ReservationRoom, head: Reservation) -> str:
         room.room.id if room.room else None, room.rate_plan.id if room.rate_plan else None,
         format(total.quantize(Decimal("0.01")), "f"), str(head.type), head.channel,
         head.source, head.market,
-    )  # in the order of TRACKED; repr keeps None apart from "None" and 1 apart from "1"
+    )  # repr keeps None apart from "None" and 1 apart from "1"
     return hashlib.sha256(repr(tracked).encode()).hexdigest()
 
 

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from pipelines.defs.marts import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
+from pipelines.defs.publish import read_copy
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
@@ -21,14 +22,14 @@ from tests.conftest import ALL_SCOPES_KEY, UNLIMITED, auth
 from .hotel import Hotel, live_the_days
 
 PARTITION = "default"
-"""The one property partition when no properties file exists (pipelines.ingest.properties)."""
+"""The one property partition when no properties file exists (pipelines.properties)."""
 
 
 def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResult:
     """Build every mart of the property through the Dagster assets (as `pmsw sync` does), with
-    the tie-out's asset check."""
+    the tie-out's asset check, then publish the read copy the reports read."""
     return dg.materialize(
-        [*MART_ASSETS, revenue_tieout_has_no_unexplained_cent], partition_key=PARTITION,
+        [*MART_ASSETS, revenue_tieout_has_no_unexplained_cent, read_copy], partition_key=PARTITION,
         resources={"pms": PmsApiResource(base_url=base_url, api_key=ALL_SCOPES_KEY),
                    "warehouse": WarehouseResource(path=str(warehouse))})
 

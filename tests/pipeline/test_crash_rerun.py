@@ -31,6 +31,12 @@ def _start(db: Path, base_url: str, run_id: str, kill_after: int | None = None,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def _finish(process: subprocess.Popen[bytes], timeout: float) -> tuple[int, str]:
+    """Wait for the runner; its exit code and stderr (communicate closes the pipe)."""
+    _, err = process.communicate(timeout=timeout)
+    return process.returncode, err.decode(errors="replace")
+
+
 def _calls(db: Path) -> int:
     conn = duckdb.connect(str(db), read_only=True)
     try:
@@ -47,8 +53,8 @@ def test_sigkill_at_many_points_then_rerun_equals_an_uninterrupted_run(
 
     reference = tmp_path / "reference.duckdb"
     began = time.monotonic()
-    process = _start(reference, sandbox.base_url, "reference")
-    assert process.wait(timeout=120) == 0, process.stderr.read() if process.stderr else ""
+    code, err = _finish(_start(reference, sandbox.base_url, "reference"), 120)
+    assert code == 0, err
     whole = time.monotonic() - began
     total_calls = _calls(reference)
     assert total_calls > 100
@@ -58,10 +64,11 @@ def test_sigkill_at_many_points_then_rerun_equals_an_uninterrupted_run(
     # Killed after N calls (N spread over the whole run: every stream), then run again.
     for n, point in enumerate(sorted(rng.sample(range(1, total_calls), 4))):
         crashed = tmp_path / f"crashed-{n}.duckdb"
-        process = _start(crashed, sandbox.base_url, f"kill-{n}", kill_after=point)
-        assert process.wait(timeout=120) == -signal.SIGKILL
-        process = _start(crashed, sandbox.base_url, f"rerun-{n}")
-        assert process.wait(timeout=120) == 0, process.stderr.read() if process.stderr else ""
+        code, err = _finish(_start(crashed, sandbox.base_url, f"kill-{n}", kill_after=point),
+                            120)
+        assert code == -signal.SIGKILL, err
+        code, err = _finish(_start(crashed, sandbox.base_url, f"rerun-{n}"), 120)
+        assert code == 0, err
         got = snapshot(crashed)
         for table in expected:
             assert got[table] == expected[table], (point, table)
@@ -72,9 +79,9 @@ def test_sigkill_at_many_points_then_rerun_equals_an_uninterrupted_run(
         process = _start(crashed, sandbox.base_url, f"timer-{n}")
         time.sleep(rng.uniform(0.3, 0.9) * whole)
         process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
-    process = _start(crashed, sandbox.base_url, "final")
-    assert process.wait(timeout=120) == 0, process.stderr.read() if process.stderr else ""
+        _finish(process, 30)
+    code, err = _finish(_start(crashed, sandbox.base_url, "final"), 120)
+    assert code == 0, err
     got = snapshot(crashed)
     for table in expected:
         assert got[table] == expected[table], table

@@ -61,7 +61,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     with running_sandbox(SandboxSettings(**UNLIMITED, admin=True), clock()) as sandbox:
         advance(sandbox.root_url, 3, property_ids=[1])
         props = write_properties(tmp_path / "properties.yaml", sandbox.base_url,
-                                 codes={"rome": "KEY_ROME"})
+                                 codes={"ROMA01": "KEY_ROME"})
         warehouse = tmp_path / "warehouse.duckdb"
         env = {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": ALL_SCOPES_KEY,
                "PMSW_WAREHOUSE": str(warehouse)}

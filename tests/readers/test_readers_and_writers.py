@@ -114,7 +114,7 @@ def test_two_writers_wait_for_the_holder_then_both_finish(world: World,
                                 cwd=REPO, env=pmsw_env(world.env), stdout=subprocess.DEVNULL,
                                 stderr=sync_log, text=True)
         recon = subprocess.Popen([sys.executable, "-m", "pipelines.cli", "reconcile", "--apply",
-                                  "--property", "rome"], cwd=REPO, env=pmsw_env(world.env),
+                                  "--property", "ROMA01"], cwd=REPO, env=pmsw_env(world.env),
                                  stdout=subprocess.PIPE, stderr=recon_log, text=True)
         try:
             for log in logs.values():  # both writers are waiting, neither failed
@@ -145,7 +145,7 @@ def test_a_writer_past_the_wait_limit_fails_in_one_line_naming_the_holder(
     holder = _holder(world.warehouse)
     try:
         began = time.monotonic()
-        late = run(["reconcile", "--apply", "--property", "rome"],
+        late = run(["reconcile", "--apply", "--property", "ROMA01"],
                    {**world.env, "PMSW_WAREHOUSE_WAIT": "1"}, timeout=60)
         waited = time.monotonic() - began
         option = run(["sync", "--no-progress", "--wait", "0.5"], world.env, timeout=60)

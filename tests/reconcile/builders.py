@@ -80,9 +80,5 @@ def lines(*rows: dict[str, Any]) -> pl.DataFrame:
         "service_item_id": pl.Int64, "reversal_of": pl.Int64})
 
 
-def no_ledger() -> pl.DataFrame:
-    return ledger()
-
-
 def rows_of(frame: pl.DataFrame, *columns: str) -> list[tuple[Any, ...]]:
     return sorted(frame.select(columns).iter_rows())

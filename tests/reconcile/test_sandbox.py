@@ -408,6 +408,11 @@ def test_command_line_dry_run_and_refusals(world: World) -> None:
                                 FIRST.isoformat(), "--to", LAST.isoformat(), *wh])
     assert both.exit_code == 2
     assert "not both" in both.output
+    bad = runner.invoke(main, ["reconcile", "--date", "2026-13-01", *wh])
+    assert bad.exit_code == 2  # one line naming the option, as every pmsw command (issue 13)
+    assert bad.output.strip().splitlines() == [
+        "Error: Invalid value for '--date': '2026-13-01' is not a date: use YYYY-MM-DD, e.g. "
+        "2026-03-01 (see --help)"]
     apply_without_api = runner.invoke(main, ["reconcile", "--apply", *wh])
     assert apply_without_api.exit_code == 1
     assert "PMS_API_BASE_URL" in apply_without_api.output

@@ -61,7 +61,7 @@ def _warehouse_text(db: Path) -> str:
             "SELECT table_schema, table_name, column_name FROM information_schema.columns "
             "WHERE data_type IN ('VARCHAR', 'JSON') AND table_schema NOT IN "
             "('information_schema', 'pg_catalog')").fetchall()
-        parts = []
+        parts: list[str] = []
         for schema, table, column in columns:
             rows = conn.execute(
                 f'SELECT DISTINCT CAST("{column}" AS VARCHAR) FROM "{schema}"."{table}"'
@@ -85,11 +85,11 @@ def _event_log(instance: dg.DagsterInstance) -> str:
 def test_no_key_or_secret_in_logs_metadata_errors_or_the_warehouse(
         sandbox: RunningSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    api = httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30)
-    created = api.post("/webhooks", json={"url": "https://receiver.example/hook"})
-    assert created.status_code == 201, created.text
-    webhook_secret = created.json()["secret"]
-    _book(api, "Secret", notes="no key here")
+    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as api:
+        created = api.post("/webhooks", json={"url": "https://receiver.example/hook"})
+        assert created.status_code == 201, created.text
+        webhook_secret = created.json()["secret"]
+        _book(api, "Secret", notes="no key here")
 
     db = tmp_path / "warehouse.duckdb"
     caplog.set_level(logging.DEBUG)
@@ -173,6 +173,7 @@ def test_webhook_receiver_on_real_deliveries_of_the_sandbox(
         delivery = hook.at()[0]
     finally:
         hook.close()
+        api.close()
     body, headers = delivery.body, dict(delivery.headers)
     first = receiver.receive(body, headers)
     assert first is not None
@@ -221,35 +222,35 @@ def _fill(path: str, ids: dict[str, int]) -> str:
 def test_a_key_of_another_property_sees_no_record_of_property_one(
         sandbox: RunningSandbox) -> None:
     """Spec, convention 8: a record of another property answers 404 not_found."""
-    mine = httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30)
-    other = httpx.Client(base_url=sandbox.base_url, headers=auth(OTHER_KEY), timeout=30)
-    ids = _property_one_ids(mine)
-    before = {p: mine.get(p).text for p in (f"/reservations/{ids['reservation']}",
-                                           f"/folios/{ids['folio']}", "/webhooks")}
-    document = httpx.get(f"{sandbox.base_url}/openapi.json", timeout=30).json()
-    tried = 0
-    for path, operations in document["paths"].items():
-        for method in operations:
-            if "{" not in path:
-                continue
-            url = _fill(path.removeprefix("/v1"), ids)
-            body: dict[str, Any] | None = None if method in ("get", "delete") else {}
-            if path.endswith("/charges"):
-                body = {"item_id": 1}
-            answer = other.request(method.upper(), url, json=body)
-            tried += 1
-            assert answer.status_code in (400, 404, 422), (method, url, answer.status_code,
-                                                           answer.text)
-            if answer.status_code == 404:
-                assert answer.json()["error"]["code"] == "not_found"
-    # Lists of the other property hold none of property 1's records.
-    listed = other.get("/reservations", params={"page_size": 200}).json()["data"]
-    assert ids["reservation"] not in {r["id"] for r in listed}
-    assert ids["webhook"] not in {w["id"] for w in other.get("/webhooks").json()["data"]}
-    events = other.get("/events", params={"limit": 500}).json()["data"]
-    assert ids["reservation"] not in {e["entity_id"] for e in events
-                                      if e["entity"] == "reservation"}
-    after = {p: mine.get(p).text for p in before}
-    assert after == before, "a call with the other property's key changed property 1"
-    assert tried >= 20
+    with (httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as mine,
+          httpx.Client(base_url=sandbox.base_url, headers=auth(OTHER_KEY), timeout=30) as other):
+        ids = _property_one_ids(mine)
+        before = {p: mine.get(p).text for p in (f"/reservations/{ids['reservation']}",
+                                               f"/folios/{ids['folio']}", "/webhooks")}
+        document = httpx.get(f"{sandbox.base_url}/openapi.json", timeout=30).json()
+        tried = 0
+        for path, operations in document["paths"].items():
+            for method in operations:
+                if "{" not in path:
+                    continue
+                url = _fill(path.removeprefix("/v1"), ids)
+                body: dict[str, Any] | None = None if method in ("get", "delete") else {}
+                if path.endswith("/charges"):
+                    body = {"item_id": 1}
+                answer = other.request(method.upper(), url, json=body)
+                tried += 1
+                assert answer.status_code in (400, 404, 422), (method, url, answer.status_code,
+                                                               answer.text)
+                if answer.status_code == 404:
+                    assert answer.json()["error"]["code"] == "not_found"
+        # Lists of the other property hold none of property 1's records.
+        listed = other.get("/reservations", params={"page_size": 200}).json()["data"]
+        assert ids["reservation"] not in {r["id"] for r in listed}
+        assert ids["webhook"] not in {w["id"] for w in other.get("/webhooks").json()["data"]}
+        events = other.get("/events", params={"limit": 500}).json()["data"]
+        assert ids["reservation"] not in {e["entity_id"] for e in events
+                                          if e["entity"] == "reservation"}
+        after = {p: mine.get(p).text for p in before}
+        assert after == before, "a call with the other property's key changed property 1"
+        assert tried >= 20
     print(f"\nisolation: {tried} operations with ids of property 1 tried with property 2's key")

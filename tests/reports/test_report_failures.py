@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
-REPORTS = ["occupancy", "pickup", "pace", "segments", "revenue", "reconciliation"]
+REPORTS = ["occupancy", "pickup", "pace", "segments", "revenue", "reconciliation", "forecast",
+           "forecast-accuracy", "alerts", "flash"]
 
 
 def fails_in_one_line(*args: str) -> str:

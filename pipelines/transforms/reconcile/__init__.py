@@ -30,11 +30,20 @@ from .frames import (
 )
 from .keys import charge_key, idempotency_key
 from .matching import match, net_lines
-from .reconcile import RESULT_COLUMNS, postable, reconcile, results_frame, summarize
+from .outcome import REASON_CODES
+from .reconcile import (
+    RESULT_COLUMNS,
+    hold_resolved,
+    postable,
+    reconcile,
+    results_frame,
+    summarize,
+)
 
 __all__ = [
-    "AMOUNT_MISMATCH", "BLOCKED", "FAILED", "MATCHED", "MISSING", "POSTED", "RESULT_COLUMNS",
-    "STATUSES", "BreakfastRule", "CityTaxPeriod", "CityTaxRule", "PropertyRules", "RoomNightsRule",
-    "RulesConfig", "RulesConfigError", "charge_key", "expected_charges", "idempotency_key",
+    "AMOUNT_MISMATCH", "BLOCKED", "FAILED", "MATCHED", "MISSING", "POSTED", "REASON_CODES",
+    "RESULT_COLUMNS", "STATUSES", "BreakfastRule", "CityTaxPeriod", "CityTaxRule",
+    "PropertyRules", "RoomNightsRule", "RulesConfig", "RulesConfigError", "charge_key",
+    "expected_charges", "hold_resolved", "idempotency_key",
     "load_rules", "match", "net_lines", "postable", "reconcile", "results_frame", "summarize",
 ]

@@ -26,10 +26,26 @@ from .frames import (
 
 CANCELLED = "cancelled"
 
+# Reason codes (recon.results.reason_code): why a charge is not simply matched.
+STAY_UNKNOWN = "stay_unknown"
+STAY_CANCELLED = "stay_cancelled"
+ITEM_UNKNOWN = "item_unknown"
+NO_FOLIO = "no_folio"
+FOLIO_CLOSED = "folio_closed"
+FOLIO_SUSPENDED = "folio_suspended"
+AMOUNT_MISMATCH_CODE = "amount_mismatch"
+REPORTED_ONLY = "reported_only"
+POST_FAILED = "post_failed"
+RESOLVED = "resolved"
+REASON_CODES = (STAY_UNKNOWN, STAY_CANCELLED, ITEM_UNKNOWN, NO_FOLIO, FOLIO_CLOSED,
+                FOLIO_SUSPENDED, AMOUNT_MISMATCH_CODE, REPORTED_ONLY, POST_FAILED, RESOLVED)
+
 
 def folio_targets(stays: Frame, folios: Frame, lines: pl.DataFrame) -> pl.DataFrame:
-    """Per room entry: `target_folio_id` (its first open folio, or null) and `folio_note`
-    (its folios and statuses, for the reason when none is open)."""
+    """Per room entry: `target_folio_id` (its first open folio, or null), `held_folio_id`
+    (its last closed folio, else its last folio: where a charge it cannot take belongs),
+    `has_suspended`, and `folio_note` (its folios and statuses, for the reason when none is
+    open)."""
     stay = lazy(stays, "stays", STAY_COLUMNS).select(
         pl.col("property_id").cast(pl.Int64), pl.col("reservation_room_id").cast(pl.Int64),
         pl.col("reservation_id").cast(pl.Int64))
@@ -55,6 +71,10 @@ def folio_targets(stays: Frame, folios: Frame, lines: pl.DataFrame) -> pl.DataFr
     )
     return owned.group_by("property_id", "reservation_room_id").agg(
         target_folio_id=pl.col("folio_id").filter(pl.col("status") == "open").first(),
+        held_folio_id=pl.coalesce(
+            pl.col("folio_id").filter(pl.col("status") == "closed").last(),
+            pl.col("folio_id").last()),
+        has_suspended=(pl.col("status") == "suspended").any(),
         folio_note=pl.format("folio {} {}", pl.col("folio_id"), pl.col("status"))
         .str.join(", "),
     ).collect()
@@ -71,7 +91,12 @@ def _qty(milli: pl.Expr) -> pl.Expr:
 
 
 def outcome(matched: pl.DataFrame, stays: Frame, targets: pl.DataFrame) -> pl.DataFrame:
-    """`status`, `target_folio_id` and `reason` for every expected charge."""
+    """`status`, `target_folio_id`, `reason` and `reason_code` for every expected charge.
+
+    `target_folio_id` is the open folio a missing charge would be posted on; for a charge
+    blocked because no folio of its room entry is open, the folio it belongs to (the closed
+    one, whose document was issued), so finance finds the document. `reason_code` is one of
+    REASON_CODES (null for matched, and for missing charges that apply will post)."""
     stay = lazy(stays, "stays", STAY_COLUMNS).select(
         pl.col("property_id").cast(pl.Int64), pl.col("reservation_room_id").cast(pl.Int64),
         stay_status=pl.col("status")).collect()
@@ -92,6 +117,16 @@ def outcome(matched: pl.DataFrame, stays: Frame, targets: pl.DataFrame) -> pl.Da
                         pl.col("folio_note").fill_null(
                             "none of the reservation's folios is known to be its own")))
     )
+    blocked_code = (
+        pl.when(pl.col("stay_status").is_null()).then(pl.lit(STAY_UNKNOWN))
+        .when(pl.col("stay_status") == CANCELLED).then(pl.lit(STAY_CANCELLED))
+        .when(pl.col("item_id").is_null() | pl.col("unit_cents").is_null())
+        .then(pl.lit(ITEM_UNKNOWN))
+        .when(pl.col("target_folio_id").is_null()).then(
+            pl.when(pl.col("held_folio_id").is_null()).then(pl.lit(NO_FOLIO))
+            .when(pl.col("has_suspended").fill_null(False)).then(pl.lit(FOLIO_SUSPENDED))
+            .otherwise(pl.lit(FOLIO_CLOSED)))
+    )
     mismatch_reason = pl.format(
         "line {} has quantity {} and amount {}; expected quantity {} and amount {}",
         pl.col("folio_line_id"), _qty(pl.col("posted_quantity_milli")),
@@ -107,7 +142,14 @@ def outcome(matched: pl.DataFrame, stays: Frame, targets: pl.DataFrame) -> pl.Da
             pl.when(~pl.col("repost")).then(pl.format(
                 "reported only: {} are not reposted (room_nights.repost is false)",
                 pl.col("source"))))),
+        reason_code=pl.when(pl.col("match_status") == "amount_mismatch")
+        .then(pl.lit(AMOUNT_MISMATCH_CODE))
+        .when(unmatched).then(pl.coalesce(
+            blocked_code, pl.when(~pl.col("repost")).then(pl.lit(REPORTED_ONLY)))),
     ).with_columns(
-        target_folio_id=pl.when(pl.col("status") == MISSING).then(pl.col("target_folio_id")),
+        target_folio_id=pl.when(pl.col("status") == MISSING).then(pl.col("target_folio_id"))
+        .when((pl.col("status") == BLOCKED)
+              & pl.col("reason_code").is_in([FOLIO_CLOSED, FOLIO_SUSPENDED]))
+        .then(pl.col("held_folio_id")),
         error_code=pl.lit(None, dtype=pl.String),
-    ).drop("stay_status", "folio_note", "match_status")
+    ).drop("stay_status", "folio_note", "match_status", "held_folio_id", "has_suspended")

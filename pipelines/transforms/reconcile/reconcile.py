@@ -11,15 +11,15 @@ from pipelines.transforms.money import from_cents
 
 from .config import PropertyRules
 from .expected import expected_charges
-from .frames import MISSING, STATUSES, Frame
+from .frames import BLOCKED, FAILED, MATCHED, MISSING, POSTED, STATUSES, Frame
 from .matching import match, net_lines
-from .outcome import folio_targets, outcome
+from .outcome import FOLIO_CLOSED, POST_FAILED, RESOLVED, folio_targets, outcome
 
 RESULT_COLUMNS = (
     "key", "property_id", "reservation_id", "reservation_room_id", "folio_id", "item_id",
     "item_code", "business_date", "source", "source_ref", "description", "quantity",
     "unit_price", "expected_amount", "posted_amount", "status", "idempotency_key",
-    "posted_line_id", "reason", "error_code",
+    "posted_line_id", "reason", "error_code", "reason_code",
 )
 
 
@@ -48,10 +48,40 @@ def postable(results: pl.DataFrame) -> pl.DataFrame:
                           & pl.col("target_folio_id").is_not_null())
 
 
+def hold_resolved(results: pl.DataFrame, resolved: pl.DataFrame) -> pl.DataFrame:
+    """Charges a person resolved (`resolved`: key, state, resolved_by, resolved_at; latest
+    state per key, not `open`) are never posted again: a missing one becomes `blocked` with
+    reason code `resolved` (say a new folio opened after it was invoiced separately), so
+    apply leaves it alone. Other statuses are kept: the worklist shows the resolution."""
+    if resolved.is_empty() or results.is_empty():
+        return results
+    held = resolved.select(
+        "key", note=pl.format("resolved as {} by {} on {}: not posted again",
+                              pl.col("state"), pl.col("resolved_by"),
+                              pl.col("resolved_at").cast(pl.String).str.slice(0, 10)))
+    out = results.join(held, on="key", how="left")
+    hold = (pl.col("status") == MISSING) & pl.col("note").is_not_null()
+    return out.with_columns(
+        status=pl.when(hold).then(pl.lit(BLOCKED)).otherwise(pl.col("status")),
+        reason=pl.when(hold).then(pl.col("note")).otherwise(pl.col("reason")),
+        reason_code=pl.when(hold).then(pl.lit(RESOLVED)).otherwise(pl.col("reason_code")),
+    ).drop("note")
+
+
 def results_frame(results: pl.DataFrame) -> pl.DataFrame:
     """The results as stored (recon.results without run_id): Decimal amounts and quantity,
-    `folio_id` the folio of the answering line, else the one posted on or to post on."""
+    `folio_id` the folio of the answering line, else the one posted on or to post on (or,
+    blocked, the closed folio the charge belongs to); the reason code of what apply found
+    (a refused post: post_failed; a folio found no longer open: folio_closed)."""
+    if "reason_code" not in results.columns:
+        results = results.with_columns(reason_code=pl.lit(None, dtype=pl.String))
     return results.with_columns(
+        reason_code=pl.when(pl.col("status") == FAILED).then(pl.lit(POST_FAILED))
+        .when((pl.col("status") == BLOCKED) & pl.col("reason_code").is_null())
+        .then(pl.lit(FOLIO_CLOSED))
+        .when(pl.col("status").is_in([MATCHED, POSTED])).then(None)
+        .otherwise(pl.col("reason_code")),
+
         folio_id=pl.coalesce("folio_id", "target_folio_id"),
         quantity=(pl.col("quantity_milli").cast(pl.Decimal(20, 3)) / 1000).cast(
             pl.Decimal(12, 3)),

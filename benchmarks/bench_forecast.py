@@ -1,0 +1,91 @@
+"""Benchmark: the forecast (mart.forecast_daily) and its rolling-origin backtest
+(mart.forecast_accuracy) beside the marts they read, in the same process.
+
+The synthetic history of benchmarks/bench_marts.py (80-room hotels; default 1 and 10 hotels x
+3 years, each size in its own process): otb_snapshots + pickup + pace are timed as "the marts",
+then forecast_daily + backtest + accuracy; prints both, the ratio forecast / marts and the
+peak memory of the process (resource.getrusage).
+
+    .venv/bin/python -m benchmarks.bench_forecast --quick       # 1 hotel x 1 year, seconds
+    .venv/bin/python -m benchmarks.bench_forecast --hotels 10 --years 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import polars as pl
+
+from benchmarks.bench_marts import (
+    ROOMS_PER_HOTEL,
+    START,
+    TZ,
+    WINDOWS,
+    peak_mib,
+    synthetic_versions,
+    timed,
+)
+from pipelines.transforms.forecast import (
+    CHOSEN,
+    accuracy,
+    backtest,
+    forecast_daily,
+)
+from pipelines.transforms.otb import otb_snapshots
+from pipelines.transforms.pace import pace
+from pipelines.transforms.pickup import pickup
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(hotels: int, years: int) -> None:
+    versions = synthetic_versions(hotels, years)
+    days = 365 * years
+    ranges = pl.DataFrame({"property_id": list(range(1, hotels + 1))}).with_columns(
+        first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1)))
+    capacity = pl.DataFrame({"property_id": list(range(1, hotels + 1)),
+                             "rooms": [ROOMS_PER_HOTEL] * hotels})
+    print(f"{hotels} hotels x {years} years: {versions.height:,} versions")
+    print("marts")
+    t_otb, otb = timed("otb_snapshots", lambda: otb_snapshots(versions, ranges, TZ))
+    t_pu, _ = timed("pickup", lambda: pickup(versions, ranges, WINDOWS, TZ))
+    t_pace, _ = timed("pace", lambda: pace(otb))
+    marts_s = t_otb + t_pu + t_pace
+    print(f"  {otb.height:,} otb_snapshots rows")
+    print("forecast")
+    t_fc, daily = timed("forecast_daily", lambda: forecast_daily(otb, capacity))
+    t_bt, errors = timed("backtest", lambda: backtest(otb, capacity))
+    t_acc, table = timed("accuracy", lambda: accuracy(errors))
+    forecast_s = t_fc + t_bt + t_acc
+    print(f"  {daily.height:,} forecast rows, {errors.height:,} backtest errors")
+    at30 = table.filter(pl.col("horizon_days") == 30).group_by("method").agg(
+        pl.col("wape_pct").mean().round(2)).sort("method")
+    print("mean WAPE % at 30 days over the hotels: " + ", ".join(
+        f"{m} {w}" for m, w in at30.iter_rows()) + f" ({CHOSEN}: the choice)")
+    print(f"total: marts {marts_s:.2f} s, forecast {forecast_s:.2f} s, "
+          f"ratio forecast/marts {forecast_s / marts_s:.2f}, peak RSS {peak_mib():.0f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hotels", type=int, help="one size only (default: 1 and 10)")
+    parser.add_argument("--years", type=int, default=3)
+    parser.add_argument("--quick", action="store_true",
+                        help="1 hotel x 1 year (seconds), whatever --hotels/--years say")
+    args = parser.parse_args()
+    if args.quick:
+        run(1, 1)
+    elif args.hotels is not None:
+        run(args.hotels, args.years)
+    else:  # each size in its own process, so its peak memory is its own
+        for hotels in (1, 10):
+            subprocess.run([sys.executable, "-m", "benchmarks.bench_forecast", "--hotels",
+                            str(hotels), "--years", str(args.years)], cwd=REPO, check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""`pmsw budget import FILE`: load a monthly budget into mart.budget_monthly.
+
+Every fault in the file is ONE line on stderr naming the row and the field, exit status 1,
+and nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pipelines.warehouse import DEFAULT_PATH
+
+
+@click.group()
+def budget() -> None:
+    """Budgets: the monthly targets the flash report compares with."""
+
+
+@budget.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
+              envvar="PMSW_WAREHOUSE", default=DEFAULT_PATH, show_default=True,
+              help="DuckDB warehouse file (env PMSW_WAREHOUSE).")
+def import_(file: Path, warehouse: Path) -> None:
+    """Import a monthly budget from FILE (CSV in UTF-8, or the first sheet of an XLSX): it replaces
+    the budget of every property and month the file holds, all or nothing.
+
+    \b
+    Columns (header row, any order): property (code or id), month (YYYY-MM), rooms_sold,
+    room_revenue_net; optional: segment (a market segment; empty = the whole property),
+    food_beverage_revenue_net, other_revenue_net. Amounts net of VAT.
+    Refused with one line naming the row and field: an unknown property, month, segment or
+    column, a duplicate row, a negative figure, a figure that is not a number.
+    Example:
+      pmsw budget import budget-2027.csv
+    """
+    from pipelines.marts.budget import import_budget
+    from pipelines.transforms.budget import BudgetError
+    from pipelines.warehouse import connect
+
+    if not warehouse.is_file():
+        raise click.ClickException(f"no warehouse at {warehouse}: run `make demo` or "
+                                   "`pmsw sync` first, or pass --warehouse")
+    conn = connect(warehouse)
+    try:
+        rows = import_budget(conn, file)
+    except BudgetError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        conn.close()
+    months = rows.select("property_id", "month").unique().height
+    click.echo(f"{file.name}: {rows.height} budget rows imported ({months} property-months "
+               "replaced)")

@@ -1,0 +1,168 @@
+"""Finance reports (issue 16): the worklist of charges that cannot be posted. Each reads a
+view or table of the warehouse for one property; registered in REPORTS beside the revenue
+reports (pipelines/reports/reports.py)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+
+from .reports import Query, Table, _title
+
+WORKLIST_COLUMNS = (
+    "item", "business_date", "age_days", "status", "reason_code", "state", "folio_id",
+    "folio_number", "fiscal_document_number", "fiscal_document_date", "reservation_id",
+    "room", "bill_to", "item_code", "quantity", "net", "vat", "gross", "resolved_by",
+    "resolved_at", "resolution_note", "reason")
+
+
+def all_closed(business_date: date) -> tuple[date, date]:
+    """Every closed business date (ten years back)."""
+    return business_date - timedelta(days=3650), business_date - timedelta(days=1)
+
+
+def worklist(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    state = str(q.options.get("state") or "all")
+    rows = conn.execute(
+        f"SELECT {', '.join(WORKLIST_COLUMNS)} FROM recon.v_worklist WHERE property_id = ? "
+        "AND business_date BETWEEN ? AND ? AND (? = 'all' OR state = ?) "
+        "ORDER BY business_date, reservation_id, item_code, item",
+        [q.prop.property_id, q.first, q.last, state, state]).fetchall()
+    out = [tuple(str(v) if i == WORKLIST_COLUMNS.index("resolved_at") and v is not None
+                 else v for i, v in enumerate(r)) for r in rows]
+    zero = Decimal("0.00")
+    sums = {c: sum((Decimal(r[WORKLIST_COLUMNS.index(c)] or 0) for r in rows), zero)
+            for c in ("net", "vat", "gross")}
+    total = tuple("total" if c == "item" else sums.get(c, "")
+                  for c in WORKLIST_COLUMNS) if rows else None
+    return Table(_title(q, "Worklist: charges that cannot be posted (latest run), with "
+                           f"their resolution ({state})"), WORKLIST_COLUMNS, out, total)
+
+
+LEDGER_CATEGORIES = ("in_house", "departed", "cancelled", "future", "deposit", "house")
+AGING_BUCKETS = ("0_30", "31_60", "61_90", "over_90")
+LEDGER_COLUMNS = (
+    "category", "folio_id", "folio_number", "folio_status", "reservation_id",
+    "reservation_status", "rooms", "holder", "arrival", "departure", "charges", "payments",
+    "balance", "oldest_posting", "age_days", "aging_bucket")
+
+_LEDGER_SQL = f"""
+SELECT {", ".join(LEDGER_COLUMNS)} FROM mart.v_guest_ledger WHERE property_id = $p
+ ORDER BY list_position($categories, category), folio_id
+"""
+
+
+def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """Open balances by folio as of the last sync (the property's business date): every
+    folio whose balance is not zero, its category and the age of its oldest posting."""
+    by = str(q.options.get("by") or "folio")
+    bd = q.prop.business_date
+    rows = conn.execute(_LEDGER_SQL, {"p": q.prop.property_id,
+                                      "categories": list(LEDGER_CATEGORIES)}).fetchall()
+    zero = Decimal("0.00")
+    title = (f"Guest ledger: open balances by folio as of business date {bd} (last sync) - "
+             f"{q.prop.name} ({q.prop.code}), {q.prop.currency}")
+    if by == "folio":
+        i = LEDGER_COLUMNS.index
+        total = ("total", len(rows), *[""] * 8,
+                 *[sum((Decimal(r[i(c)]) for r in rows), zero)
+                   for c in ("charges", "payments", "balance")], "", "", "") if rows else None
+        return Table(title, LEDGER_COLUMNS, [tuple(r) for r in rows], total)
+    columns = ("category", "folios", *[f"balance_{b}" for b in AGING_BUCKETS], "balance")
+    out: list[tuple[Any, ...]] = []
+    counts: list[int] = []
+    sums: list[list[Decimal]] = []
+    for category in LEDGER_CATEGORIES:
+        mine = [r for r in rows if r[0] == category]
+        if not mine:
+            continue
+        buckets = [sum((Decimal(r[12]) for r in mine if r[15] == b), zero)
+                   for b in AGING_BUCKETS]
+        buckets.append(sum(buckets, zero))
+        counts.append(len(mine))
+        sums.append(buckets)
+        out.append((category, len(mine), *buckets))
+    total = ("total", sum(counts),
+             *[sum((s[n] for s in sums), zero) for n in range(len(AGING_BUCKETS) + 1)]
+             ) if out else None
+    return Table(title.replace("by folio", "by category with aging"), columns, out, total)
+
+
+CITY_TAX_COLUMNS = (
+    "month", "persons", "person_nights", "taxable_nights", "exempt_age_nights",
+    "exempt_cap_nights", "rate", "amount_due", "amount_charged", "difference",
+    "blocked_still_due")
+
+
+def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """The city-tax return of the month [q.first, q.last] (nights lived, up to the last
+    closed business date), with the rule of the rules config for the property."""
+    from pipelines.transforms.reconcile import load_rules
+    from pipelines.transforms.reconcile.city_tax_return import city_tax_return
+    from pipelines.warehouse.recon import read_inputs
+
+    rules_file = q.options.get("rules_file")
+    rule = load_rules(rules_file).for_property(q.prop.code).city_tax
+    last = min(q.last, q.prop.business_date - timedelta(days=1))
+    inputs = read_inputs(conn, q.prop.property_id, q.first, last)
+    figures = city_tax_return(stays=inputs.stays, items=inputs.items,
+                              age_brackets=inputs.age_brackets, rule=rule, first=q.first,
+                              last=last)
+    item = conn.execute("SELECT item_id, price FROM core.items WHERE property_id = ? AND "
+                        "code = ?", [q.prop.property_id, rule.item_code]).fetchone()
+    rate = rule.amount_per_person_night if rule.amount_per_person_night is not None else (
+        None if item is None else Decimal(item[1]))
+    charged_row = conn.execute(
+        "SELECT coalesce(sum(total), 0) FROM core.folio_lines WHERE property_id = ? AND "
+        "service_item_id = ? AND type <> 'payment' AND posted_on BETWEEN ? AND ?",
+        [q.prop.property_id, None if item is None else item[0], q.first, last]).fetchone()
+    blocked_row = conn.execute(
+        "SELECT coalesce(sum(expected_amount), 0) FROM recon.v_current WHERE property_id = ? "
+        "AND item_code = ? AND status = 'blocked' AND business_date BETWEEN ? AND ?",
+        [q.prop.property_id, rule.item_code, q.first, last]).fetchone()
+    due = Decimal(figures["due_cents"]) / 100
+    charged = Decimal(charged_row[0] if charged_row else 0).quantize(Decimal("0.01"))
+    row = (f"{q.first:%Y-%m}", figures["persons"], figures["person_nights"],
+           figures["taxable_nights"], figures["exempt_age_nights"],
+           figures["exempt_cap_nights"], rate, due.quantize(Decimal("0.01")), charged,
+           (due - charged).quantize(Decimal("0.01")),
+           Decimal(blocked_row[0] if blocked_row else 0).quantize(Decimal("0.01")))
+    title = (f"City-tax return {q.first:%Y-%m} (nights {q.first} to {last}) - {q.prop.name} "
+             f"({q.prop.code}), {q.prop.currency}: {rule.item_code}, exempt below age "
+             f"{rule.exempt_below_age}, first {rule.nights_cap} nights")
+    return Table(title, CITY_TAX_COLUMNS, [row])
+
+
+INTERFACE_LOSS_COLUMNS = (
+    "business_date", "item_code", "ticket_lines", "amount", "lost_lines", "lost_amount",
+    "loss_pct", "recovered_lines", "recovered_amount", "open_lines", "open_amount")
+
+
+def interface_loss(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """POS ticket lines never delivered to a folio, per business date and item."""
+    rows = conn.execute(
+        "SELECT business_date, item_code, ticket_lines, amount, lost_lines, lost_amount, "
+        "recovered_lines, recovered_amount, open_lines, open_amount "
+        "FROM recon.v_interface_loss WHERE property_id = ? AND business_date BETWEEN ? AND ? "
+        "ORDER BY business_date, item_code", [q.prop.property_id, q.first, q.last]).fetchall()
+    zero = Decimal("0.00")
+
+    def pct(lost: Decimal, amount: Decimal) -> Decimal | None:
+        return None if not amount else (100 * lost / amount).quantize(Decimal("0.01"))
+
+    out = [(r[0], r[1], int(r[2]), Decimal(r[3]), int(r[4]), Decimal(r[5]),
+            pct(Decimal(r[5]), Decimal(r[3])), int(r[6]), Decimal(r[7]), int(r[8]),
+            Decimal(r[9])) for r in rows]
+    total = None
+    if out:
+        amount = sum((r[3] for r in out), zero)
+        lost = sum((r[5] for r in out), zero)
+        total = ("total", "", sum(r[2] for r in out), amount, sum(r[4] for r in out), lost,
+                 pct(lost, amount), sum(r[7] for r in out), sum((r[8] for r in out), zero),
+                 sum(r[9] for r in out), sum((r[10] for r in out), zero))
+    return Table(_title(q, "Interface loss: POS ticket lines not delivered to a folio, by "
+                           "business date and item (reconciled dates only)"),
+                 INTERFACE_LOSS_COLUMNS, out, total)

@@ -1,0 +1,424 @@
+"""Room-night forecasts from the on-the-books snapshots, and their rolling-origin backtest.
+
+Pure polars over mart.otb_snapshots (docs/forecast.md). Notation: S the as-of date (a
+snapshot date), D a stay date, h = D - S the days before arrival, OTB(S, D) the rooms on the
+books at the end of S for D, final(D) = OTB(D, D) the rooms of night D at its end.
+
+What a forecast as of S may read (no leakage): the snapshots up to S, and final(D') only for
+nights D' < S (night S itself is still open on its business date). Every method here keeps to
+that; tests/transforms/test_forecast.py changes every row after S and checks S's forecast.
+
+Methods (rooms of night D as of S):
+- last_year: final(D - 364), the same weekday a year earlier (h < 364 only).
+- last_year_pickup: OTB(S, D) + final(D - 364) - OTB(S - 364, D - 364) (h < 364 only).
+- additive_pickup: OTB(S, D) + the mean remaining pickup final(D') - OTB(D' - h, D') of the
+  last `lookback_weeks` nights D' < S of D's weekday, at the same h.
+- multiplicative_pickup: OTB(S, D) x sum final(D') / sum OTB(D' - h, D') over those nights.
+- blend: the mean of additive_pickup and last_year (h < 364 only).
+- chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
+  the `choice_days` before S (errors of forecasts made before S, scored on nights before S).
+Every forecast is clipped to [0, capacity + overbooking].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from .frames import Frame, lazy
+
+STLY_DAYS = 364
+HORIZONS = (1, 7, 14, 30, 60, 90)
+"""The horizons (days before arrival) the backtest scores; a horizon of the forecast takes the
+choice of the smallest of these at or above it (90 beyond 90)."""
+METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend")
+"""In order of preference when two score the same."""
+FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
+            "last_year")
+"""When the chosen method has no value for a night: the first of these that has one."""
+CHOSEN = "chosen"
+ON_THE_BOOKS = "on_the_books"
+"""What the forecast falls back to when no method has the history it needs."""
+OTB_COLUMNS = ("property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net")
+KEY = ["property_id", "as_of_date", "stay_date"]
+
+
+@dataclass(frozen=True)
+class ForecastSettings:
+    lookback_weeks: int = 8
+    """Nights of the same weekday whose booking curves make a pickup forecast."""
+    choice_days: int = 91
+    """Nights realized before the as-of date whose errors choose the method per horizon."""
+    min_scored: int = 7
+    """Fewest scored nights for a method to be chosen (else the first method of METHODS)."""
+    backtest_days: int = 91
+    """The backtest scores the forecasts of the nights of the last `backtest_days` realized."""
+    horizon_days: int = 365
+    interval: tuple[float, float] = (0.1, 0.9)
+    """Quantiles of the remaining pickup that make the low/high band."""
+    overbooking_rooms: int | None = None
+    """Rooms the hotel sells beyond capacity; None: the most any night before the as-of date
+    ended above capacity (0 if none)."""
+
+
+def _otb(otb_snapshots: Frame) -> pl.LazyFrame:
+    return lazy(otb_snapshots, "otb_snapshots", OTB_COLUMNS).select(
+        "property_id", "snapshot_date", "stay_date",
+        days_before=(pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days()
+        .cast(pl.Int64),
+        rooms_otb=pl.col("rooms_otb").cast(pl.Int64),
+        revenue_otb=pl.col("revenue_otb_net").cast(pl.Float64),
+    )
+
+
+def _finals(o: pl.LazyFrame) -> pl.LazyFrame:
+    return o.filter(pl.col("days_before") == 0).select(
+        "property_id", "stay_date", final_rooms="rooms_otb", final_revenue="revenue_otb")
+
+
+def _capacity(capacity: Frame, finals: pl.LazyFrame, as_of: pl.LazyFrame,
+              settings: ForecastSettings) -> pl.LazyFrame:
+    """property_id, as_of_date, cap = rooms + overbooking (practised before the as-of date)."""
+    rooms = lazy(capacity, "capacity", ["property_id", "rooms"]).select(
+        "property_id", rooms=pl.col("rooms").cast(pl.Int64))
+    if settings.overbooking_rooms is not None:
+        return as_of.join(rooms, on="property_id", how="left").with_columns(
+            cap=pl.col("rooms") + settings.overbooking_rooms).drop("rooms")
+    excess = (
+        finals.join(rooms, on="property_id", how="inner")
+        .select("property_id", "stay_date",
+                excess=(pl.col("final_rooms") - pl.col("rooms")).clip(lower_bound=0))
+        .sort("property_id", "stay_date")
+        .with_columns(excess=pl.col("excess").cum_max().over("property_id"))
+        .with_columns(next_day=pl.col("stay_date") + pl.duration(days=1))
+        .select("property_id", "next_day", "excess")
+    )
+    return (
+        as_of.join(rooms, on="property_id", how="left")
+        .sort("as_of_date")
+        .join_asof(excess.sort("next_day"), left_on="as_of_date", right_on="next_day",
+                   by="property_id", strategy="backward", check_sortedness=False)
+        .select("property_id", "as_of_date",
+                cap=pl.col("rooms") + pl.col("excess").fill_null(0))
+    )
+
+
+def rooms_limit(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
+                settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """property_id, as_of_date, rooms_limit: capacity plus the overbooking practised before
+    each as-of date (settings.overbooking_rooms when set)."""
+    s = settings or ForecastSettings()
+    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+    return _capacity(capacity, _finals(_otb(otb_snapshots)), wanted, s).rename(
+        {"cap": "rooms_limit"}).sort("property_id", "as_of_date").collect()
+
+
+def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
+                 settings: ForecastSettings) -> pl.LazyFrame:
+    """For each realized night D' and h: the booking curves of the `lookback_weeks` nights of
+    its weekday ending at D' (D' included), at the same h."""
+    lo, hi = settings.interval
+    curve = o.join(finals, on=["property_id", "stay_date"], how="inner").select(
+        "property_id", "stay_date", "days_before",
+        weekday=pl.col("stay_date").dt.weekday(),
+        pickup=(pl.col("final_rooms") - pl.col("rooms_otb")).cast(pl.Float64),
+        otb="rooms_otb", final="final_rooms", final_revenue="final_revenue",
+    )
+    return (
+        curve.sort("property_id", "days_before", "weekday", "stay_date")
+        .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
+                 group_by=["property_id", "days_before", "weekday"])
+        .agg(
+            curve_nights=pl.len(),
+            mean_pickup=pl.col("pickup").mean(),
+            q_low=pl.col("pickup").quantile(lo, interpolation="linear"),
+            q_high=pl.col("pickup").quantile(hi, interpolation="linear"),
+            sum_final=pl.col("final").sum(),
+            sum_otb=pl.col("otb").sum(),
+            sum_revenue=pl.col("final_revenue").sum(),
+        )
+        .rename({"stay_date": "ref_date"})
+        .drop("weekday")
+    )
+
+
+def _clip(expr: pl.Expr) -> pl.Expr:
+    return expr.clip(lower_bound=0.0, upper_bound=pl.col("cap").cast(pl.Float64))
+
+
+def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
+                     horizons: Sequence[int] | None = None,
+                     settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """Every method's rooms forecast for the as-of dates of `as_of` (property_id, as_of_date;
+    snapshot dates) and the stay dates D = S + h, h in `horizons` (default 0..horizon_days).
+
+    capacity: property_id, rooms (the rooms the hotel sells). One row per (property_id,
+    as_of_date, stay_date): days_before, rooms_otb, revenue_otb, cap, one column per method
+    (null when it lacks history), spread_low / spread_high (quantiles of the remaining pickup
+    minus its mean) and pickup_adr (final revenue / final rooms of the curve nights)."""
+    s = settings or ForecastSettings()
+    o = _otb(otb_snapshots)
+    finals = _finals(o)
+    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+    hs = list(range(s.horizon_days + 1)) if horizons is None else sorted(set(horizons))
+    targets = (
+        o.join(wanted, left_on=["property_id", "snapshot_date"],
+               right_on=["property_id", "as_of_date"], how="inner")
+        .filter(pl.col("days_before").is_in(hs))
+        .rename({"snapshot_date": "as_of_date"})
+        .with_columns(
+            ref_date=pl.col("stay_date")
+            - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
+            ly_date=pl.col("stay_date") - pl.duration(days=STLY_DAYS),
+            ly_as_of=pl.col("as_of_date") - pl.duration(days=STLY_DAYS),
+        )
+    )
+    ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
+    ly_otb = o.select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
+                      ly_otb="rooms_otb")
+    stats = _curve_stats(o, finals, s)
+    caps = _capacity(capacity, finals, wanted, s)
+    ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
+    otb = pl.col("rooms_otb").cast(pl.Float64)
+    ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
+    return (
+        targets
+        .join(stats, on=["property_id", "days_before", "ref_date"], how="left")
+        .join(ly_final, on=["property_id", "ly_date"], how="left")
+        .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
+        .join(caps, on=["property_id", "as_of_date"], how="left")
+        .with_columns(
+            last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
+            last_year_pickup=_clip(pl.when(ly_known).then(
+                otb + pl.col("ly_final") - pl.col("ly_otb"))),
+            additive_pickup=_clip(otb + pl.col("mean_pickup")),
+            multiplicative_pickup=_clip(otb * ratio),
+        )
+        .with_columns(
+            blend=(pl.col("additive_pickup") + pl.col("last_year")) / 2,
+            spread_low=pl.col("q_low") - pl.col("mean_pickup"),
+            spread_high=pl.col("q_high") - pl.col("mean_pickup"),
+            pickup_adr=pl.when(pl.col("sum_final") > 0)
+            .then(pl.col("sum_revenue") / pl.col("sum_final")),
+        )
+        .select(*KEY, "days_before", "rooms_otb", "revenue_otb", "cap", *METHODS,
+                "spread_low", "spread_high", "pickup_adr")
+        .sort(KEY)
+        .collect()
+    )
+
+
+def _long(forecasts: pl.DataFrame) -> pl.DataFrame:
+    return forecasts.unpivot(index=[*KEY, "days_before"], on=list(METHODS),
+                             variable_name="method", value_name="rooms_forecast")
+
+
+def _bucket(days_before: pl.Expr) -> pl.Expr:
+    out = pl.lit(HORIZONS[-1], dtype=pl.Int64)
+    for h in reversed(HORIZONS):
+        out = pl.when(days_before <= h).then(pl.lit(h, dtype=pl.Int64)).otherwise(out)
+    return out
+
+
+def _realized(otb_snapshots: Frame) -> pl.DataFrame:
+    """property_id, stay_date, rooms_actual of the nights over (before the last snapshot)."""
+    o = _otb(otb_snapshots)
+    last = o.group_by("property_id").agg(last=pl.col("snapshot_date").max())
+    return (
+        _finals(o).join(last, on="property_id")
+        .filter(pl.col("stay_date") < pl.col("last"))
+        .select("property_id", "stay_date", rooms_actual="final_rooms")
+        .collect()
+    )
+
+
+def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
+    return _otb(otb_snapshots).select("property_id", as_of_date="snapshot_date").unique().collect()
+
+
+def choices(errors: pl.DataFrame, as_of: Frame,
+            settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
+    [S - choice_days, S - 1] (ties: the order of METHODS; too few nights: METHODS[0]).
+    property_id, as_of_date, horizon_days, chosen_method."""
+    s = settings or ForecastSettings()
+    scored = (
+        errors.lazy()
+        .with_columns(abs_error=(pl.col("rooms_forecast") - pl.col("rooms_actual")).abs(),
+                      actual=pl.col("rooms_actual").cast(pl.Float64))
+        .sort("property_id", "horizon_days", "method", "stay_date")
+        .rolling(index_column="stay_date", period=f"{s.choice_days}d",
+                 group_by=["property_id", "horizon_days", "method"])
+        .agg(scored=pl.len(), sum_abs=pl.col("abs_error").sum(), sum_actual=pl.col("actual").sum())
+        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
+    )
+    grid = (
+        lazy(as_of, "as_of", ["property_id", "as_of_date"]).select("property_id", "as_of_date")
+        .unique()
+        .join(pl.LazyFrame({"horizon_days": list(HORIZONS)},
+                           schema={"horizon_days": pl.Int64}), how="cross")
+        .join(pl.LazyFrame({"method": list(METHODS), "rank": list(range(len(METHODS)))},
+                           schema={"method": pl.String, "rank": pl.Int64}), how="cross")
+    )
+    score = pl.when(pl.col("sum_actual") > 0).then(pl.col("sum_abs") / pl.col("sum_actual"))
+    fresh = ((pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < s.choice_days)
+    return (
+        grid.sort("as_of_date")
+        .join_asof(scored.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
+                   by=["property_id", "horizon_days", "method"], strategy="backward",
+                   check_sortedness=False)
+        .with_columns(wape=pl.when(fresh & (pl.col("scored") >= s.min_scored)).then(score))
+        .with_columns(key=pl.when(pl.col("wape").is_null()).then(float("inf"))
+                      .otherwise(pl.col("wape")))
+        .sort("property_id", "as_of_date", "horizon_days", "key", "rank")
+        .group_by("property_id", "as_of_date", "horizon_days", maintain_order=True)
+        .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first())
+        .with_columns(chosen_method=pl.when(pl.col("best").is_infinite())
+                      .then(pl.lit(METHODS[0])).otherwise(pl.col("chosen_method")))
+        .drop("best")
+        .sort("property_id", "as_of_date", "horizon_days")
+        .collect()
+    )
+
+
+def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
+    """Add `method` (the chosen one, else the first of the fallbacks with a value) and
+    `rooms_forecast`."""
+    joined = forecasts.with_columns(horizon_days=_bucket(pl.col("days_before"))).join(
+        chosen, on=["property_id", "as_of_date", "horizon_days"], how="left")
+    value = pl.lit(None, dtype=pl.Float64)
+    name = pl.lit(None, dtype=pl.String)
+    for m in METHODS:
+        hit = (pl.col("chosen_method") == m) & pl.col(m).is_not_null()
+        value = pl.when(hit).then(pl.col(m)).otherwise(value)
+        name = pl.when(hit).then(pl.lit(m)).otherwise(name)
+    for m in FALLBACK:
+        value = value.fill_null(pl.col(m))
+        name = pl.when(name.is_null() & pl.col(m).is_not_null()).then(pl.lit(m)).otherwise(name)
+    otb = pl.col("rooms_otb").cast(pl.Float64).clip(upper_bound=pl.col("cap").cast(pl.Float64))
+    return joined.with_columns(
+        rooms_forecast=value.fill_null(otb),
+        method=name.fill_null(pl.lit(ON_THE_BOOKS)),
+    )
+
+
+def backtest(otb_snapshots: Frame, capacity: Frame,
+             settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """Errors of the METHODS and of the chosen one (method `chosen`) at every as-of date
+    and horizon whose night is realized: property_id, as_of_date, stay_date, horizon_days,
+    method, rooms_forecast, rooms_actual."""
+    s = settings or ForecastSettings()
+    as_of = _as_of_dates(otb_snapshots)
+    forecasts = method_forecasts(otb_snapshots, capacity, as_of, HORIZONS, s)
+    errors = (
+        _long(forecasts).drop_nulls("rooms_forecast")
+        .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
+        .rename({"days_before": "horizon_days"})
+    )
+    picked = _pick(forecasts, choices(errors, as_of, s)).select(
+        *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
+    ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
+    return pl.concat([errors.select(picked.columns), picked]).sort(
+        "property_id", "horizon_days", "method", "as_of_date")
+
+
+def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """mart.forecast_accuracy from `backtest`: per property, horizon and method, over the
+    forecasts of the nights of the last `backtest_days` realized: forecasts, actual rooms,
+    MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms)."""
+    s = settings or ForecastSettings()
+    last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
+    scored = errors.join(last, on="property_id").filter(
+        (pl.col("last_night") - pl.col("stay_date")).dt.total_days() < s.backtest_days)
+    error = pl.col("rooms_forecast") - pl.col("rooms_actual")
+    return (
+        scored.group_by("property_id", "horizon_days", "method")
+        .agg(
+            first_night=pl.col("stay_date").min(), last_night=pl.col("stay_date").max(),
+            forecasts=pl.len().cast(pl.Int64),
+            rooms_actual=pl.col("rooms_actual").sum().cast(pl.Int64),
+            mae_rooms=error.abs().mean(),
+            sum_abs=error.abs().sum(),
+            bias_rooms=error.mean(),
+        )
+        .with_columns(
+            wape_pct=pl.when(pl.col("rooms_actual") > 0)
+            .then(pl.col("sum_abs") / pl.col("rooms_actual") * 100),
+            mae_rooms=pl.col("mae_rooms").round(2),
+            bias_rooms=pl.col("bias_rooms").round(2),
+        )
+        .with_columns(wape_pct=pl.col("wape_pct").round(2))
+        .drop("sum_abs")
+        .select("property_id", "horizon_days", "method", "first_night", "last_night",
+                "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms")
+        .sort("property_id", "horizon_days", "method")
+    )
+
+
+def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = None,
+                   settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """mart.forecast_daily: as of `as_of_date` (default each property's last snapshot), the
+    nights S .. S + horizon_days: rooms on the books, rooms forecast by the method chosen for
+    the horizon, its low/high band, room revenue, ADR and occupancy forecast."""
+    s = settings or ForecastSettings()
+    every = _as_of_dates(otb_snapshots)
+    if as_of_date is None:
+        wanted = every.group_by("property_id").agg(pl.col("as_of_date").max())
+    else:
+        wanted = every.filter(pl.col("as_of_date") == pl.lit(as_of_date, dtype=pl.Date))
+    history = lazy(otb_snapshots, "otb_snapshots", OTB_COLUMNS).select(OTB_COLUMNS).join(
+        wanted.lazy(), on="property_id").filter(
+        pl.col("snapshot_date") <= pl.col("as_of_date")).drop("as_of_date").collect()
+    forecasts = method_forecasts(history, capacity, wanted, None, s)
+    errors = (
+        _long(method_forecasts(history, capacity, _as_of_dates(history), HORIZONS, s))
+        .drop_nulls("rooms_forecast")
+        .join(_realized(history), on=["property_id", "stay_date"], how="inner")
+        .rename({"days_before": "horizon_days"})
+    )
+    picked = _pick(forecasts, choices(errors, wanted, s))
+    rooms = pl.col("rooms_forecast")
+    otb = pl.col("rooms_otb").cast(pl.Float64)
+    otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
+    adr_more = pl.col("pickup_adr").fill_null(otb_adr).fill_null(0.0)
+    revenue = (
+        pl.when(rooms >= otb)
+        .then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        .otherwise(rooms * otb_adr.fill_null(0.0))
+    )
+    zero = pl.lit(0.0)
+    cap = pl.col("cap").cast(pl.Float64)
+    return (
+        picked.with_columns(
+            rooms_low=pl.min_horizontal(rooms, (rooms + pl.col("spread_low").fill_null(0.0))
+                                        .clip(lower_bound=zero, upper_bound=cap)),
+            rooms_high=pl.max_horizontal(rooms, (rooms + pl.col("spread_high").fill_null(0.0))
+                                         .clip(lower_bound=zero, upper_bound=cap)),
+            revenue_forecast=revenue,
+        )
+        .join(lazy(capacity, "capacity", ["property_id", "rooms"]).collect()
+              .select("property_id", capacity=pl.col("rooms").cast(pl.Int64)),
+              on="property_id", how="left")
+        .select(
+            "property_id", "as_of_date", "stay_date",
+            days_before=pl.col("days_before").cast(pl.Int32),
+            rooms_otb=pl.col("rooms_otb").cast(pl.Int32),
+            revenue_otb_net=pl.col("revenue_otb").round(2),
+            rooms_forecast=rooms.round(2),
+            rooms_low=pl.col("rooms_low").round(2),
+            rooms_high=pl.col("rooms_high").round(2),
+            room_revenue_forecast_net=pl.col("revenue_forecast").round(2),
+            adr_forecast_net=pl.when(rooms > 0)
+            .then(pl.col("revenue_forecast") / rooms).round(2),
+            occupancy_forecast_pct=pl.when(pl.col("capacity") > 0)
+            .then(rooms / pl.col("capacity") * 100).round(2),
+            capacity=pl.col("capacity").cast(pl.Int32),
+            rooms_limit=pl.col("cap").cast(pl.Int32),
+            method="method",
+        )
+        .sort(KEY)
+    )

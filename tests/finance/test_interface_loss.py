@@ -1,0 +1,61 @@
+"""`pmsw report interface-loss` (issue 16, item 5): the POS ticket lines lost per business
+date and item are exactly the ones the simulator dropped (its ground truth,
+sim_dropped_postings); apply recovers the ones with an open folio, the rest stay open."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from decimal import Decimal
+from typing import Any
+
+import polars as pl
+from click.testing import CliRunner
+
+from pipelines.cli import main
+from pipelines.reconcile import Mode
+
+from .conftest import FIRST, LAST, Stretch, World
+
+
+def loss(world: World) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["report", "interface-loss", "--warehouse",
+                                       str(world.warehouse), "--from", str(FIRST), "--to",
+                                       str(LAST), "--format", "json"])
+    assert result.exit_code == 0, result.output + result.stderr
+    out: dict[str, Any] = json.loads(result.stdout)
+    return out
+
+
+def test_lost_lines_are_the_dropped_tickets_and_apply_recovers_the_open_ones(
+        stretch: Stretch, world: World) -> None:
+    conn = sqlite3.connect(stretch.db)
+    truth = Counter(
+        (day, item) for day, item in conn.execute(
+            "SELECT business_date, item_code FROM sim_dropped_postings WHERE kind = 'pos' "
+            "AND business_date BETWEEN ? AND ?", [str(FIRST), str(LAST)]))
+    conn.close()
+    assert sum(truth.values()) > 0
+    dry = world.run()
+    out = loss(world)
+    got = Counter({(r["business_date"], r["item_code"]): r["lost_lines"] for r in out["rows"]
+                   if r["lost_lines"]})
+    assert got == truth
+    pos = dry.results.filter(pl.col("source") == "pos")
+    assert out["total"]["ticket_lines"] == pos.height
+    assert out["total"]["recovered_lines"] == 0
+    assert out["total"]["open_lines"] == sum(truth.values())
+
+    applied = world.run(Mode.APPLY)
+    posted = applied.results.filter((pl.col("source") == "pos")
+                                    & (pl.col("status") == "posted"))
+    blocked = applied.results.filter((pl.col("source") == "pos")
+                                     & (pl.col("status") == "blocked"))
+    world.sync(["folios"])
+    world.run()  # the reposted lines are matched now: they stay lost, and recovered
+    after = loss(world)
+    assert after["total"]["lost_lines"] == sum(truth.values())
+    assert after["total"]["recovered_lines"] == posted.height > 0
+    assert Decimal(str(after["total"]["recovered_amount"])) == sum(posted["expected_amount"])
+    assert after["total"]["open_lines"] == blocked.height

@@ -1,0 +1,137 @@
+"""`pmsw budget import FILE`: a good file round-trips into mart.budget_monthly; each bad input
+is refused with one line naming the row and the field, and nothing is written."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pipelines.cli import main
+
+GOOD = """\
+property,month,segment,rooms_sold,room_revenue_net,food_beverage_revenue_net,other_revenue_net
+ROMA01,2026-03,,1800,288000.00,41000.50,3000
+ROMA01,2026-03,leisure,1100,176000,,
+ROMA01,2026-04,,1900,310000.00,42000,3100
+2,2026-03,,900,117000.10,15000,
+"""
+
+
+def _import(warehouse: Path, file: Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["budget", "import", str(file), "--warehouse",
+                                       str(warehouse)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _rows(warehouse: Path) -> list[tuple[object, ...]]:
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        return conn.execute(
+            "SELECT property_id, month, segment, rooms_sold, room_revenue_net, "
+            "food_beverage_revenue_net, other_revenue_net, source_file FROM mart.budget_monthly "
+            "ORDER BY property_id, month, segment NULLS FIRST").fetchall()
+    finally:
+        conn.close()
+
+
+def test_good_file_round_trips(warehouse: Path, tmp_path: Path) -> None:
+    file = tmp_path / "budget.csv"
+    file.write_text(GOOD, encoding="utf-8")
+    code, out, err = _import(warehouse, file)
+    assert code == 0, err
+    assert "4 budget rows imported (3 property-months replaced)" in out
+    assert _rows(warehouse) == [
+        (1, date(2026, 3, 1), None, 1800, Decimal("288000.00"), Decimal("41000.50"),
+         Decimal("3000.00"), "budget.csv"),
+        (1, date(2026, 3, 1), "leisure", 1100, Decimal("176000.00"), None, None, "budget.csv"),
+        (1, date(2026, 4, 1), None, 1900, Decimal("310000.00"), Decimal("42000.00"),
+         Decimal("3100.00"), "budget.csv"),
+        (2, date(2026, 3, 1), None, 900, Decimal("117000.10"), Decimal("15000.00"), None,
+         "budget.csv"),
+    ]
+    # a second file replaces the property-months it holds, and only those
+    again = tmp_path / "april.csv"
+    again.write_text("property,month,rooms_sold,room_revenue_net\nROMA01,2026-04,1950,"
+                     "320000\n", encoding="utf-8")
+    assert _import(warehouse, again)[0] == 0
+    rows = _rows(warehouse)
+    assert len(rows) == 4
+    assert rows[2] == (1, date(2026, 4, 1), None, 1950, Decimal("320000.00"), None, None,
+                       "april.csv")
+
+
+HEADER = "property,month,segment,rooms_sold,room_revenue_net\n"
+BAD = {
+    "unknown property": (HEADER + "ROMA01,2026-05,,10,100\nNAPO01,2026-05,,10,100\n",
+                         "row 3, field property: unknown property 'NAPO01'"),
+    "unknown month": (HEADER + "ROMA01,2026-13,,10,100\n",
+                      "row 2, field month: '2026-13' is not a month"),
+    "unknown segment": (HEADER + "ROMA01,2026-05,,10,100\nROMA01,2026-05,cruise,5,50\n",
+                        "row 3, field segment: unknown segment 'cruise' for ROMA01"),
+    "duplicate row": (HEADER + "ROMA01,2026-05,leisure,10,100\nFIRE01,2026-05,,1,1\n"
+                      "roma01,2026-05,leisure,11,110\n",
+                      "row 4, field segment: duplicate of row 2"),
+    "negative figure": (HEADER + "ROMA01,2026-05,,10,100\nROMA01,2026-06,,10,-1.00\n",
+                        "row 3, field room_revenue_net: negative figure -1.00"),
+    "negative rooms": (HEADER + "ROMA01,2026-05,,-3,100\n",
+                       "row 2, field rooms_sold: negative figure -3"),
+    "not a number": (HEADER + "ROMA01,2026-05,,ten,100\n",
+                     "row 2, field rooms_sold: 'ten' is not a whole number"),
+    "unknown column": ("property,month,rooms,room_revenue_net\nROMA01,2026-05,1,1\n",
+                       "row 1, field rooms: unknown column"),
+    "missing column": ("property,month,room_revenue_net\nROMA01,2026-05,1\n",
+                       "row 1, field rooms_sold: missing column"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_each_bad_input_is_one_line_and_writes_nothing(case: str, warehouse: Path,
+                                                       tmp_path: Path) -> None:
+    good = tmp_path / "good.csv"
+    good.write_text(GOOD, encoding="utf-8")
+    assert _import(warehouse, good)[0] == 0
+    before = _rows(warehouse)
+    text, expected = BAD[case]
+    bad = tmp_path / "bad.csv"
+    bad.write_text(text, encoding="utf-8")
+    code, _, err = _import(warehouse, bad)
+    assert code == 1
+    assert err.strip().count("\n") == 0, err
+    assert err.startswith("Error: bad.csv ")
+    assert expected in err
+    assert _rows(warehouse) == before
+
+
+def test_an_xlsx_file_round_trips_like_its_csv(warehouse: Path, tmp_path: Path) -> None:
+    """The first sheet of a workbook; a month typed as a date (Excel serial 46082 is
+    2026-03-01) counts as its month."""
+    from pipelines.reports.xlsx import workbook
+
+    header, *lines = [line.split(",") for line in GOOD.strip().splitlines()]
+    cells: list[list[object]] = [list(header)]
+    for line in lines:
+        row: list[object] = list(line)
+        row[1] = 46082 if line[1] == "2026-03" else line[1]
+        row[3] = int(line[3])
+        cells.append(row)
+    file = tmp_path / "budget.xlsx"
+    file.write_bytes(workbook(cells))
+    code, out, err = _import(warehouse, file)
+    assert code == 0, err
+    assert "4 budget rows imported" in out
+    csv_file = tmp_path / "budget.csv"
+    csv_file.write_text(GOOD, encoding="utf-8")
+    from_xlsx = [row[:-1] for row in _rows(warehouse)]
+    assert _import(warehouse, csv_file)[0] == 0
+    assert [row[:-1] for row in _rows(warehouse)] == from_xlsx
+
+    cells[2][4] = -5
+    file.write_bytes(workbook(cells))
+    code, _, err = _import(warehouse, file)
+    assert code == 1
+    assert "budget.xlsx row 3, field room_revenue_net: negative figure -5" in err

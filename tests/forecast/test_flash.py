@@ -1,0 +1,140 @@
+"""`pmsw report flash` of a hand-built hotel (ROMA01, 10 rooms, business date 2026-03-16),
+figure by figure. Its marts, written by hand:
+
+- 2026 nights: Jan 1 - Feb 28, 3 rooms sold a night at 80.00; Mar 1-14, 5 rooms at 100.00;
+  Mar 15, 8 rooms at 100.00. F&B posted Mar 1: 100.00, Mar 15: 200.00; other Mar 15: 30.00.
+- 2025 nights: Mar 1-14, 4 rooms at 90.00; Mar 15, 6 rooms at 90.00.
+- Budget March 2026: 186 rooms, 18,600.00 rooms, 3,100.00 F&B, 310.00 other.
+- Forecast as of Mar 16: 7 rooms and 700.00 for each of the nights Mar 16-31.
+
+Flash for Mar 15 (15 of March's 31 days):
+- day: 8 sold of 10, 80.00 %, ADR 100.00, RevPAR 80.00, total 800 + 200 + 30 = 1,030.00;
+  a year earlier 6 sold, 540.00, ADR 90.00.
+- MTD: 14 x 5 + 8 = 78 of 150, 52.00 %, 7,800.00, F&B 300.00, total 8,130.00. Budget pro
+  rata 15/31: 90 rooms, 9,000.00, 1,500.00, 150.00, total 10,650.00 -> -13.33 % rooms,
+  -23.66 % total. Last year: 14 x 4 + 6 = 62 rooms, 5,580.00 -> +25.81 %, +39.78 %.
+- Month expected: 78 + 16 x 7 = 190 rooms, 7,800 + 16 x 700 = 19,000.00 over 150 + 16 x 10 =
+  310 rooms available: 61.29 %, RevPAR 61.29.
+- YTD: 59 x 3 + 78 = 255 rooms, 59 x 240 + 7,800 = 21,960.00 over 590 + 150 = 740:
+  34.46 %, ADR 86.12, RevPAR 29.68; no budget for January and February: none.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pipelines.cli import main
+from pipelines.warehouse import connect
+
+OCCUPANCY = """
+INSERT INTO mart.occupancy_daily
+SELECT 1, CAST(d AS DATE), 10, 0, 10, {sold}, 0, 0, NULL, NULL, {sold} * {rate},
+       {sold} * {rate}, NULL, NULL, {sold} * {rate}, NULL, 0, 0, 0, true
+FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d)
+"""
+
+
+@pytest.fixture
+def hotel(warehouse: Path) -> Path:
+    conn = connect(warehouse)
+    try:
+        for first, last, sold, rate in (
+                ("2026-01-01", "2026-02-28", 3, 80), ("2026-03-01", "2026-03-14", 5, 100),
+                ("2026-03-15", "2026-03-15", 8, 100), ("2025-03-01", "2025-03-14", 4, 90),
+                ("2025-03-15", "2025-03-15", 6, 90)):
+            conn.execute(OCCUPANCY.format(first=first, last=last, sold=sold, rate=rate))
+        conn.execute("""INSERT INTO mart.revenue_daily VALUES
+            (1, DATE '2026-03-01', 'food_beverage', true, 100, 110, 10),
+            (1, DATE '2026-03-15', 'food_beverage', true, 200, 220, 20),
+            (1, DATE '2026-03-15', 'other', true, 30, 36.6, 6.6),
+            (1, DATE '2026-03-15', 'city_tax', false, 0, 40, 0)""")
+        conn.execute("INSERT INTO mart.budget_monthly VALUES (1, DATE '2026-03-01', NULL, 186, "
+                     "18600, 3100, 310, 'budget.csv', now())")
+        conn.execute("""
+            INSERT INTO mart.forecast_daily
+            SELECT 1, DATE '2026-03-16', CAST(d AS DATE), 0, 0, 0, 7, 6, 8, 700, 100, 70, 10,
+                   10, 'additive_pickup'
+            FROM range(DATE '2026-03-16', DATE '2026-04-01', INTERVAL 1 DAY) t(d)""")
+    finally:
+        conn.close()
+    return warehouse
+
+
+def _flash(warehouse: Path, *args: str) -> dict[str, dict[str, Any]]:
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
+                                     "--property", "ROMA01", "--format", "json", *args])
+    assert done.exit_code == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["report"].startswith("Manager's flash for 2026-03-15 (Sun)")
+    return {row["metric"]: row for row in body["rows"]}
+
+
+def test_flash_figure_by_figure(hotel: Path) -> None:
+    got = _flash(hotel, "--date", "2026-03-15")
+    day = {m: got[m]["day"] for m in got}
+    assert day == {"rooms_sold": 8, "rooms_available": 10, "occupancy_pct": 80,
+                   "adr_net": 100, "revpar_net": 80, "room_revenue_net": 800,
+                   "food_beverage_revenue_net": 200, "other_revenue_net": 30,
+                   "total_revenue_net": 1030}
+    assert (got["rooms_sold"]["day_last_year"], got["room_revenue_net"]["day_last_year"],
+            got["adr_net"]["day_last_year"]) == (6, 540, 90)
+    mtd = {m: got[m]["mtd"] for m in got}
+    assert mtd == {"rooms_sold": 78, "rooms_available": 150, "occupancy_pct": 52,
+                   "adr_net": 100, "revpar_net": 52, "room_revenue_net": 7800,
+                   "food_beverage_revenue_net": 300, "other_revenue_net": 30,
+                   "total_revenue_net": 8130}
+    budget = {m: got[m]["mtd_budget"] for m in got}
+    assert budget == {"rooms_sold": 90, "rooms_available": 150, "occupancy_pct": 60,
+                      "adr_net": 100, "revpar_net": 60, "room_revenue_net": 9000,
+                      "food_beverage_revenue_net": 1500, "other_revenue_net": 150,
+                      "total_revenue_net": 10650}
+    assert got["rooms_sold"]["mtd_vs_budget_pct"] == -13.33
+    assert got["total_revenue_net"]["mtd_vs_budget_pct"] == -23.66
+    assert (got["rooms_sold"]["mtd_last_year"], got["room_revenue_net"]["mtd_last_year"]) \
+        == (62, 5580)
+    assert got["rooms_sold"]["mtd_vs_last_year_pct"] == 25.81
+    assert got["room_revenue_net"]["mtd_vs_last_year_pct"] == 39.78
+    expected = {m: got[m]["month_expected"] for m in got}
+    assert expected == {"rooms_sold": 190, "rooms_available": 310, "occupancy_pct": 61.29,
+                        "adr_net": 100, "revpar_net": 61.29, "room_revenue_net": 19000,
+                        "food_beverage_revenue_net": None, "other_revenue_net": None,
+                        "total_revenue_net": None}
+    assert (got["rooms_sold"]["month_budget"], got["total_revenue_net"]["month_budget"]) \
+        == (186, 22010)
+    ytd = {m: got[m]["ytd"] for m in ("rooms_sold", "rooms_available", "occupancy_pct",
+                                      "adr_net", "revpar_net", "room_revenue_net")}
+    assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
+                   "adr_net": 86.12, "revpar_net": 29.68, "room_revenue_net": 21960}
+    assert all(got[m]["ytd_budget"] is None for m in got)
+
+
+def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None:
+    assert _flash(hotel)["rooms_sold"]["day"] == 8
+
+
+def test_flash_bad_date_is_one_line(hotel: Path) -> None:
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--date", "2026-02-30"])
+    assert done.exit_code == 1
+    assert done.stderr.strip().count("\n") == 0
+    assert "--date '2026-02-30' is not a date" in done.stderr
+
+
+def test_flash_as_xlsx(hotel: Path) -> None:
+    from pipelines.reports.xlsx import read_first_sheet
+
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--date", "2026-03-15",
+                                     "--format", "xlsx"])
+    assert done.exit_code == 0, done.stderr
+    sheet = read_first_sheet(done.stdout_bytes)
+    assert sheet[0][0].startswith("Manager's flash for 2026-03-15")
+    assert sheet[2][:4] == ["metric", "day", "day_last_year", "mtd"]
+    by_metric = {row[0]: row for row in sheet[3:]}
+    assert by_metric["rooms_sold"][1:4] == ["8", "6", "78"]
+    assert by_metric["total_revenue_net"][3] == "8130.00"

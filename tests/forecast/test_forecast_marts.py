@@ -1,0 +1,101 @@
+"""The forecast marts in a warehouse built by the real pipeline (the demo on a short stretch:
+the sandbox over HTTP, syncs, marts), and the reports that read them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pipelines.cli import main
+from pipelines.transforms.forecast import CHOSEN, HORIZONS, METHODS, ON_THE_BOOKS
+from tests.demo_warehouse import demo_warehouse
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo_warehouse(tmp_path_factory)
+
+
+def _one(conn: duckdb.DuckDBPyConnection, sql: str) -> tuple[object, ...]:
+    row = conn.execute(sql).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+def test_forecast_daily_starts_from_the_books_and_stays_within_the_hotel(
+        warehouse: Path) -> None:
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        per_property = conn.execute(
+            "SELECT f.property_id, count(*), min(f.as_of_date), max(f.as_of_date), "
+            "min(f.days_before), max(f.days_before), p.business_date "
+            "FROM mart.forecast_daily f JOIN core.property p USING (property_id) "
+            "GROUP BY ALL ORDER BY 1").fetchall()
+        assert [r[0] for r in per_property] == [1, 2]
+        for _, rows, first, last, low, high, business_date in per_property:
+            assert (rows, low, high) == (366, 0, 365)
+            assert first == last == business_date
+        # rooms on the books are those of the snapshot of the as-of date
+        assert _one(conn, """
+            SELECT count(*) FROM mart.forecast_daily f JOIN mart.otb_snapshots o
+              ON o.property_id = f.property_id AND o.snapshot_date = f.as_of_date
+             AND o.stay_date = f.stay_date
+            WHERE o.rooms_otb <> f.rooms_otb OR o.revenue_otb_net <> f.revenue_otb_net""") == (0,)
+        capacity = dict(conn.execute(
+            "SELECT property_id, count(*) FILTER (WHERE sellable) FROM core.rooms "
+            "GROUP BY 1").fetchall())
+        for pid, cap, limit in conn.execute(
+                "SELECT DISTINCT property_id, capacity, rooms_limit "
+                "FROM mart.forecast_daily").fetchall():
+            assert cap == capacity[pid]
+            assert limit >= cap
+        assert _one(conn, """
+            SELECT count(*) FROM mart.forecast_daily
+            WHERE rooms_forecast < 0 OR rooms_forecast > rooms_limit
+               OR rooms_low > rooms_forecast OR rooms_high < rooms_forecast
+               OR rooms_high > rooms_limit OR room_revenue_forecast_net < 0""") == (0,)
+        methods = {m for (m,) in conn.execute(
+            "SELECT DISTINCT method FROM mart.forecast_daily").fetchall()}
+        assert methods <= {*METHODS, ON_THE_BOOKS}
+        assert "additive_pickup" in methods
+    finally:
+        conn.close()
+
+
+def test_forecast_accuracy_scores_each_horizon(warehouse: Path) -> None:
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        got = conn.execute(
+            "SELECT property_id, horizon_days, forecasts, last_night, p.business_date "
+            "FROM mart.forecast_accuracy JOIN core.property p USING (property_id) "
+            "WHERE method = ? ORDER BY 1, 2", [CHOSEN]).fetchall()
+    finally:
+        conn.close()
+    assert [(r[0], r[1]) for r in got] == [(p, h) for p in (1, 2) for h in HORIZONS]
+    for _, _, forecasts, last_night, business_date in got:
+        assert forecasts > 0
+        assert (business_date - last_night).days == 1  # the last night over
+
+
+def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(main, ["report", "forecast-accuracy", "--warehouse", str(warehouse),
+                                "--property", "ROMA01", "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert {r["method"] for r in body["rows"]} >= {CHOSEN, "additive_pickup"}
+    assert {r["horizon_days"] for r in body["rows"]} == set(HORIZONS)
+    done = runner.invoke(main, ["report", "forecast", "--warehouse", str(warehouse),
+                                "--property", "FIRE01", "--format", "csv"])
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("stay_date,weekday,days_before,rooms_otb,rooms_forecast")
+    assert len(lines) == 31
+    done = runner.invoke(main, ["report", "alerts", "--warehouse", str(warehouse),
+                                "--property", "ROMA01"])
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout.startswith("Alerts")
