@@ -30,6 +30,7 @@ from ._exceptions import (
 )
 from ._meter import CallMeter, count_call
 from ._paging import ReservationStream
+from ._parsing import InvalidRecord
 from ._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket
 from ._receiver import WebhookReceiver
 from ._retry import RetryPolicy
@@ -46,6 +47,7 @@ __all__ = [
     "ConflictError",
     "ConnectionError",
     "DuplicateExternalRefError",
+    "InvalidRecord",
     "LockedError",
     "NightsToChargeError",
     "NotFoundError",

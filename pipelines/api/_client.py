@@ -57,8 +57,15 @@ from models.webhooks import (
 )
 
 from ._concurrent import map_concurrently
-from ._paging import MAX_PAGE_SIZE, ReservationStream, iter_event_log, walk_pages
-from ._parsing import parse_as
+from ._paging import (
+    MAX_PAGE_SIZE,
+    CheckedPage,
+    RecordPage,
+    ReservationStream,
+    iter_event_log,
+    walk_pages,
+)
+from ._parsing import InvalidRecord, parse_as, parse_record
 from ._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket, shared_bucket
 from ._retry import RetryPolicy
 from ._transport import Transport
@@ -255,6 +262,7 @@ class PmsClient:
         overlap: timedelta = ...,
         page_size: int = ...,
         max_passes: int = ...,
+        quarantine: bool = ...,
     ) -> ReservationStream: ...
 
     @overload
@@ -269,6 +277,7 @@ class PmsClient:
         overlap: timedelta = timedelta(seconds=1),
         page_size: int = MAX_PAGE_SIZE,
         max_passes: int = 10,
+        quarantine: bool = False,
         **filters: Any,
     ) -> Iterator[Reservation]:
         """Every reservation across pages.
@@ -280,20 +289,56 @@ class PmsClient:
 
         With other filters it walks the pages (default order `created_desc`, the one in which
         existing records never move), each reservation once.
+
+        With `quarantine` (the incremental read only), a record that does not match the model
+        does not raise: the page is validated record by record, and each invalid record is
+        kept in the stream's `invalid` with its payload and the error naming the field
+        (docs/ingestion.md, "Quarantine"). Without it, such a page raises
+        ResponseValidationError.
         """
-        fetch = self._fetch_page
         if not filters:
-            return ReservationStream(fetch, updated_since=updated_since, overlap=overlap,
+            checked = self._fetch_checked_page if quarantine else self._fetch_strict_page
+            return ReservationStream(checked, updated_since=updated_since, overlap=overlap,
                                      page_size=page_size, max_passes=max_passes)
+        if quarantine:
+            raise ValueError("quarantine is for the incremental read (no filters)")
         if updated_since is not None:
             raise ValueError(
                 "updated_since takes no other filter: a reservation leaving a filtered set "
                 "while pages are read would make the read skip others; filter after reading")
         params: dict[str, object] = {"sort": "created_desc", "page_size": page_size, **filters}
-        return walk_pages(fetch, params)
+        return walk_pages(self._fetch_page, params)
 
     def _fetch_page(self, params: dict[str, object]) -> ReservationPage:
         return self._get("/reservations", ReservationPage, params)
+
+    def _fetch_strict_page(self, params: dict[str, object]) -> CheckedPage:
+        return self._fetch_page(params), []
+
+    def _fetch_checked_page(self, params: dict[str, object]) -> CheckedPage:
+        """One page, its envelope validated whole and its records one by one."""
+        path = "/reservations"
+        data = self._transport.request("GET", path, params=_params(params))
+        envelope = parse_as(RecordPage, data, method="GET", path=path)
+        valid: list[Reservation] = []
+        invalid: list[InvalidRecord] = []
+        for record in envelope.data:
+            parsed = parse_record(Reservation, record, method="GET", path=path)
+            if isinstance(parsed, InvalidRecord):
+                invalid.append(parsed)
+            else:
+                valid.append(parsed)
+        page = ReservationPage(page=envelope.page, page_size=envelope.page_size,
+                               total=envelope.total, pages=envelope.pages, data=valid)
+        return page, invalid
+
+    def check_reservation(self, reservation_id: int) -> Reservation | InvalidRecord:
+        """GET /reservations/{id}, an answer that does not match the model kept aside as an
+        InvalidRecord (its payload and the error naming the field) instead of raised: how a
+        quarantined reservation is re-fetched (docs/ingestion.md, "Quarantine")."""
+        path = f"/reservations/{reservation_id}"
+        data = self._transport.request("GET", path)
+        return parse_record(Reservation, data, method="GET", path=path)
 
     def create_reservation(
         self, body: ReservationCreate | Mapping[str, Any], *, idempotency_key: str | None = None

@@ -32,6 +32,12 @@ A walk with other filters (`walk_pages`) cannot promise that: a record leaving a
 one order in which an existing record never moves (only new ones enter, at the front), and
 de-duplicates by id.
 
+With a quarantining fetch (`iter_reservations(quarantine=True)`), a record that does not
+match the model does not stop the read: the page is validated record by record, the valid
+ones are yielded and each invalid one is kept in `invalid`, so the caller can land the rest
+and quarantine it (docs/ingestion.md, "Quarantine"). Only valid records count towards `top`
+and the cursor.
+
 `iter_event_log` follows `next_after` while `has_more`: event ids only grow, so an id cursor
 is exact.
 """
@@ -40,9 +46,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
+from typing import Any
 
+from models.common import Page
 from models.events import Event, EventBatch
 from models.reservations import Reservation, ReservationPage
+
+from ._parsing import InvalidRecord
 
 MAX_PAGE_SIZE = 200
 TIMESTAMP_STEP = timedelta(seconds=1)
@@ -51,12 +61,23 @@ FetchPage = Callable[[dict[str, object]], ReservationPage]
 """Fetch one page of GET /reservations for these query parameters."""
 
 
+class RecordPage(Page):
+    """A page whose records are not validated yet (each is checked on its own)."""
+
+    data: list[Any]
+
+
+CheckedPage = tuple[ReservationPage, list[InvalidRecord]]
+FetchCheckedPage = Callable[[dict[str, object]], CheckedPage]
+"""Fetch one page, its valid records as a ReservationPage and the invalid ones aside."""
+
+
 class ReservationStream:
     """Every reservation changed since `updated_since` (all when None), each version once."""
 
     def __init__(
         self,
-        fetch: FetchPage,
+        fetch: FetchCheckedPage,
         *,
         updated_since: datetime | None,
         overlap: timedelta,
@@ -71,6 +92,9 @@ class ReservationStream:
         self._since = updated_since - overlap if updated_since is not None else None
         self._page_size = page_size
         self._max_passes = max_passes
+        self.invalid: list[InvalidRecord] = []
+        """The records that did not validate, in the order met (only a quarantining fetch
+        returns any; a record met twice is here twice)."""
         self.cursor: datetime | None = updated_since
         """After the iteration: resume the next incremental read from here."""
         self.passes = 0
@@ -100,7 +124,7 @@ class ReservationStream:
                                              "page_size": page_size}
                 if since is not None:
                     params["updated_since"] = since
-                result = self._fetch(params)
+                result = self._page(params)
                 self.calls += 1
                 if page == 1:
                     top = max((r.updated_at for r in result.data), default=None)
@@ -121,6 +145,11 @@ class ReservationStream:
                 return
             since = top - TIMESTAMP_STEP
             page_size = MAX_PAGE_SIZE  # the next pass is short: read it in as few calls as can be
+
+    def _page(self, params: dict[str, object]) -> ReservationPage:
+        page, invalid = self._fetch(params)
+        self.invalid.extend(invalid)
+        return page
 
 
 def walk_pages(fetch: FetchPage, params: dict[str, object]) -> Iterator[Reservation]:

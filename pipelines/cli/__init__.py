@@ -55,6 +55,12 @@ def _add_sql() -> None:
     main.add_command(sql)
 
 
+def _add_export() -> None:
+    from .export import export
+
+    main.add_command(export)
+
+
 def _add_budget() -> None:
     from .budget import budget
 
@@ -74,6 +80,7 @@ _add_reconcile()
 _add_report()
 _add_warehouse()
 _add_sql()
+_add_export()
 _add_budget()
 _load_plugins()
 

@@ -53,6 +53,9 @@ def info_text(warehouse: Path) -> str:
         ).fetchall()
         counts = dict(conn.execute(
             "SELECT property_id, count(*) FROM core.reservations GROUP BY ALL").fetchall())
+        held = dict(conn.execute(  # docs/ingestion.md, "Quarantine"
+            "SELECT property_id, count(*) FROM meta.quarantine WHERE released_at IS NULL "
+            "GROUP BY ALL").fetchall())
     finally:
         conn.close()
     if not rows:
@@ -64,7 +67,8 @@ def info_text(warehouse: Path) -> str:
     for pid, code, part, run_id, status, finished in rows:
         if pid not in shown:
             shown.add(pid)
-            lines.append(f"  {code:<10} ({counts.get(pid, 0)} reservations)")
+            quarantined = f", {held[pid]} in quarantine" if held.get(pid) else ""
+            lines.append(f"  {code:<10} ({counts.get(pid, 0)} reservations{quarantined})")
         stamp = finished.strftime("%Y-%m-%d %H:%M:%S %Z") if finished else "-"
         lines.append(f"  {'':<10} {part:<15} {status or '-':<10} {stamp:<26} {run_id}")
     return "\n".join(lines)

@@ -4,6 +4,9 @@ Blocking (the marts built on them would be wrong): unique keys, every room entry
 reservation exists, reservation status = least advanced status of its non-cancelled rooms,
 nights = departure - arrival, room versions never overlap, reservation count = the API's
 `total`. The event gap check lives on the event log asset (pipelines.defs.ingest).
+
+Not blocking: `no_quarantined_records`, red while a record of the property is held in
+quarantine (meta.quarantine), naming each; the marts still build from what landed.
 """
 
 from typing import Any
@@ -117,37 +120,72 @@ folio_keys = _sql_check(
     """, "Folios and folio lines are landed once; every line's folio exists.")
 
 
+@dg.asset_check(asset=RESERVATIONS, name="no_quarantined_records", blocking=False, pool=POOL,
+                description="No record of the property is held in quarantine (meta.quarantine): "
+                            "each one held is named with the field at fault. Not blocking: "
+                            "the rest of the stream landed and the marts build from it.")
+def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
+                           warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    partition = context.run.tags.get("dagster/partition")
+    pid = None
+    if partition:
+        with pms.endpoint(partition).client() as client:
+            pid = client.get_property().id
+    with warehouse.connect() as conn:
+        rows = conn.execute(
+            "SELECT stream, record_key, error FROM meta.quarantine "
+            "WHERE released_at IS NULL AND ($p IS NULL OR property_id = $p) "
+            "ORDER BY property_id, stream, record_id NULLS LAST, record_key",
+            {"p": pid}).fetchall()
+    named = [f"{stream} {key}: {error}" for stream, key, error in rows]
+    return dg.AssetCheckResult(
+        passed=not rows, severity=dg.AssetCheckSeverity.ERROR,
+        description=(f"{len(rows)} record(s) in quarantine: " + "; ".join(named)) if rows
+        else "no record in quarantine",
+        metadata={"in_quarantine": len(rows), "records": "\n".join(named) or "none"})
+
+
 @dg.asset_check(asset=RESERVATIONS, name="count_matches_api", blocking=True, pool=POOL,
                 description="Reservations created before the cursor: the warehouse holds as "
                             "many as the API's `total` counts (GET /reservations, 3 calls "
-                            "per property).")
+                            "per property), those held in quarantine counted apart.")
 def count_matches_api(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                       warehouse: WarehouseResource) -> dg.AssetCheckResult:
     partition = context.run.tags.get("dagster/partition")
     codes = [partition] if partition else PROPERTY_CODES
     results = [_count_one(code, pms, warehouse) for code in codes]
-    missing = sum(abs(api - landed) for _, api, landed in results)
-    return _result(missing, [f"{c}: api {a}, warehouse {w}" for c, a, w in results],
-                   "reservations missing or extra",
-                   {c: f"api {a}, warehouse {w}" for c, a, w in results})
+    missing = sum(abs(api - landed - held) for _, api, landed, held in results)
+    said = {c: f"api {a}, warehouse {w}" + (f", quarantined {q}" if q else "")
+            for c, a, w, q in results}
+    return _result(missing, [f"{c}: {text}" for c, text in said.items()],
+                   "reservations missing or extra", dict(said))
 
 
 def _count_one(code: str, pms: PmsApiResource,
-               warehouse: WarehouseResource) -> tuple[str, int, int]:
+               warehouse: WarehouseResource) -> tuple[str, int, int, int]:
     with warehouse.connect() as conn, pms.endpoint(code).client() as client:
         pid = client.get_property().id
         cursor = get_timestamp_cursor(conn, pid, "reservations")
         if cursor is None:
-            return code, 0, 0
+            return code, 0, 0, 0
         # Reservations are never deleted and created_since is inclusive: those created
         # before the cursor are all - created_since(cursor), whatever is booked meanwhile.
         total = client.list_reservations(page_size=1).total
         later = client.list_reservations(page_size=1, created_since=cursor).total
         row = conn.execute("SELECT count(*) FROM core.reservations WHERE property_id = ? AND "
                            "created_at < ?", [pid, cursor]).fetchone()
-    return code, total - later, 0 if row is None else int(row[0])
+        # Held in quarantine, not landed, and created before the cursor (or of unknown
+        # creation time: its created_at may be the field at fault).
+        held = conn.execute(
+            "SELECT count(*) FROM meta.quarantine q WHERE property_id = $p AND released_at IS "
+            "NULL AND stream = 'reservations' AND coalesce(TRY_CAST(json_extract_string("
+            "payload, '$.created_at') AS TIMESTAMPTZ) < $c, true) AND NOT EXISTS (SELECT 1 "
+            "FROM core.reservations r WHERE r.property_id = q.property_id "
+            "AND r.reservation_id = q.record_id)", {"p": pid, "c": cursor}).fetchone()
+    return (code, total - later, 0 if row is None else int(row[0]),
+            0 if held is None else int(held[0]))
 
 
 defs = dg.Definitions(asset_checks=[
     unique_keys, rooms_have_reservation, status_is_least_advanced, nights_match_dates,
-    versions_never_overlap, folio_keys, count_matches_api])
+    versions_never_overlap, folio_keys, no_quarantined_records, count_matches_api])

@@ -2,7 +2,8 @@
 each run re-reads the folios of (issue 5):
 
 - reservations landed since the folios were last read (their `updated_at` at or after the
-  folio watermark less the overlap; a run that died between the two streams is made good);
+  folio watermark less the overlap; a run that died between the two streams is made good),
+  and reservations released from quarantine since (whatever their `updated_at`);
 - rooms in house (`checked_in`);
 - rooms departed within `departed_days` of the business date;
 - reservations holding a folio not yet `closed` in the warehouse (and folios without a
@@ -46,6 +47,10 @@ def reservations_to_read(ctx: SyncContext) -> tuple[list[int], list[int], str]:
         rows = conn.execute("""
             SELECT reservation_id FROM core.reservations
              WHERE property_id = $p AND updated_at >= $since
+            UNION SELECT q.record_id FROM meta.quarantine q
+              JOIN meta.sync_state s ON s.property_id = q.property_id AND s.stream = 'folios'
+             WHERE q.property_id = $p AND q.stream = 'reservations'
+               AND q.released_at >= s.updated_at - $overlap
             UNION SELECT reservation_id FROM core.reservation_rooms
              WHERE property_id = $p AND status = 'checked_in'
             UNION SELECT reservation_id FROM core.reservation_rooms
@@ -56,7 +61,7 @@ def reservations_to_read(ctx: SyncContext) -> tuple[list[int], list[int], str]:
              WHERE f.property_id = $p AND f.status <> 'closed'
                AND NOT (r.status = 'cancelled' AND r.updated_at < CAST($departed AS TIMESTAMPTZ))
             ORDER BY 1
-        """, {"p": pid, "since": watermark - settings.overlap,
+        """, {"p": pid, "since": watermark - settings.overlap, "overlap": settings.overlap,
               "departed": departed_since}).fetchall()
         why = "incremental"
     loose = conn.execute("SELECT folio_id FROM core.folios WHERE property_id = ? AND "

@@ -7,7 +7,8 @@ and renames that file onto `<warehouse>.read.duckdb` in one `os.replace`. A read
 the previous copy keeps reading it (its inode lives until it closes); a reader opening after
 the rename gets the new one; nobody ever sees a half-written copy. A publish killed midway
 leaves only a temporary file, removed by the next publish. docs/operations.md, "Reading while
-syncing", has the design and its measured cost.
+syncing", has the design and its measured cost. With PMSW_EXPORT_PARQUET=DIR each publish
+then exports the marts of the new copy as Parquet (`pipelines.warehouse.export`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class Published:
     seconds: float
     size: int
     """Bytes of the read copy."""
+    exported: int | None = None
+    """Mart tables exported as Parquet after the publish (PMSW_EXPORT_PARQUET), else None."""
 
 
 def _temporary(copy: Path) -> Path:
@@ -96,7 +99,12 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
     _fsync(temporary)
     os.replace(temporary, copy)
     _fsync(copy.parent)
-    return Published(copy, published_at, time.perf_counter() - started, copy.stat().st_size)
+    seconds, size = time.perf_counter() - started, copy.stat().st_size
+    from .export import export_after_publish  # the export reads the copy just published
+
+    exported = export_after_publish(warehouse)
+    return Published(copy, published_at, seconds, size,
+                     None if exported is None else len(exported))
 
 
 def _quoted(path: Path) -> str:

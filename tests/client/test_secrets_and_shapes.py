@@ -9,7 +9,7 @@ import traceback
 
 import pytest
 
-from models import Me, ReservationPage
+from models import Me, Reservation, ReservationPage
 from pipelines.api import (
     AuthenticationError,
     PmsClient,
@@ -17,7 +17,7 @@ from pipelines.api import (
     ResponseValidationError,
     RetryPolicy,
 )
-from pipelines.api._parsing import parse_as
+from pipelines.api._parsing import InvalidRecord, parse_as, parse_record
 from sandbox.http.faults import FaultConfig
 from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient
@@ -112,3 +112,23 @@ def test_a_client_needs_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
     client = PmsClient("http://127.0.0.1:9/v1")
     assert "from-the-environment" not in repr(client)
     client.close()
+
+
+def test_a_record_kept_aside_names_its_field_relative_to_the_record() -> None:
+    """docs/client.md: `parse_record` (what the quarantining reads use) returns the model, or
+    an InvalidRecord with the payload as received and the error naming the field."""
+    record = {"id": 7, "rooms": [{"status": "no_show"}]}
+    kept = parse_record(Reservation, record, method="GET", path="/reservations")
+    assert isinstance(kept, InvalidRecord)
+    assert kept.record_id == 7
+    assert kept.payload is record
+    assert kept.error.field == "arrival"
+    assert str(kept.error).startswith(
+        "GET /reservations: record 7 does not match Reservation: field arrival: Field required "
+        "(and ")
+    assert ("rooms[0].status", "Input should be 'option', 'confirmed', 'checked_in', "
+            "'checked_out' or 'cancelled'") in kept.error.errors
+    nameless = parse_record(Reservation, {"id": "x"}, method="GET", path="/reservations")
+    assert isinstance(nameless, InvalidRecord)
+    assert nameless.record_id is None
+    assert "a record without an id does not match Reservation: field id:" in str(nameless.error)

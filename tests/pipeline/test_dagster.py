@@ -83,7 +83,8 @@ def test_the_hourly_schedule_alone_runs_ingestion_checks_and_marts() -> None:
     assert {key.path[-1] for key in marts} == set(MARTS)
     assert selected == streams | marts | {READ_COPY_KEY}
     checks = {key.name for key in job.asset_layer.asset_graph.asset_check_keys}
-    assert {"unique_keys", "count_matches_api", "folio_unique_keys", "event_gap"} <= checks
+    assert {"unique_keys", "count_matches_api", "folio_unique_keys", "event_gap",
+            "no_quarantined_records"} <= checks
     for node in defs.resolve_asset_graph().asset_nodes:
         assert node.automation_condition is None, node.key
 
@@ -117,7 +118,7 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
     assert checks == dict.fromkeys((
         "event_gap", "unique_keys", "rooms_have_reservation", "status_is_least_advanced",
         "nights_match_dates", "versions_never_overlap", "count_matches_api",
-        "folio_unique_keys"), True)
+        "no_quarantined_records", "folio_unique_keys"), True)
     materialized = {event.materialization.asset_key.path[-1]: event.materialization.metadata
                     for event in result.get_asset_materialization_events()}
     assert set(materialized) == {"reference", "events", "reservations", "folios",

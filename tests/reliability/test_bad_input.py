@@ -1,8 +1,9 @@
 """Bad input to the pipeline (issue 9, "Bad input to the pipeline"): a malformed POS ledger
-file, an answer missing a field, an unknown enum value, a revoked key, a key without a scope
+file, a record missing a field, an unknown enum value, a revoked key, a key without a scope
 the sync needs and an event-log gap each give one clear line (naming the field, the rule or
-the scope), or a quarantined file with its reason, through `pmsw sync` in a process of its
-own; no stack trace reaches the user; and nothing the warehouse had landed is lost.
+the scope), or a quarantined file or record with its reason, through `pmsw sync` in a process
+of its own; no stack trace reaches the user; and nothing the warehouse had landed is lost.
+A bad record no longer stops its stream (issue 15, item 8): it is quarantined, the rest lands.
 
 The broken answers come from a real HTTP server (tests/reliability/broken_api.py) that
 forwards to the sandbox and breaks one field of one record: the pipeline reads them over
@@ -12,6 +13,7 @@ HTTP through its own client.
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ from tests.pipeline.helpers import (
 )
 
 from . import harness as h
-from .broken_api import BrokenApi, Corrupt, serving
+from .broken_api import BrokenApi, serving
 from .recon import posted_lines
 from .test_recon_crash import _apply, _world
 
@@ -171,64 +173,182 @@ def test_malformed_ledger_files_are_quarantined_with_their_reason_and_the_rest_l
     _nothing_lost(before, snapshot(db))
 
 
-def _first_record(mutate: str) -> tuple[Corrupt, list[int]]:
-    """A corruption of the first reservation of every GET /reservations page, and the ids
-    it broke."""
-    broken: list[int] = []
+class _Victim:
+    """Breaks one reservation wherever the API serves it: the first record of the first page
+    of GET /reservations met (the most recently changed one), in every later page that
+    lists it and in GET /reservations/{id}. `mutate` is "missing" (no `arrival`) or "enum"
+    (a room's status `no_show`)."""
 
-    def corrupt(method: str, path: str, body: Any) -> bool:
-        if method != "GET" or path != "/reservations" or not body.get("data"):
-            return False
-        record = body["data"][0]
-        broken.append(record["id"])
-        if mutate == "missing":
-            del record["arrival"]
+    def __init__(self, mutate: str) -> None:
+        self.mutate = mutate
+        self.id: int | None = None
+        self.details = 0
+        """GET /reservations/{id} answers broken (the re-fetches of the quarantined id)."""
+
+    def _break(self, record: dict[str, Any]) -> None:
+        if self.mutate == "missing":
+            record.pop("arrival", None)
         else:
             record["rooms"][0]["status"] = "no_show"
-        return True
 
-    return corrupt, broken
+    def __call__(self, method: str, path: str, body: Any) -> bool:
+        if method != "GET":
+            return False
+        if path == "/reservations" and body.get("data"):
+            if self.id is None:
+                self.id = int(body["data"][0]["id"])
+            hits = [r for r in body["data"] if r["id"] == self.id]
+            for record in hits:
+                self._break(record)
+            return bool(hits)
+        if self.id is not None and path == f"/reservations/{self.id}":
+            self._break(body)
+            self.details += 1
+            return True
+        return False
 
 
+QUARANTINE_CHECK = "pmsw sync: property {code}: check no_quarantined_records failed: "
+FIELD_ERRORS = {
+    "missing": "field arrival: Field required",
+    "enum": "field rooms[0].status: Input should be 'option', 'confirmed', 'checked_in', "
+            "'checked_out' or 'cancelled'",
+}
 
-def test_an_answer_missing_a_field_or_with_an_unknown_enum_value_is_one_error_naming_it(
+
+def _held(db: Path) -> list[tuple[Any, ...]]:
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return conn.execute(
+            "SELECT record_id, field, error, tries, released_at IS NOT NULL, payload "
+            "FROM meta.quarantine ORDER BY record_id").fetchall()
+    finally:
+        conn.close()
+
+
+def _in_quarantine(db: Path) -> list[tuple[Any, ...]]:
+    """mart.v_quarantine: what the marts say is held, per property."""
+    conn = duckdb.connect(str(db), read_only=True)
+    try:
+        return conn.execute("SELECT property_id, records_quarantined, record_ids "
+                            "FROM mart.v_quarantine ORDER BY property_id").fetchall()
+    finally:
+        conn.close()
+
+
+def _sync_through(api: BrokenApi, code: str, db: Path, tmp: Path,
+                  ) -> tuple[int, str, list[str]]:
+    props = write_properties(tmp / f"properties-{code}.yaml", api.base_url, codes={code: "KEY"})
+    return _sync_command({"PMSW_PROPERTIES_FILE": str(props), "KEY": ALL_SCOPES_KEY},
+                         "--warehouse", str(db))
+
+
+def test_a_record_missing_a_field_or_with_an_unknown_enum_value_is_quarantined(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     """Spec, Reservation: `arrival` is a field of every reservation and a room's `status` is
-    one of five values. A page of GET /reservations whose first record breaks either stops
-    the reservations stream with one line naming the field; nothing of the page is landed,
-    what was landed before stays, the cursor does not move; the next sync from the healthy
-    API lands everything."""
+    one of five values. A record of GET /reservations breaking either no longer stops the
+    stream (docs/ingestion.md, "Quarantine"): the record is kept in meta.quarantine with its
+    payload and the error naming the field, every other record lands, the cursor moves, the
+    check `no_quarantined_records` is red naming the record (one line, exit 1), and
+    mart.v_quarantine counts it. Nothing landed before is lost."""
     sandbox, db = _landed(make_sandbox, tmp_path)
     advance(sandbox.root_url)  # a day of changes: the incremental read has records to read
+    db_enum = tmp_path / "warehouse-enum.duckdb"
+    shutil.copyfile(db, db_enum)
     before = snapshot(db)
-    missing_fn, missing_ids = _first_record("missing")
-    enum_fn, enum_ids = _first_record("enum")
-    with serving(BrokenApi(sandbox.base_url, missing_fn)) as missing, \
-            serving(BrokenApi(sandbox.base_url, enum_fn)) as enum:
-        props = tmp_path / "properties.yaml"
-        write_properties(props, "unused", codes={"missing": "KEY", "unknown_enum": "KEY"})
-        text = props.read_text().replace("unused", missing.base_url, 1)
-        props.write_text(text.replace("unused", enum.base_url, 1))
-        code, _, errors = _sync_command(
-            {"PMSW_PROPERTIES_FILE": str(props), "KEY": ALL_SCOPES_KEY},
-            "--warehouse", str(db))
-        assert (missing.broken, enum.broken) == (1, 1)
-    assert code == 1
-    assert errors == [
-        "pmsw sync: property missing: ResponseValidationError: GET /reservations: the answer "
-        "does not match ReservationPage: field data[0].arrival: Field required",
-        "pmsw sync: property unknown_enum: ResponseValidationError: GET /reservations: the "
-        "answer does not match ReservationPage: field data[0].rooms[0].status: Input should "
-        "be 'option', 'confirmed', 'checked_in', 'checked_out' or 'cancelled'",
-    ], errors
-    assert missing_ids == enum_ids
-    after = snapshot(db)
-    for table in RESERVATION_TABLES:
-        assert after[table] == before[table], table  # the broken page landed nothing
-    assert _cursor(after, "reservations") == _cursor(before, "reservations")
-    _nothing_lost(before, after)
+    api = Api(sandbox.base_url)
+    try:
+        served = {r["id"]: r for r in api.reservations()}
+    finally:
+        api.close()
+    for mutate, warehouse in (("missing", db), ("enum", db_enum)):
+        victim = _Victim(mutate)
+        with serving(BrokenApi(sandbox.base_url, victim)) as broken:
+            code, stdout, errors = _sync_through(broken, mutate, warehouse, tmp_path)
+        assert victim.id is not None
+        assert broken.broken >= 1
+        rid = victim.id
+        error = (f"GET /reservations: record {rid} does not match Reservation: "
+                 f"{FIELD_ERRORS[mutate]}")
+        assert code == 1
+        assert errors == [QUARANTINE_CHECK.format(code=mutate)
+                          + f"1 record(s) in quarantine: reservations {rid}: {error}"], errors
+        assert "[success: 1 in quarantine, 0 released]" in _stream_line(stdout, mutate,
+                                                                         "reservations")
+        ((held_id, field, held_error, tries, released, payload),) = _held(warehouse)
+        assert (held_id, field, held_error, tries, released) == (
+            rid, FIELD_ERRORS[mutate].split(":")[0].removeprefix("field "), error, 1, False)
+        kept = json.loads(payload)
+        assert kept["id"] == rid
+        assert kept["updated_at"] == served[rid]["updated_at"]
+        assert ("arrival" not in kept) if mutate == "missing" else (
+            kept["rooms"][0]["status"] == "no_show")
+        assert _in_quarantine(warehouse) == [(1, 1, [rid])]
 
-    _sync(sandbox.base_url, db)  # the PMS answers well again
+        after = snapshot(warehouse)
+        # Tables of current state change with the day's versions: every record is still there.
+        _nothing_lost({t: [r[:2] for r in rows] if t in RESERVATION_TABLES else rows
+                       for t, rows in before.items()},
+                      {t: [r[:2] for r in rows] if t in RESERVATION_TABLES else rows
+                       for t, rows in after.items()})
+        assert _cursor(after, "reservations")[0][2] > _cursor(before, "reservations")[0][2]
+        conn = duckdb.connect(str(warehouse), read_only=True)
+        try:
+            landed = dict(conn.execute("SELECT reservation_id, updated_at FROM "
+                                       "core.reservations WHERE property_id = 1").fetchall())
+        finally:
+            conn.close()
+        old = {r[1]: r for r in before["core.reservations"]}  # (property_id, id, ...)
+        for other, record in served.items():  # every other record landed as served
+            if other != rid:
+                assert landed[other].isoformat().replace("+00:00", "Z") \
+                    == record["updated_at"], other
+        # The broken record: as it was before (if it was landed before), never its new version.
+        assert (rid in landed) == (rid in old)
+        if rid in landed:
+            assert landed[rid].isoformat().replace("+00:00", "Z") != served[rid]["updated_at"]
+
+
+def test_a_quarantined_record_is_refetched_each_run_and_released_once_it_validates(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    """docs/ingestion.md, "Quarantine": every later run re-fetches each held record by id
+    (GET /reservations/{id}); while it is still broken it stays held (one more try, the
+    check still red); once the API serves it valid it lands in the same transaction as its
+    release, the check is green, mart.v_quarantine says 0 and the warehouse equals the API."""
+    sandbox, db = _landed(make_sandbox, tmp_path)
+    advance(sandbox.root_url)
+    victim = _Victim("missing")
+    with serving(BrokenApi(sandbox.base_url, victim)) as broken:
+        first, _, _ = _sync_through(broken, "default", db, tmp_path)
+        assert first == 1
+        assert victim.details == 0  # quarantined now, re-fetched from the next run on
+        again, stdout, errors = _sync_through(broken, "default", db, tmp_path)
+    rid = victim.id
+    assert again == 1
+    assert victim.details == 1  # the second run re-fetched it by id: still broken
+    assert errors == [QUARANTINE_CHECK.format(code="default") + "1 record(s) in quarantine: "
+                      f"reservations {rid}: GET /reservations/{rid}: record {rid} does not "
+                      "match Reservation: field arrival: Field required"], errors
+    assert [h[:5] for h in _held(db)] == [
+        (rid, "arrival", f"GET /reservations/{rid}: record {rid} does not match Reservation: "
+                         "field arrival: Field required", 2, False)]
+    info = pmsw(["warehouse", "info", "--warehouse", str(db)], {})
+    assert info.returncode == 0, info.stderr
+    assert " reservations, 1 in quarantine)" in info.stdout, info.stdout
+
+    code, stdout, errors = _sync_command(  # the PMS serves the record well again
+        {"PMS_API_BASE_URL": sandbox.base_url, "PMS_API_KEY": ALL_SCOPES_KEY},
+        "--warehouse", str(db))
+    assert (code, errors) == (0, [])
+    assert "[success: 0 in quarantine, 1 released]" in _stream_line(stdout, "default",
+                                                                     "reservations")
+    assert [h[:5] for h in _held(db)] == [
+        (rid, "arrival", f"GET /reservations/{rid}: record {rid} does not match Reservation: "
+                         "field arrival: Field required", 2, True)]
+    assert _in_quarantine(db) == [(1, 0, [])]
+    info = pmsw(["warehouse", "info", "--warehouse", str(db)], {})
+    assert info.returncode == 0, info.stderr
+    assert "in quarantine" not in info.stdout, info.stdout
     conn = connect(db)
     api = Api(sandbox.base_url)
     try:
