@@ -7,7 +7,7 @@ UV := $(PY) -m uv
 endif
 RUN := $(UV) run --locked --no-sync
 
-.PHONY: setup demo test lint typecheck unit dagster notebooks bench
+.PHONY: setup demo test lint typecheck unit dagster notebooks bench verify soak
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || $(PY) -m pip install --quiet uv || $(PY) -m pip install --quiet --user uv
@@ -25,6 +25,18 @@ typecheck: setup
 
 test: setup lint typecheck
 	@$(RUN) pytest -q
+
+# The long runs, out of `make test` (pyproject addopts deselects the markers `verify` and
+# `soak`); docs/operations.md, "Long runs". -s prints their figures.
+# verify (~15-30 min): the SQL cross-check over a full simulated year of both demo hotels,
+# the revenue tie-out, and the simulator's realism year.
+verify: setup
+	@$(RUN) pytest -q -s -p no:logging -m verify tests/verify/test_year_crosscheck.py tests/simulator/test_realism.py
+
+# soak (~20-40 min): 30 simulated days of the 80-room hotel, every fault at 10%, several
+# syncs a day, the daily reconciliation, a reader process and `pmsw report` beside them.
+soak: setup
+	@$(RUN) pytest -q -s -p no:logging -m soak tests/verify/test_soak.py
 
 # The Dagster UI and daemon (`dg dev`, [tool.dg] in pyproject.toml) on the shipped instance
 # settings: with DAGSTER_HOME unset, `dg dev` keeps its runs in a temporary .tmp_dagster_home_*

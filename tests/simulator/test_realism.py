@@ -32,7 +32,8 @@ from sandbox.simulator.run import simulate_database
 from tests.conftest import auth
 
 # A year of two hotels takes about 80 s of CPU: more than the default 300 s on a busy machine.
-pytestmark = pytest.mark.timeout(900)
+# Out of `make test` for that reason: marker `verify` (deselected by default; `make verify`).
+pytestmark = [pytest.mark.verify, pytest.mark.timeout(900)]
 
 START = date(2025, 1, 1)
 DAYS = 365
