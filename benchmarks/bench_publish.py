@@ -1,0 +1,78 @@
+"""Publishing the read copy against a plain copy of the same bytes (issue 15, Benchmark).
+
+    python -m benchmarks.bench_publish --warehouse data/warehouse.duckdb   # e.g. the demo's
+    python -m benchmarks.bench_publish --hotels 10 --years 3               # synthetic history
+
+The warehouse is copied to a scratch folder first (the one given is never touched). Prints the
+seconds of `pipelines.warehouse.publish` (record meta.published, COPY FROM DATABASE into the
+DuckDB 1.4 storage format, fsync, rename) beside `shutil.copyfile` of the same file measured
+in the same process, their ratio (goal: at most 2), and the extra disk the read copy takes.
+The synthetic size lands benchmarks/bench_marts.py's room-night versions of `hotels` hotels
+over `years` years in a table of its own, so the bytes are a multi-year history's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import polars as pl
+
+from benchmarks.bench_marts import synthetic_versions
+from benchmarks.machine import describe
+from pipelines.warehouse import connect, insert_frame, publish
+
+
+def _synthetic(path: Path, hotels: int, years: int) -> None:
+    versions = synthetic_versions(hotels, years)
+    conn = connect(path)
+    try:
+        conn.execute("CREATE SCHEMA IF NOT EXISTS bench")
+        columns = ", ".join(f'"{name}" {"BIGINT" if dtype.is_integer() else "VARCHAR"}'
+                            for name, dtype in versions.schema.items())
+        conn.execute(f"CREATE TABLE bench.room_night_versions ({columns})")
+        insert_frame(conn, "bench.room_night_versions",
+                     versions.cast({n: pl.String for n, t in versions.schema.items()
+                                    if not t.is_integer()}))
+        conn.execute("CHECKPOINT")
+    finally:
+        conn.close()
+    print(f"synthetic warehouse: {versions.height:,} room-night versions of {hotels} hotel(s) "
+          f"x {years} year(s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warehouse", type=Path, help="An existing warehouse to publish.")
+    parser.add_argument("--hotels", type=int, default=10)
+    parser.add_argument("--years", type=int, default=3)
+    args = parser.parse_args()
+    print(describe())
+    with tempfile.TemporaryDirectory(prefix="bench-publish-") as scratch:
+        path = Path(scratch) / "warehouse.duckdb"
+        if args.warehouse is not None:
+            shutil.copyfile(args.warehouse, path)
+            print(f"warehouse: a copy of {args.warehouse}")
+        else:
+            _synthetic(path, args.hotels, args.years)
+        size = path.stat().st_size
+        started = time.perf_counter()
+        shutil.copyfile(path, Path(scratch) / "plain.duckdb")
+        os.sync()
+        plain = time.perf_counter() - started
+        conn = connect(path)
+        try:
+            done = publish(conn, path)
+        finally:
+            conn.close()
+        print(f"warehouse {size / 2**20:,.1f} MiB; plain copy {plain:.2f} s; publish "
+              f"{done.seconds:.2f} s; ratio {done.seconds / plain:.2f} (goal <= 2); read copy "
+              f"{done.size / 2**20:,.1f} MiB extra disk ({done.size / size:.2f} x the file)")
+
+
+if __name__ == "__main__":
+    main()
