@@ -120,7 +120,9 @@ def reconcile_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest
             for code in PROPERTY_CODES]
 
 
-@dg.sensor(job=reconcile_job, name="reconcile_close_sensor", minimum_interval_seconds=120,
+# job_name, not job=: rebinding an op job's resources into a sensor passes `owners` to a
+# SensorDefinition, which Dagster 1.13 warns about (BetaWarning).
+@dg.sensor(job_name="reconcile", name="reconcile_close_sensor", minimum_interval_seconds=120,
            description="The daily close of a property when its PMS business date (GET "
                        "/property) has moved and the warehouse has synced it: apply the date "
                        "just closed for the automatic kinds, then today's departures.")
