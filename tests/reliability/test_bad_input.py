@@ -21,6 +21,8 @@ from typing import Any
 import duckdb
 
 from pipelines.ingest import Endpoint, sync_property
+from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect
 from sandbox.db import insert, transaction
 from sandbox.http.server import RunningSandbox
@@ -457,6 +459,9 @@ def test_an_apply_with_a_key_without_folios_write_says_why_in_one_line_and_posts
     with the code, and says why in one line (the code, the count, the scope), exit 1."""
     world = _world(make_sandbox, tmp_path)
     lines = posted_lines(world.server)
+    missing = run_reconciliation(world.warehouse, load_rules(None), mode=Mode.DRY_RUN,
+                                 first=world.day, last=world.day).summary["missing"][0]
+    assert missing > 0
     _add_key(world.server, READ_ONLY_KEY, ["property:read", "folios:read"], h.PROPERTY_ID)
     done = _apply(world, key=READ_ONLY_KEY)
     assert done.returncode == 1, done.stderr[-2000:]
@@ -464,8 +469,9 @@ def test_an_apply_with_a_key_without_folios_write_says_why_in_one_line_and_posts
     errors = [ln for ln in done.stderr.splitlines() if ln.startswith("pmsw reconcile:")]
     assert len(errors) == 1, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
-    assert errors[0].startswith("pmsw reconcile: 9 charge(s) failed: insufficient_scope (9); "
-                                "first: post on folio "), errors[0]
+    # every charge the dry run found missing was refused, each with the code
+    assert errors[0].startswith(f"pmsw reconcile: {missing} charge(s) failed: "
+                                f"insufficient_scope ({missing}); first: post on folio "), errors[0]
     assert "403 insufficient_scope: the API key lacks the scope folios:write" in errors[0]
     assert READ_ONLY_KEY not in done.stdout + done.stderr
     assert posted_lines(world.server) == lines
