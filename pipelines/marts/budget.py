@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import csv
 import re
-from datetime import UTC, datetime
+import zipfile
+from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
+import openpyxl
 import polars as pl
+from openpyxl.utils.datetime import from_excel
+from openpyxl.utils.exceptions import InvalidFileException
 
-from pipelines.reports.xlsx import XlsxError, excel_date, read_first_sheet
 from pipelines.transforms.budget import (
     BudgetError,
     budget_rows,
@@ -48,20 +52,56 @@ def _split(path: Path, table: list[list[str]]) -> tuple[list[str], list[list[str
     return header, body
 
 
+def _text(value: Any) -> str:
+    """A cell as text: empty for none, a whole float without its .0, a date as ISO."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime) and value.time() == datetime.min.time():
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def _month_text(value: Any) -> str:
+    """A month cell as text; a date (a date cell, or an Excel serial day number) as YYYY-MM."""
+    if isinstance(value, date):
+        return f"{value:%Y-%m}"
+    if isinstance(value, int | float) and not isinstance(value, bool) \
+            and re.fullmatch(r"\d{5}", _text(value)):
+        return f"{from_excel(value):%Y-%m}"
+    return _text(value)
+
+
 def _read_xlsx(path: Path) -> tuple[list[str], list[list[str]]]:
-    """The first sheet; a month typed as a date (an Excel serial number) becomes YYYY-MM."""
+    """The first sheet (openpyxl, cached values of formulas); a month typed as a date
+    becomes YYYY-MM."""
     try:
-        table = read_first_sheet(path.read_bytes())
-    except XlsxError as error:
-        raise BudgetError(f"{path.name}: {error}") from None
-    header, body = _split(path, table)
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError,
+            SyntaxError) as error:
+        raise BudgetError(f"{path.name}: not a readable XLSX workbook ({_why(error)})") from None
+    try:
+        if not book.worksheets:
+            raise BudgetError(f"{path.name}: not a readable XLSX workbook (no worksheet)")
+        cells = [list(row) for row in book.worksheets[0].iter_rows(values_only=True)]
+    except (KeyError, ValueError, TypeError, SyntaxError) as error:
+        raise BudgetError(f"{path.name}: not a readable XLSX workbook ({_why(error)})") from None
+    finally:
+        book.close()
+    header = [_text(v) for v in cells[0]] if cells else []
     names = [h.strip().lower() for h in header]
-    if "month" in names:
-        at = names.index("month")
-        for row in body:
-            if at < len(row) and re.fullmatch(r"\d{5}(\.0+)?", row[at].strip()):
-                row[at] = f"{excel_date(float(row[at])):%Y-%m}"
-    return header, body
+    at = names.index("month") if "month" in names else None
+    table = [header, *([_month_text(v) if i == at else _text(v) for i, v in enumerate(row)]
+                       for row in cells[1:])] if cells else []
+    return _split(path, table)
+
+
+def _why(error: BaseException) -> str:
+    """The exception on one line."""
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def check_file(conn: duckdb.DuckDBPyConnection, path: Path) -> pl.DataFrame:

@@ -3,11 +3,13 @@ is refused with one line naming the row and the field, and nothing is written.""
 
 from __future__ import annotations
 
+import zipfile
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import duckdb
+import openpyxl
 import pytest
 from click.testing import CliRunner
 
@@ -107,20 +109,33 @@ def test_each_bad_input_is_one_line_and_writes_nothing(case: str, warehouse: Pat
     assert _rows(warehouse) == before
 
 
-def test_an_xlsx_file_round_trips_like_its_csv(warehouse: Path, tmp_path: Path) -> None:
-    """The first sheet of a workbook; a month typed as a date (Excel serial 46082 is
-    2026-03-01) counts as its month."""
-    from pipelines.reports.xlsx import workbook
+def _workbook(path: Path, rows: list[list[object]]) -> None:
+    """A workbook written by openpyxl: a title sheet is not first, the budget sheet is."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "budget"
+    for row in rows:
+        sheet.append(row)
+    book.create_sheet("notes").append(["not read"])
+    book.save(path)
 
+
+def test_an_xlsx_file_round_trips_like_its_csv(warehouse: Path, tmp_path: Path) -> None:
+    """The first sheet of a workbook, typed cells: figures as numbers, a month as a date
+    cell or as a bare Excel serial day number (46082 is 2026-03-01) counts as its month."""
     header, *lines = [line.split(",") for line in GOOD.strip().splitlines()]
     cells: list[list[object]] = [list(header)]
-    for line in lines:
-        row: list[object] = list(line)
-        row[1] = 46082 if line[1] == "2026-03" else line[1]
-        row[3] = int(line[3])
+    for index, line in enumerate(lines):
+        row: list[object] = [float(c) if "." in c else (int(c) if c.isdigit() else c or None)
+                             for c in line]
+        if line[1] == "2026-03":
+            row[1] = date(2026, 3, 1) if index % 2 == 0 else 46082
         cells.append(row)
+    assert cells[1][:5] == ["ROMA01", date(2026, 3, 1), None, 1800, 288000.0]
+    assert cells[2][1] == 46082
     file = tmp_path / "budget.xlsx"
-    file.write_bytes(workbook(cells))
+    _workbook(file, cells)
     code, out, err = _import(warehouse, file)
     assert code == 0, err
     assert "4 budget rows imported" in out
@@ -130,8 +145,33 @@ def test_an_xlsx_file_round_trips_like_its_csv(warehouse: Path, tmp_path: Path) 
     assert _import(warehouse, csv_file)[0] == 0
     assert [row[:-1] for row in _rows(warehouse)] == from_xlsx
 
+    before = _rows(warehouse)
     cells[2][4] = -5
-    file.write_bytes(workbook(cells))
+    _workbook(file, cells)
     code, _, err = _import(warehouse, file)
     assert code == 1
+    assert err.strip().count("\n") == 0, err
     assert "budget.xlsx row 3, field room_revenue_net: negative figure -5" in err
+    assert _rows(warehouse) == before
+
+
+@pytest.mark.parametrize("content", [b"property,month\nROMA01,2026-03\n", b""])
+def test_an_unreadable_workbook_is_one_line_and_writes_nothing(
+        content: bytes, warehouse: Path, tmp_path: Path) -> None:
+    """A CSV or an empty file saved as .xlsx, and a zip archive that holds no workbook."""
+    good = tmp_path / "good.csv"
+    good.write_text(GOOD, encoding="utf-8")
+    assert _import(warehouse, good)[0] == 0
+    before = _rows(warehouse)
+    for name in ("bad.xlsx", "zip.xlsx"):
+        file = tmp_path / name
+        if name == "zip.xlsx":
+            with zipfile.ZipFile(file, "w") as archive:
+                archive.writestr("budget.csv", content)
+        else:
+            file.write_bytes(content)
+        code, _, err = _import(warehouse, file)
+        assert code == 1
+        assert err.strip().count("\n") == 0, err
+        assert err.startswith(f"Error: {name}: not a readable XLSX workbook ("), err
+        assert _rows(warehouse) == before

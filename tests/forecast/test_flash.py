@@ -21,20 +21,22 @@ Flash for Mar 15 (15 of March's 31 days):
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.warehouse import connect
+from pipelines.warehouse import connect, publish
 
 OCCUPANCY = """
 INSERT INTO mart.occupancy_daily
-SELECT 1, CAST(d AS DATE), 10, 0, 10, {sold}, 0, 0, NULL, NULL, {sold} * {rate},
-       {sold} * {rate}, NULL, NULL, {sold} * {rate}, NULL, 0, 0, 0, true
+SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, {sold}, 0, 0, NULL, NULL, {sold} * {rate}, 0,
+       {sold} * {rate}, {sold} * {rate}, NULL, NULL, NULL, {sold} * {rate}, NULL, 0, 0, 0, true
 FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d)
 """
 
@@ -60,6 +62,7 @@ def hotel(warehouse: Path) -> Path:
             SELECT 1, DATE '2026-03-16', CAST(d AS DATE), 0, 0, 0, 7, 6, 8, 700, 100, 70, 10,
                    10, 'additive_pickup'
             FROM range(DATE '2026-03-16', DATE '2026-04-01', INTERVAL 1 DAY) t(d)""")
+        publish(conn, warehouse)  # the reports read the read copy
     finally:
         conn.close()
     return warehouse
@@ -126,15 +129,16 @@ def test_flash_bad_date_is_one_line(hotel: Path) -> None:
 
 
 def test_flash_as_xlsx(hotel: Path) -> None:
-    from pipelines.reports.xlsx import read_first_sheet
-
+    """The workbook (pipelines.reports.excel): one sheet named after the report, the CSV's
+    header in row 1 and typed cells, read back with openpyxl."""
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
                                      "--property", "ROMA01", "--date", "2026-03-15",
                                      "--format", "xlsx"])
     assert done.exit_code == 0, done.stderr
-    sheet = read_first_sheet(done.stdout_bytes)
-    assert sheet[0][0].startswith("Manager's flash for 2026-03-15")
-    assert sheet[2][:4] == ["metric", "day", "day_last_year", "mtd"]
-    by_metric = {row[0]: row for row in sheet[3:]}
-    assert by_metric["rooms_sold"][1:4] == ["8", "6", "78"]
-    assert by_metric["total_revenue_net"][3] == "8130.00"
+    book = openpyxl.load_workbook(io.BytesIO(done.stdout_bytes))
+    assert book.sheetnames == ["flash"]
+    sheet = [list(row) for row in book["flash"].iter_rows(values_only=True)]
+    assert sheet[0][:4] == ["metric", "day", "day_last_year", "mtd"]
+    by_metric = {row[0]: row for row in sheet[1:]}
+    assert by_metric["rooms_sold"][1:4] == [8, 6, 78]
+    assert by_metric["total_revenue_net"][3] == 8130
