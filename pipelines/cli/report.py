@@ -284,6 +284,8 @@ def flash(day: str | None, **kw: Any) -> None:
     _run("flash", **kw)
 
 
+@report.command()
+@_common
 @click.option("--state", type=click.Choice(["all", "open", "invoiced_separately", "credited",
                                             "written_off", "not_due"]),
               default="all", show_default=True, help="Only the charges in this state.")

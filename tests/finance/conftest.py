@@ -16,6 +16,7 @@ import pytest
 from pipelines.api import PmsClient
 from pipelines.reconcile import Mode, ReconReport, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
+from pipelines.warehouse import connect, publish
 from sandbox.http.server import RunningSandbox
 from sandbox.simulator.params import PosParams, SimParams
 from sandbox.simulator.run import simulate_database
@@ -49,6 +50,16 @@ class World:
 
     def sync(self, streams: list[str] | None = None) -> None:
         _sync(self.sandbox, self.warehouse, self.pos, streams)
+        _publish(self.warehouse)
+
+
+def _publish(warehouse: Path) -> None:
+    """The read copy the readers open (reports, the close sensor), as every writer leaves it."""
+    conn = connect(warehouse)
+    try:
+        publish(conn, warehouse)
+    finally:
+        conn.close()
 
 
 @pytest.fixture(scope="session")
@@ -70,6 +81,7 @@ def world(stretch: Stretch, tmp_path: Path) -> Iterator[World]:
     db, warehouse = tmp_path / "pms.sqlite", tmp_path / "warehouse.duckdb"
     shutil.copy(stretch.db, db)
     shutil.copy(stretch.warehouse, warehouse)
+    _publish(warehouse)
     with running_sandbox_for(db) as sandbox, PmsClient(
             sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
             burst=1_000_000) as client:
