@@ -71,9 +71,10 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         raise click.ClickException(str(error)) from None
     if fmt == "table" and output is None:
         click.echo(as_of_text)
-    else:  # csv, json and xlsx stay machine-readable: the line goes to stderr
+        _write(table, name, fmt, output)
+    else:  # csv, json and xlsx stay machine-readable: the line goes to stderr, once written
+        _write(table, name, fmt, output)
         click.echo(as_of_text, err=True)
-    _write(table, name, fmt, output)
 
 
 def _write(table: Table, name: str, fmt: str, output: Path | None) -> None:

@@ -98,4 +98,5 @@ def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     done = runner.invoke(main, ["report", "alerts", "--warehouse", str(warehouse),
                                 "--property", "ROMA01"])
     assert done.exit_code == 0, done.stderr
-    assert done.stdout.startswith("Alerts")
+    assert done.stdout.splitlines()[0].startswith("As of ")
+    assert done.stdout.splitlines()[1].startswith("Alerts")
