@@ -21,6 +21,14 @@ from .connection import (
     resolve,
 )
 from .events import EventLanding, land_events
+from .folio_reads import (
+    FolioClassCost,
+    forget_folio_reads,
+    last_folio_reads,
+    last_folio_run_time,
+    record_folio_classes,
+    record_folio_reads,
+)
 from .folios import FolioLanding, land_folios, net_and_gross
 from .guests import land_guests
 from .migrate import MigrationError, migrate
@@ -44,13 +52,17 @@ from .sync_state import (
 from .transaction import transaction
 
 __all__ = [
-    "DEFAULT_PATH", "WAIT_ENV", "WAREHOUSE_ENV", "EventLanding", "FolioLanding", "LedgerLoad",
+    "DEFAULT_PATH", "WAIT_ENV", "WAREHOUSE_ENV", "EventLanding", "FolioClassCost", "FolioLanding",
+    "LedgerLoad",
     "MigrationError", "PropertyData", "Published", "ReservationLanding", "SyncRun", "SyncState",
     "UnknownPropertyError", "WarehouseError", "WarehouseLockedError", "WarehouseMissingError",
-    "advance_cursor", "clear_full_resync", "connect", "default_path", "get_cursor",
+    "advance_cursor", "clear_full_resync", "connect", "default_path", "forget_folio_reads",
+    "get_cursor",
     "get_int_cursor", "get_state", "get_timestamp_cursor", "insert_frame", "land_availability",
     "land_events", "land_folios", "land_guests", "land_reference", "land_reservations",
+    "last_folio_reads", "last_folio_run_time",
     "load_pos_ledger_dir", "max_updated_at", "migrate", "net_and_gross", "open_read_copy",
-    "property_row", "publish", "read_copy_path", "record_sync_run", "require_full_resync",
+    "property_row", "publish", "read_copy_path", "record_folio_classes", "record_folio_reads",
+    "record_sync_run", "require_full_resync",
     "reset_cursor", "resolve", "transaction",
 ]
