@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -73,7 +74,7 @@ def _floor(base_url: str, warehouse: Path, changed: int | None, settings: SyncSe
             "_reservations_total": total}
 
 
-def _report(title: str, results: list[object], floors: dict[str, int], seconds: float,
+def _report(title: str, results: Sequence[object], floors: dict[str, int], seconds: float,
             folio_floor: int) -> None:
     print(f"\n== {title}: {seconds:.1f} s wall")
     print(f"{'stream':<13}{'calls':>8}{'floor':>8}{'ratio':>7}{'rows':>9}{'seconds':>9}")
