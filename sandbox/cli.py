@@ -63,7 +63,7 @@ def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, 
     for key in KEYS:
         state = "revoked" if key.revoked else f"property {key.property_id}"
         click.echo(f"  {key.key:<26} {state}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", date_header=False)
 
 
 # --- Admin of a running server (`serve --admin`): each command calls one /_sandbox endpoint ----

@@ -14,7 +14,8 @@ from pipelines.properties import PROPERTIES_FILE_ENV
 from pipelines.warehouse import DEFAULT_PATH, read_copy_path
 
 UNLIMITED_RATE = 1_000_000
-"""The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute)."""
+"""The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute, burst 120:
+`benchmarks/bench_demo.py --real-limit` runs the demo at that limit)."""
 
 
 class DemoError(RuntimeError):
@@ -29,12 +30,13 @@ class DemoHotel:
     default_key: str
     """The sandbox's shared test key of the property (docs/sandbox.md, Keys)."""
 
-    def entry(self, base_url: str, pos_root: Path) -> dict[str, object]:
+    def entry(self, base_url: str, pos_root: Path, rate_per_minute: int = UNLIMITED_RATE,
+              burst: int = UNLIMITED_RATE) -> dict[str, object]:
         """The hotel in the properties file (its key stays in the environment)."""
         os.environ.setdefault(self.key_env, self.default_key)
         return {"code": self.code, "base_url": base_url, "api_key_env": self.key_env,
-                "pos_ledger_dir": str(pos_root / self.code), "rate_per_minute": UNLIMITED_RATE,
-                "burst": UNLIMITED_RATE}
+                "pos_ledger_dir": str(pos_root / self.code), "rate_per_minute": rate_per_minute,
+                "burst": burst}
 
 
 HOTELS = (
@@ -59,6 +61,9 @@ class DemoConfig:
     hotels: tuple[DemoHotel, ...] = HOTELS
     progress: bool = True
     notebooks: Path = field(default=Path("notebooks"))
+    rate_per_minute: int = UNLIMITED_RATE
+    """The sandbox's limit per key and the client's (lifted by default; the spec's is 600)."""
+    burst: int = UNLIMITED_RATE
 
     @property
     def demo_dir(self) -> Path:
@@ -85,7 +90,8 @@ class DemoConfig:
     def use_properties(self, base_url: str) -> None:
         """Write the hotels to the demo's properties file and make it the process's, so the
         Dagster definitions have one partition per hotel (pipelines.properties)."""
-        entries = [h.entry(base_url, self.pos_root) for h in self.hotels]
+        entries = [h.entry(base_url, self.pos_root, self.rate_per_minute, self.burst)
+                   for h in self.hotels]
         self.properties_file.write_text(yaml.safe_dump({"properties": entries}),
                                         encoding="utf-8")
         os.environ[PROPERTIES_FILE_ENV] = str(self.properties_file)

@@ -87,8 +87,8 @@ def run_demo(config: DemoConfig) -> DemoResult:
     ids = [h.property_id for h in config.hotels]
     codes = [h.code for h in config.hotels]
     _simulate(config, progress, ids, codes)
-    args = ["--admin", "--clock", "simulated", "--rate-per-minute", "1000000",
-            "--burst", "1000000", "--pos-export", str(config.pos_incoming)]
+    args = ["--admin", "--clock", "simulated", "--rate-per-minute", str(config.rate_per_minute),
+            "--burst", str(config.burst), "--pos-export", str(config.pos_incoming)]
     with ExitStack() as stack:
         with progress.step("sandbox", "Starting the sandbox PMS on the simulated hotels "
                                       "(child process, loopback, simulated clock)") as note:

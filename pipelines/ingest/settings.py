@@ -23,6 +23,10 @@ class SyncSettings(BaseModel):
     """Folios of rooms that departed within this many days (of the business date) are re-read."""
     full_folio_refresh: bool = False
     """Re-read the folios of every reservation in the warehouse (closed folios stay final)."""
+    folio_sweep_hours: PositiveInt = 24
+    """Every open folio outside the classes read on every run (changed, in house, departed) -
+    the future book - is re-read at least once within this many hours of the PMS's clock, a
+    rotating share per run (docs/ingestion.md, Folios)."""
     concurrency: PositiveInt = 8
     """Calls in flight when many folios or reservation details are fetched."""
     stay_guests: bool = True
@@ -42,6 +46,10 @@ class SyncSettings(BaseModel):
     @property
     def overlap(self) -> timedelta:
         return timedelta(seconds=self.overlap_seconds)
+
+    @property
+    def folio_sweep(self) -> timedelta:
+        return timedelta(hours=self.folio_sweep_hours)
 
     @property
     def retry(self) -> RetryPolicy:

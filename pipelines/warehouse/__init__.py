@@ -21,6 +21,14 @@ from .connection import (
     resolve,
 )
 from .events import EventLanding, land_events
+from .folio_reads import (
+    FolioClassCost,
+    forget_folio_reads,
+    last_folio_reads,
+    last_folio_run_time,
+    record_folio_classes,
+    record_folio_reads,
+)
 from .folios import FolioLanding, land_folios, net_and_gross
 from .guests import land_guests
 from .migrate import MigrationError, migrate
@@ -55,6 +63,7 @@ __all__ = [
     "WAIT_ENV",
     "WAREHOUSE_ENV",
     "EventLanding",
+    "FolioClassCost",
     "FolioLanding",
     "LedgerLoad",
     "MigrationError",
@@ -73,6 +82,7 @@ __all__ = [
     "clear_full_resync",
     "connect",
     "default_path",
+    "forget_folio_reads",
     "get_cursor",
     "get_int_cursor",
     "get_state",
@@ -84,6 +94,8 @@ __all__ = [
     "land_guests",
     "land_reference",
     "land_reservations",
+    "last_folio_reads",
+    "last_folio_run_time",
     "load_pos_ledger_dir",
     "max_updated_at",
     "migrate",
@@ -94,6 +106,8 @@ __all__ = [
     "publish",
     "quarantine_records",
     "read_copy_path",
+    "record_folio_classes",
+    "record_folio_reads",
     "record_sync_run",
     "release_records",
     "require_full_resync",

@@ -47,7 +47,6 @@ class Quarantined:
 class OpenRecord:
     """A record in quarantine now."""
 
-    record_key: str
     record_id: int | None
     error: str
 
@@ -107,8 +106,8 @@ def open_records(conn: duckdb.DuckDBPyConnection, property_id: int | None = None
                  stream: str | None = None) -> list[OpenRecord]:
     """The records in quarantine now (of one property and stream when given), by key."""
     rows = conn.execute(
-        "SELECT record_key, record_id, error FROM meta.quarantine WHERE released_at IS NULL "
+        "SELECT record_id, error FROM meta.quarantine WHERE released_at IS NULL "
         "AND ($p IS NULL OR property_id = $p) AND ($s IS NULL OR stream = $s) "
         "ORDER BY property_id, stream, record_id NULLS LAST, record_key",
         {"p": property_id, "s": stream}).fetchall()
-    return [OpenRecord(str(k), None if i is None else int(i), str(e)) for k, i, e in rows]
+    return [OpenRecord(None if i is None else int(i), str(e)) for i, e in rows]

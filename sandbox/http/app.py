@@ -19,6 +19,7 @@ from ..db import open_db
 from ..errors import ApiError
 from ..seed import seed_if_empty
 from ..settings import SandboxSettings
+from .date_header import DateHeaderMiddleware
 from .deps import Require, access
 from .fault_middleware import FaultMiddleware
 from .middleware import (
@@ -134,5 +135,6 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
     app.add_middleware(IdempotencyMiddleware)
     app.add_middleware(MaintenanceMiddleware)
     app.add_middleware(RateLimitMiddleware)  # around maintenance: its 503 carries the headers
-    app.add_middleware(FaultMiddleware)  # outermost: faults hit before anything else runs
+    app.add_middleware(FaultMiddleware)  # faults hit before anything else runs
+    app.add_middleware(DateHeaderMiddleware)  # outermost: every answer carries the clock's Date
     return app

@@ -48,7 +48,7 @@ def running_sandbox(
     """Serve a fresh sandbox over real HTTP on a free loopback port until the block ends."""
     app = create_app(settings, clock)
     config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="on",
-                            access_log=False)
+                            access_log=False, date_header=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()

@@ -1,6 +1,8 @@
 """Which folios an incremental sync re-reads (issue 5, Rules: folios change without touching
-the reservation and have no events). A folio not yet closed is re-read, except the folio of
-a reservation cancelled more than `departed_days` ago (docs/ingestion.md, Folios)."""
+the reservation and have no events). A folio not yet closed is re-read (every run for the
+changed reservations, in house and departed; in the rotating sweep for the rest, issue 18),
+except the folio of a reservation cancelled more than `departed_days` ago
+(docs/ingestion.md, Folios)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 import httpx
 
 from pipelines.ingest import SyncSettings
+from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox, auth
 
 from .helpers import clock, sync
@@ -47,16 +50,30 @@ def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(
         new = _book(client, today + timedelta(days=10), 1)
     sync(db, sandbox.base_url, "later", settings=settings)  # also re-reads its overlap window
 
-    # One GET /reservations/{id}/folios per reservation re-read: the newest (inside the
-    # overlap window) and the one still on the books with its open folio; not the one
-    # cancelled two days ago.
+    # One GET /reservations/{id}/folios per reservation re-read: the newest (changed: inside
+    # the overlap window) and, in the sweep, the one still on the books with its open folio;
+    # the one cancelled two days ago is not even a candidate of the sweep.
     sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
     third = sync(db, sandbox.base_url, "third", settings=settings)
     assert third["folios"].calls == 2
     assert third["folios"].details["reservations_read"] == 2
+    assert (third["folios"].details["read_changed"], third["folios"].details["read_sweep"],
+            third["folios"].details["sweep_candidates"]) == (1, 1, 1)
+    assert _read_in(db, "third") == {new, kept}
 
-    # With a window that still holds the cancellation, its folio is read again too.
+    # With a window that still holds the cancellation, its folio is a candidate again, and
+    # the one read longest ago (at the first run, two days back: overdue) is read first.
     sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
     wide = sync(db, sandbox.base_url, "wide", settings=SyncSettings(departed_days=30))
-    assert wide["folios"].details["reservations_read"] == 3
-    assert len({kept, cancelled, new}) == 3
+    assert wide["folios"].details["sweep_candidates"] == 2
+    assert _read_in(db, "wide") == {new, cancelled}
+
+
+def _read_in(db: Path, run_id: str) -> set[int]:
+    """Reservations whose folios the run read (meta.folio_reads)."""
+    conn = connect(db)
+    try:
+        return {int(r) for (r,) in conn.execute(
+            "SELECT reservation_id FROM meta.folio_reads WHERE run_id = ?", [run_id]).fetchall()}
+    finally:
+        conn.close()

@@ -1,0 +1,107 @@
+"""Calls of an hourly run and bytes of a warehouse, per property (docs/scaling.md, "A hotel
+group past one machine").
+
+    .venv/bin/python benchmarks/bench_hourly.py [--days 60] [--seed 42]
+
+Simulates `--days` of the 80-room hotel (`pmsw sandbox simulate`), serves it in process on
+its simulated clock (rate limit lifted), loads it into a new warehouse, lives one more day
+and syncs (the one-day incremental), moves the clock one hour with nothing happening and
+syncs again (the hourly run). Prints the hourly run's calls per stream and its folio reads by
+class (meta.folio_classes), then the warehouse's size after CHECKPOINT, rows per table, and
+that size over the days simulated, scaled to a year. Not a test; not a benchmark at scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pipelines.ingest import Endpoint, SyncSettings, sync_property  # noqa: E402
+from pipelines.warehouse import connect  # noqa: E402
+from sandbox.clock import SimulatedClock  # noqa: E402
+from sandbox.db import open_db  # noqa: E402
+from sandbox.http.server import running_sandbox  # noqa: E402
+from sandbox.settings import SandboxSettings, stored_clock  # noqa: E402
+
+KEY = "sbx_test_all_scopes"
+HOURLY = ["reference", "events", "reservations", "folios", "pos_ledger"]
+"""The streams of the hourly schedule (availability runs daily)."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--days", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench_hourly_"))
+    db = work / "hotel.sqlite"
+    subprocess.run([sys.executable, "-m", "pipelines.cli", "sandbox", "simulate", "--db",
+                    str(db), "--days", str(args.days), "--seed", str(args.seed)], cwd=REPO,
+                   check=True, stdout=subprocess.DEVNULL)
+    conn = open_db(str(db))
+    now = stored_clock(conn)
+    conn.close()
+    assert now is not None
+    clock = SimulatedClock(now)
+    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=100_000_000,
+                               burst=100_000_000)
+    warehouse = work / "warehouse.duckdb"
+    sync_settings = SyncSettings()
+    with running_sandbox(settings, clock) as sandbox:
+        endpoint = Endpoint("rome", sandbox.base_url, KEY, 10_000_000, 100_000)
+
+        def sync(run_id: str, streams: list[str] | None = None) -> dict[str, int]:
+            wh = connect(warehouse)
+            try:
+                return {r.stream: r.calls
+                        for r in sync_property(endpoint, wh, run_id, sync_settings, streams)}
+            finally:
+                wh.close()
+
+        initial = sync("initial")
+        httpx.post(f"{sandbox.root_url}/_sandbox/advance", json={"days": 1},
+                   timeout=600).raise_for_status()
+        one_day = sync("one-day")
+        clock.advance(timedelta(hours=1))
+        hourly = sync("hourly", HOURLY)
+    wh = connect(warehouse)
+    try:
+        classes = wh.execute("SELECT class, reservations, candidates, calls FROM "
+                             "meta.folio_classes WHERE run_id = 'hourly' ORDER BY class"
+                             ).fetchall()
+        reservations = wh.execute("SELECT count(*) FROM core.reservations").fetchone()
+        rows = wh.execute("SELECT schema_name || '.' || table_name, estimated_size "
+                          "FROM duckdb_tables() WHERE schema_name IN ('raw', 'core', 'mart', "
+                          "'meta') ORDER BY estimated_size DESC").fetchall()
+        wh.execute("CHECKPOINT")
+    finally:
+        wh.close()
+    size = warehouse.stat().st_size
+    print(f"80-room hotel, {args.days} simulated days, {reservations[0] if reservations else 0}"
+          " reservations in the warehouse")
+    print(f"initial load calls {sum(initial.values())}: {initial}")
+    print(f"one-day incremental calls {sum(one_day.values())}: {one_day}")
+    print(f"hourly run calls {sum(hourly.values())}: {hourly}")
+    print("hourly folio reads by class (class, reservations, candidates, calls):")
+    for row in classes:
+        print(f"  {row}")
+    print("largest tables (estimated rows):")
+    for name, estimate in rows[:8]:
+        print(f"  {name:<36} {estimate:>10,}")
+    days = args.days + 1
+    print(f"warehouse {size:,} bytes after CHECKPOINT ({warehouse}); {size / days:,.0f} bytes "
+          f"per simulated day, {size / days * 365 / 1e6:,.1f} MB per property-year "
+          "(linear scaling: the marts are not built here)")
+
+
+if __name__ == "__main__":
+    main()

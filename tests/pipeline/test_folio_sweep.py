@@ -1,0 +1,222 @@
+"""The folio re-read policy of an hourly incremental (issue 18, item 1; docs/ingestion.md,
+Folios): changed reservations, rooms in house and recent departures are re-read on every run;
+the other open folios (the future book) in a rotating share, each within `folio_sweep_hours`
+of the PMS's clock (the sandbox's simulated clock, sent as the HTTP Date).
+
+Real sandbox over HTTP; the counts the policy is held to are read from the API, not from the
+warehouse it wrote."""
+
+from __future__ import annotations
+
+import math
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from pipelines.ingest import SyncSettings, sync_property
+from pipelines.warehouse import connect
+from tests.conftest import MakeSandbox
+
+from .helpers import Api, advance, clock, endpoint
+
+STREAMS = ["reservations", "folios"]
+"""What the classes depend on: the folios are found through the reservations."""
+
+
+def _sync(db: Path, base_url: str, run_id: str, settings: SyncSettings,
+          streams: list[str] | None = STREAMS) -> dict[str, Any]:
+    conn = connect(db)
+    try:
+        results = sync_property(endpoint(base_url), conn, run_id, settings, streams)
+    finally:
+        conn.close()
+    return {r.stream: r for r in results}
+
+
+def _classes(db: Path, run_id: str) -> dict[str, tuple[int, int, int]]:
+    """meta.folio_classes of a run: class -> (reservations, candidates, calls)."""
+    conn = connect(db)
+    try:
+        rows = conn.execute("SELECT class, reservations, candidates, calls FROM "
+                            "meta.folio_classes WHERE run_id = ?", [run_id]).fetchall()
+    finally:
+        conn.close()
+    return {str(c): (int(r), int(n), int(k)) for c, r, n, k in rows}
+
+
+def _landed_line(db: Path, line_id: int) -> bool:
+    conn = connect(db)
+    try:
+        row = conn.execute("SELECT count(*) FROM core.folio_lines WHERE folio_line_id = ?",
+                           [line_id]).fetchone()
+    finally:
+        conn.close()
+    return row is not None and row[0] == 1
+
+
+def _reservations(api: Api, **filters: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        body = api.get("/reservations", page=page, page_size=200, **filters)
+        found += body["data"]
+        if page >= body["pages"]:
+            return found
+        page += 1
+
+
+def _post_charge(api: Api, reservation: dict[str, Any]) -> int:
+    """A minibar-like charge on the reservation's open folio; the new line's id."""
+    folio = next(f for f in api.get(f"/reservations/{reservation['id']}/folios")["data"]
+                 if f["status"] == "open")
+    item = api.get("/items")["data"][0]
+    response = api.http.post(f"/folios/{folio['id']}/charges", json={
+        "item_id": item["id"], "quantity": 1, "unit_price": "7.50"})
+    assert response.status_code == 201, response.text
+    lines = response.json()["lines"]
+    return int(max(line["id"] for line in lines))
+
+
+def _hour(sandbox: Any) -> None:
+    sandbox.state.clock.advance(timedelta(hours=1))
+
+
+def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    sandbox = make_sandbox(clock(), admin=True)
+    db = tmp_path / "warehouse.duckdb"
+    window = 6
+    settings = SyncSettings(folio_sweep_hours=window)
+    advance(sandbox.root_url, days=2)
+    _sync(db, sandbox.base_url, "initial", settings)
+    api = Api(sandbox.base_url)
+    try:
+        today = date.fromisoformat(api.get("/property")["business_date"])
+        future = [r for r in _reservations(api, status="confirmed", sort="arrival")
+                  if date.fromisoformat(r["arrival"]) > today + timedelta(days=7)]
+        assert len(future) > 2 * window  # a book the sweep has to spread over the window
+        before = future[0]["updated_at"]
+        line = _post_charge(api, future[0])
+        # The charge moves the folio, not the reservation: no class but the sweep sees it.
+        assert api.get(f"/reservations/{future[0]['id']}")["updated_at"] == before
+    finally:
+        api.close()
+
+    landed_at = None
+    for hour in range(1, window + 1):
+        _hour(sandbox)
+        run = f"hour-{hour}"
+        _sync(db, sandbox.base_url, run, settings)
+        sweep, candidates, calls = _classes(db, run)["sweep"]
+        # A share, never the whole book: ceil(candidates x 1 h / window), or those due.
+        assert 0 < sweep < candidates
+        assert calls == sweep
+        if landed_at is None and _landed_line(db, line):
+            landed_at = hour
+    # Read at least every (window - 1 h) with hourly runs: within one window of the charge.
+    assert landed_at is not None, f"the charge did not land within {window} hourly runs"
+    conn = connect(db)
+    try:
+        read = conn.execute("SELECT class FROM meta.folio_reads WHERE reservation_id = ?",
+                            [future[0]["id"]]).fetchone()
+        # Every candidate was read at least once within the window (none left unread since
+        # the initial load, which read every reservation at hour 0).
+        stale = conn.execute("""
+            SELECT count(*) FROM meta.folio_reads WHERE run_id = 'initial'
+               AND reservation_id IN (SELECT reservation_id FROM core.folios
+                                      WHERE status <> 'closed')""").fetchone()
+    finally:
+        conn.close()
+    assert read == ("sweep",)  # found by the sweep, the only class that holds it
+    assert stale == (0,)
+
+
+def test_a_charge_on_an_in_house_folio_lands_in_the_next_run(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    sandbox = make_sandbox(clock(), admin=True)
+    db = tmp_path / "warehouse.duckdb"
+    settings = SyncSettings()
+    advance(sandbox.root_url, days=2)
+    _sync(db, sandbox.base_url, "initial", settings)
+    api = Api(sandbox.base_url)
+    try:
+        in_house = _reservations(api, status="checked_in")
+        assert in_house
+        line = _post_charge(api, in_house[-1])
+    finally:
+        api.close()
+    _hour(sandbox)
+    result = _sync(db, sandbox.base_url, "next", settings)["folios"]
+    assert _landed_line(db, line)
+    conn = connect(db)
+    try:
+        read = conn.execute("SELECT class, run_id FROM meta.folio_reads WHERE "
+                            "reservation_id = ?", [in_house[-1]["id"]]).fetchone()
+        total = conn.execute("SELECT sum(total) FROM core.folio_lines WHERE folio_line_id = ?",
+                             [line]).fetchone()
+    finally:
+        conn.close()
+    assert read == ("in_house", "next")
+    assert total == (Decimal("7.50"),)
+    assert result.details["read_in_house"] == len(in_house)
+
+
+def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
+        make_sandbox: MakeSandbox, tmp_path: Path) -> None:
+    """A run an hour after a one-day incremental, nothing changed in between, makes at most
+    1.5 x (changed + in house + departing) folio calls plus the sweep's share of the hour."""
+    sandbox = make_sandbox(clock(), admin=True)
+    db = tmp_path / "warehouse.duckdb"
+    settings = SyncSettings()
+    advance(sandbox.root_url, days=3)
+    _sync(db, sandbox.base_url, "initial", settings, None)
+    advance(sandbox.root_url, days=1)
+    _sync(db, sandbox.base_url, "one-day", settings, None)
+    conn = connect(db)
+    try:
+        row = conn.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
+                           "'reservations'").fetchone()
+    finally:
+        conn.close()
+    assert row is not None
+    _hour(sandbox)
+    hourly = _sync(db, sandbox.base_url, "hourly", settings, None)
+
+    api = Api(sandbox.base_url)
+    try:
+        today = date.fromisoformat(api.get("/property")["business_date"])
+        changed = {r["id"] for r in _reservations(
+            api, updated_since=_minus(row[0], settings.overlap_seconds))}
+        in_house = {r["id"] for r in _reservations(api, status="checked_in")}
+        departed_from = today - timedelta(days=settings.departed_days)
+        departing = {r["id"] for r in _reservations(api, departure_from=departed_from.isoformat())
+                     if any(s["status"] == "checked_out"
+                            and date.fromisoformat(s["departure"]) >= departed_from
+                            for s in r["rooms"])}
+        every = _reservations(api)
+        open_folios = sum(
+            1 for r in every
+            if any(f["status"] != "closed"
+                   for f in api.get(f"/reservations/{r['id']}/folios")["data"]))
+    finally:
+        api.close()
+    floor = len(changed | in_house | departing)
+    share = math.ceil(open_folios / settings.folio_sweep_hours)  # an hour of a 24 h window
+    folios = hourly["folios"]
+    classes = _classes(db, "hourly")
+    print(f"\nhourly run: folio calls {folios.calls}; changed + in house + departing "
+          f"{floor}; sweep {classes['sweep'][0]} of {classes['sweep'][1]}; "
+          f"{len(every)} reservations; classes {classes}; calls per stream "
+          f"{ {s: r.calls for s, r in hourly.items()} }")
+    assert floor > 0
+    assert folios.calls <= 1.5 * floor + share
+    assert classes["sweep"][0] <= share
+    assert sum(c for _, _, c in classes.values()) == folios.calls
+    # Far below the book: the whole point.
+    assert folios.calls < open_folios / 2
+
+
+def _minus(stamp: str, seconds: int) -> str:
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00")) - timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
