@@ -27,6 +27,7 @@ def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Com
     found = []
     for name, command in group.commands.items():
         if isinstance(command, click.Group):
+            found.append((f"{prefix}{name}", command))  # a group takes options too (reconcile)
             found += _commands(command, f"{prefix}{name} ")
         else:
             found.append((f"{prefix}{name}", command))

@@ -37,6 +37,13 @@ conn.close()
 """
 
 
+def _close_pipes(proc: subprocess.Popen[str]) -> None:
+    """Close what the test read from a process it waited for (no unclosed file left)."""
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None and not pipe.closed:
+            pipe.close()
+
+
 def _holder(warehouse: Path) -> subprocess.Popen[str]:
     """A writer process holding the warehouse until a line on its stdin (its PID is in
     DuckDB's lock message)."""
@@ -124,6 +131,7 @@ def test_two_writers_wait_for_the_holder_then_both_finish(world: World,
             holder.stdin.write("release\n")
             holder.stdin.close()
             holder.wait(timeout=30)
+            _close_pipes(holder)
         sync.wait(timeout=180)
         recon_out, _ = recon.communicate(timeout=180)
     for log in logs.values():  # each said it waited, naming the holder
@@ -152,6 +160,7 @@ def test_a_writer_past_the_wait_limit_fails_in_one_line_naming_the_holder(
     finally:
         holder.kill()
         holder.wait(timeout=30)
+        _close_pipes(holder)
     assert late.returncode == 1
     lines = [ln for ln in late.stderr.splitlines() if not ln.startswith("waiting for")]
     assert len(lines) == 1, late.stderr
@@ -198,6 +207,7 @@ def test_sigkill_during_a_publish_leaves_the_previous_copy_readable(world: World
         temporary = list(copy.parent.glob(f".{copy.name}.tmp-{proc.pid}"))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
+        _close_pipes(proc)
         if temporary and temporary[0].exists():
             killed_midway = True
             break

@@ -125,8 +125,9 @@ def test_chromium_renders_the_assets_page_with_the_assets(webserver: str, chromi
     shot = ARTIFACTS / "dagster-assets.png"
     shot.unlink(missing_ok=True)
     page = f"{webserver}/assets?view=flat"
+    # Tall enough for every asset: the list is virtualized, rows out of view are not rendered.
     common = [str(chromium), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
-              "--window-size=1400,1000", "--virtual-time-budget=20000"]
+              "--window-size=1400,3200", "--virtual-time-budget=20000"]
     dom = subprocess.run([*common, "--dump-dom", page], capture_output=True, text=True,
                          timeout=90, check=False)
     assert dom.returncode == 0, dom.stderr[-2000:]
