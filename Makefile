@@ -31,12 +31,13 @@ test: setup lint typecheck
 # verify (~15-30 min): the SQL cross-check over a full simulated year of both demo hotels,
 # the revenue tie-out, and the simulator's realism year.
 verify: setup
-	@$(RUN) pytest -q -s -p no:logging -m verify tests/verify/test_year_crosscheck.py tests/simulator/test_realism.py
+	@$(RUN) pytest -q -s -p no:logging -m verify tests/verify/test_year_crosscheck.py tests/simulator/test_realism.py \
+		tests/test_demo.py
 
 # soak (~20-40 min): 30 simulated days of the 80-room hotel, every fault at 10%, several
 # syncs a day, the daily reconciliation, a reader process and `pmsw report` beside them.
 soak: setup
-	@$(RUN) pytest -q -s -p no:logging -m soak tests/verify/test_soak.py
+	@$(RUN) pytest -q -s -p no:logging -m soak tests/verify/test_soak.py tests/reliability/test_fault_soak.py
 
 # The Dagster UI and daemon (`dg dev`, [tool.dg] in pyproject.toml) on the shipped instance
 # settings: with DAGSTER_HOME unset, `dg dev` keeps its runs in a temporary .tmp_dagster_home_*

@@ -31,6 +31,7 @@ def run_demo(warehouse: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
+@pytest.mark.verify  # make verify: two full runs of the short demo (the fixture's run stays)
 def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> None:
     warehouse = tmp_path / "warehouse.duckdb"
     first = run_demo(warehouse)

@@ -88,6 +88,9 @@ def test_reports_during_syncs_never_fail_and_read_complete_states(world: World) 
         _, err = sync.communicate(timeout=180)
         assert sync.returncode == 0, err[-3000:]
         print(f"sync {syncs} done at {time.monotonic() - began:.1f} s, {len(answers)} reports")
+    last = start(report, world.env)  # after the last sync's publish: it reads the newer copy
+    out, err = last.communicate(timeout=60)
+    answers.append((out, last.returncode, err))
     failures = [err for _, code, err in answers if code != 0]
     assert failures == []
     states = set()

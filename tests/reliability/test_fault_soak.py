@@ -19,11 +19,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox
 
 from . import harness as h
 from .recon import apply_day, posted_lines
+
+pytestmark = pytest.mark.soak  # make soak (with tests/verify/test_soak.py at full scale)
 
 DAYS = 8
 SEED = 7
