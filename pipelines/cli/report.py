@@ -17,15 +17,15 @@ from pipelines.reports.errors import ReportError
 from pipelines.reports.render import FORMATS, render
 from pipelines.reports.reports import SEGMENT_DIMENSIONS, run_report
 from pipelines.reports.warehouse import open_warehouse, parse_date, resolve_property
+from pipelines.warehouse import DEFAULT_PATH
 
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"
-DEFAULT_WAREHOUSE = Path("data/warehouse.duckdb")
 
 
 def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
-                     envvar=WAREHOUSE_ENV, default=DEFAULT_WAREHOUSE, show_default=True,
+                     envvar=WAREHOUSE_ENV, default=DEFAULT_PATH, show_default=True,
                      help=f"DuckDB warehouse file (env {WAREHOUSE_ENV})."),
         click.option("--property", "property_ref", metavar="CODE|ID",
                      help="Property code or id (needed when the warehouse holds several)."),

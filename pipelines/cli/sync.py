@@ -53,7 +53,6 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     the process exit code."""
     from pipelines.ingest import SyncSettings
     from pipelines.materialize import materialize
-    from pipelines.warehouse import connect
 
     settings = SyncSettings(full_folio_refresh=full_folio_refresh)
     failed = 0
@@ -67,24 +66,17 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
                        err=True)
             failed += 1
             continue
-        conn = connect(warehouse)
-        try:
-            rows = conn.execute(
-                'SELECT stream, calls, "rows", seconds, errors, status, message '
-                "FROM meta.sync_runs WHERE run_id = ? ORDER BY started_at",
-                [run.run_id]).fetchall()
-        finally:
-            conn.close()
-        for stream, calls, count, seconds, errors, status, message in rows:
-            note = f" [{status}: {message}]" if status != "success" or message else ""
-            click.echo(f"{code:<10} {stream:<13} {calls:>6} calls {count:>8} rows "
-                       f"{seconds:>8.2f} s {errors:>4} errors{note}")
+        for stream, m in run.streams.items():
+            message = m.get("message")
+            note = f" [{m['status']}: {message}]" if m["status"] != "success" or message else ""
+            click.echo(f"{code:<10} {stream:<13} {m['calls']:>6} calls {m['rows']:>8} rows "
+                       f"{m['seconds']:>8.2f} s {m['errors']:>4} errors{note}")
         for mart, count in run.marts.items():
             click.echo(f"{code:<10} mart.{mart:<22} {count:>8} rows")
-        for name in run.failed_checks:
-            click.echo(f"pmsw sync: property {code}: check {name} failed: "
-                       f"{run.checks[name][1]}", err=True)
-            failed += 1
+        for name, (passed, why) in run.checks.items():
+            if not passed:
+                click.echo(f"pmsw sync: property {code}: check {name} failed: {why}", err=True)
+                failed += 1
     return 1 if failed else 0
 
 

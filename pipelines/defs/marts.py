@@ -18,6 +18,7 @@ from pipelines.marts import MARTS, MartSettings, build_mart
 from pipelines.properties import DEFAULT_CODE
 from pipelines.warehouse import property_row
 
+from .ingest import markdown
 from .keys import OWNERS, POOL, stream_key
 from .partitions import PROPERTIES
 from .resources import WarehouseResource
@@ -74,18 +75,11 @@ def property_of_partition(conn: duckdb.DuckDBPyConnection, code: str, run_id: st
     return property_row(conn, None if code == DEFAULT_CODE else code)[0]
 
 
-def _markdown(rows: pl.DataFrame) -> str:
-    names = rows.columns
-    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
-    lines += ["| " + " | ".join("" if v is None else str(v) for v in row) + " |"
-              for row in rows.iter_rows()]
-    return "\n".join(lines)
-
-
 def _metadata(property_id: int, rows: pl.DataFrame) -> dict[str, Any]:
     return {"property_id": property_id, "rows": rows.height,
             "columns": len(rows.columns),
-            "preview": dg.MetadataValue.md(_markdown(rows.head(PREVIEW_ROWS)))}
+            "preview": dg.MetadataValue.md(markdown(rows.columns,
+                                                    rows.head(PREVIEW_ROWS).iter_rows()))}
 
 
 def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:

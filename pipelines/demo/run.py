@@ -131,10 +131,10 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         run = materialize(code, config.warehouse, streams, settings=settings, marts=marts)
         if run.error is not None:
             raise DemoError(f"{code}: {type(run.error).__name__}: {run.error}")
-        failed = [(s, status, message) for s, (_, status, message) in run.streams.items()
-                  if status != "success"]
+        failed = [(s, m) for s, m in run.streams.items() if m["status"] != "success"]
         if failed:
-            raise DemoError(f"{code}: stream {failed[0][0]} {failed[0][1]}: {failed[0][2]}")
+            raise DemoError(f"{code}: stream {failed[0][0]} {failed[0][1]['status']}: "
+                            f"{failed[0][1].get('message')}")
         checks = result.checks.setdefault(code, {})
         for name, outcome in run.checks.items():
             if outcome[0] is False or name not in checks:
@@ -146,7 +146,7 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                                      "their checks)") as note:
         for code in codes:
             run = sync(code, DAILY_STREAMS)
-            note(f"{code}: " + ", ".join(f"{s} {rows} rows" for s, (rows, _, _)
+            note(f"{code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
                                          in run.streams.items() if s != "reference"))
     with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
                                 "live a day, then the warehouse syncs") as note:
@@ -162,8 +162,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         final = SyncSettings(stay_guests=False, full_folio_refresh=True)
         for code in codes:
             run = sync(code, FINAL_STREAMS, final)
-            note(f"{code}: {run.streams['folios'][0]} folio rows, "
-                 f"{run.streams['pos_ledger'][0]} POS ledger lines")
+            note(f"{code}: {run.streams['folios']['rows']} folio rows, "
+                 f"{run.streams['pos_ledger']['rows']} POS ledger lines")
     with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
                                 "segments, booking KPIs (polars)") as note:
         for code in codes:
