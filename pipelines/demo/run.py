@@ -64,18 +64,7 @@ class Progress:
 
     def bar(self, length: int, label: str) -> Any:
         return click.progressbar(length=length, label=f"      {label}", show_pos=True,
-                                 show_eta=False) if self.enabled else _NoBar()
-
-
-class _NoBar:
-    def __enter__(self) -> _NoBar:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        return None
-
-    def update(self, _: int) -> None:
-        return None
+                                 show_eta=False, hidden=not self.enabled)
 
 
 def run_demo(config: DemoConfig) -> DemoResult:
@@ -95,6 +84,7 @@ def run_demo(config: DemoConfig) -> DemoResult:
             note(f"API v1 at {base_url}, database {config.sandbox_db}")
         admin = SandboxAdmin(base_url)
         stack.callback(admin.close)
+        stack.enter_context(config.properties_in_use(base_url))
         _play(config, progress, admin, ids, codes, base_url, result)
     with progress.step("summary", "Summary") as _:
         result.summary = read_summary(config, result.checks)
@@ -123,7 +113,6 @@ def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: lis
 
 def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list[int],
           codes: list[str], base_url: str, result: DemoResult) -> None:
-    config.use_properties(base_url)
     daily = SyncSettings(stay_guests=False)
 
     def sync(code: str, streams: Sequence[str], settings: SyncSettings = daily,
