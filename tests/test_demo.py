@@ -45,6 +45,7 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
     assert len(re.findall(r"7-day pickup, next 30 nights: [+-]\d+ room nights", out)) == 2
     assert len(re.findall(r"reconciliation dry_run ", out)) == 2
     assert len(re.findall(r"reconciliation apply ", out)) == 2
+    assert len(re.findall(r"^  asset checks: 8 passed$", out, re.M)) == 2  # as pmsw sync runs
     assert f"Warehouse: {warehouse}" in out
     assert "notebooks/revenue_manager.ipynb" in out
     base_url = re.search(r"API v1 at (http://127\.0\.0\.1:\d+/v1)", out)
