@@ -90,7 +90,7 @@ def chosen_partitions(codes: Sequence[str]) -> list[str]:
         (c, find_property(properties, c)) for c in codes] or [(None, p) for p in properties]
     for asked, prop in chosen:
         endpoint = prop.endpoint()  # a missing key or URL: say so before starting
-        if asked is not None and prop.code == DEFAULT_CODE:
+        if asked is not None and asked.lower() != DEFAULT_CODE and prop.code == DEFAULT_CODE:
             with endpoint.client() as client:
                 served = client.get_property().code
             if served.lower() != asked.lower():
