@@ -20,23 +20,18 @@ QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 @dataclass
 class PropertyRun:
-    """What one materialization of one property did."""
+    """What one materialization of one property did: per stream the metadata of its asset
+    (calls, rows, seconds, errors, status, message), per mart its rows, per asset check
+    (passed, description), or the error that stopped it."""
 
     code: str
-    run_id: str | None = None
-    streams: dict[str, tuple[int, str, str]] = field(default_factory=dict)
-    """Per stream landed: (rows, status, message)."""
+    streams: dict[str, dict[str, Any]] = field(default_factory=dict)
     marts: dict[str, int] = field(default_factory=dict)
-    """Rows per mart rebuilt."""
     checks: dict[str, tuple[bool, str]] = field(default_factory=dict)
     """Blocking (ERROR) asset check name: (passed, description)."""
     warnings: dict[str, str] = field(default_factory=dict)
     """WARN asset checks that did not pass: name -> description (they never fail a run)."""
     error: BaseException | None = None
-
-    @property
-    def failed_checks(self) -> list[str]:
-        return [name for name, (passed, _) in self.checks.items() if not passed]
 
 
 @contextmanager
@@ -102,17 +97,15 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
     except Exception as error:  # the key is never in a message
         run.error = _user_error(error)
         return run
-    run.run_id = result.run_id
     for event in result.get_asset_materialization_events():
-        key, meta = event.asset_key, event.materialization.metadata
-        rows = int(meta["rows"].value) if "rows" in meta else 0  # type: ignore[arg-type]
+        key = event.asset_key
         if key is None or key == READ_COPY_KEY:
             continue
+        values = {k: v.value for k, v in event.materialization.metadata.items()}
         if key.path[0] == "mart":
-            run.marts[key.path[-1]] = rows
+            run.marts[key.path[-1]] = int(values["rows"])  # type: ignore[arg-type]
         else:
-            run.streams[key.path[-1]] = (rows, str(meta["status"].value),
-                                         str(meta["message"].value) if "message" in meta else "")
+            run.streams[key.path[-1]] = values
     for evaluation in result.get_asset_check_evaluations():
         if evaluation.severity == dg.AssetCheckSeverity.WARN:
             if not evaluation.passed:

@@ -1,19 +1,10 @@
-"""Which PMS properties to reach, and how: the properties file, or one property from the
-environment. The one home of property settings, the one lookup and the one way to make a
-client of a property (`Endpoint.client`), for the sync, the reconciliation, Dagster and `pmsw`.
+"""Which PMS properties to reach, and how: the one home of property settings, the one lookup
+(`find_property`) and the one way to make a client of a property (`Endpoint.client`).
 
-The file (YAML; `PMSW_PROPERTIES_FILE`, default `properties.yaml` in the working directory):
-
-    properties:
-      - code: ROMA01                    # the PMS property code: Dagster partition, --property
-        base_url: https://pms.example/api/v1
-        api_key_env: PMS_KEY_ROMA01     # NAME of the environment variable holding the key
-        pos_ledger_dir: data/pos/ROMA01 # optional; default PMS_POS_LEDGER_DIR
-        rate_per_minute: 600            # optional (spec, Limits)
-        burst: 120                      # optional
-
-Without a file: one property, code `default`, from `PMS_API_BASE_URL` and `PMS_API_KEY`.
-Keys are read from the environment when an endpoint is made, never stored in the file or code.
+The properties file (YAML; `PMSW_PROPERTIES_FILE`, default `./properties.yaml`; its shape:
+docs/ingestion.md, Properties) lists each property by its PMS code with its URL and the NAME
+of the environment variable holding its key. Without a file: one property, code `default`,
+from `PMS_API_BASE_URL` and `PMS_API_KEY`. Keys are read when an endpoint is made.
 """
 
 from __future__ import annotations
@@ -101,9 +92,9 @@ class PropertiesFile(BaseModel):
         return properties
 
 
-def properties_file(environ: Mapping[str, str] | None = None) -> Path | None:
+def properties_file() -> Path | None:
     """The properties file in use: `PMSW_PROPERTIES_FILE`, else `properties.yaml` if present."""
-    named = (os.environ if environ is None else environ).get(PROPERTIES_FILE_ENV)
+    named = os.environ.get(PROPERTIES_FILE_ENV)
     if named:
         if not Path(named).is_file():
             raise PropertyConfigError(f"{PROPERTIES_FILE_ENV}={named}: no such file")

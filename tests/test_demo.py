@@ -54,6 +54,7 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
         conn.close()
     assert first_runs is not None
     assert first_runs[0] >= 4 + 2 * 2  # final dry run and apply, a close per day and hotel
+    assert len(re.findall(r"^  asset checks: \d+ passed$", out, re.M)) == 2  # as pmsw sync runs
     assert f"Warehouse: {warehouse}" in out
     assert "notebooks/revenue_manager.ipynb" in out
     base_url = re.search(r"API v1 at (http://127\.0\.0\.1:\d+/v1)", out)

@@ -45,10 +45,6 @@ class OneLineUsageError(click.UsageError):
         click.echo(f"Error: {self.format_message()} (see --help)", err=True)
 
 
-def _one_line(error: click.UsageError) -> OneLineUsageError:
-    return OneLineUsageError(error.format_message(), error.ctx)
-
-
 class OneLineGroup(click.Group):
     """A group whose usage errors (unknown command, bad option) print one line, no usage."""
 
@@ -56,13 +52,13 @@ class OneLineGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as error:
-            raise _one_line(error) from None
+            raise OneLineUsageError(error.format_message(), error.ctx) from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
         except click.UsageError as error:
-            raise _one_line(error) from None
+            raise OneLineUsageError(error.format_message(), error.ctx) from None
 
 
 class IsoDate(click.ParamType[date, Any]):

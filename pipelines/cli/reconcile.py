@@ -15,18 +15,20 @@ from __future__ import annotations
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .options import ISO_DATE, wait_option, warehouse_option
 
-
-def summary_table(report: object) -> str:
-    """The run's counts and amounts per status, with a total line."""
+if TYPE_CHECKING:
     from pipelines.reconcile import ReconReport
+
+
+def summary_table(report: ReconReport) -> str:
+    """The run's counts and amounts per status, with a total line."""
     from pipelines.transforms.reconcile import STATUSES
 
-    assert isinstance(report, ReconReport)
     lines = [f"Reconciliation run {report.run_id}: property {report.property_code}, "
              f"business dates {report.first} to {report.last}, {report.mode.value}",
              f"  {'status':<16}{'charges':>9}{'amount':>14}"]
@@ -40,14 +42,11 @@ def summary_table(report: object) -> str:
     return "\n".join(lines)
 
 
-def failure_line(report: object) -> str:
+def failure_line(report: ReconReport) -> str:
     """Why charges failed, in one line: the error codes with their counts, the first reason
     (a key without folios:write fails every post alike)."""
     from collections import Counter
 
-    from pipelines.reconcile import ReconReport
-
-    assert isinstance(report, ReconReport)
     failed = [r for r in report.results.iter_rows(named=True) if r["status"] == "failed"]
     codes = Counter(str(r["error_code"]) for r in failed)
     counts = ", ".join(f"{code} ({n})" for code, n in codes.most_common())

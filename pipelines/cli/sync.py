@@ -55,7 +55,6 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     the process exit code."""
     from pipelines.ingest import SyncSettings
     from pipelines.materialize import materialize
-    from pipelines.warehouse import connect
 
     settings = SyncSettings(full_folio_refresh=full_folio_refresh)
     failed = 0
@@ -69,23 +68,17 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
                        err=True)
             failed += 1
             continue
-        conn = connect(warehouse)
-        try:
-            rows = conn.execute(
-                'SELECT stream, calls, "rows", seconds, errors, status, message '
-                "FROM meta.sync_runs WHERE run_id = ? ORDER BY started_at",
-                [run.run_id]).fetchall()
-        finally:
-            conn.close()
-        for stream, calls, count, seconds, errors, status, message in rows:
-            note = f" [{status}: {message}]" if status != "success" or message else ""
-            click.echo(f"{code:<10} {stream:<13} {calls:>6} calls {count:>8} rows "
-                       f"{seconds:>8.2f} s {errors:>4} errors{note}")
+        for stream, m in run.streams.items():
+            message = m.get("message")
+            note = f" [{m['status']}: {message}]" if m["status"] != "success" or message else ""
+            click.echo(f"{code:<10} {stream:<13} {m['calls']:>6} calls {m['rows']:>8} rows "
+                       f"{m['seconds']:>8.2f} s {m['errors']:>4} errors{note}")
         for mart, count in run.marts.items():
             click.echo(f"{code:<10} mart.{mart:<22} {count:>8} rows")
-        for name in run.failed_checks:
-            click.echo(f"pmsw sync: property {code}: check {name} failed: "
-                       f"{run.checks[name][1]}", err=True)
+        for name, (passed, why) in run.checks.items():
+            if passed:
+                continue
+            click.echo(f"pmsw sync: property {code}: check {name} failed: {why}", err=True)
             failed += 1
         for name, why in run.warnings.items():
             click.echo(f"pmsw sync: property {code}: warning: {name}: {why}", err=True)
@@ -102,7 +95,7 @@ def chosen_partitions(codes: Sequence[str]) -> list[str]:
         (c, find_property(properties, c)) for c in codes] or [(None, p) for p in properties]
     for asked, prop in chosen:
         endpoint = prop.endpoint()  # a missing key or URL: say so before starting
-        if asked is not None and prop.code == DEFAULT_CODE:
+        if asked is not None and asked.lower() != DEFAULT_CODE and prop.code == DEFAULT_CODE:
             with endpoint.client() as client:
                 served = client.get_property().code
             if served.lower() != asked.lower():

@@ -4,7 +4,7 @@ Each asset runs `pipelines.ingest` for its stream and reports calls, rows, secon
 preview as metadata. The event log asset carries the `event_gap` check.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import dagster as dg
@@ -49,14 +49,15 @@ def _metadata(result: StreamResult) -> dict[str, Any]:
     if result.message:
         meta["message"] = result.message
     if result.preview:
-        meta["preview"] = dg.MetadataValue.md(_markdown(result.preview))
+        meta["preview"] = dg.MetadataValue.md(markdown(
+            list(result.preview[0]), [list(r.values()) for r in result.preview]))
     return meta
 
 
-def _markdown(rows: Sequence[dict[str, Any]]) -> str:
-    names = list(rows[0])
+def markdown(names: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A preview table for the metadata of a materialization (ingestion and marts)."""
     lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
-    lines += ["| " + " | ".join(str(r[n]) for n in names) + " |" for r in rows]
+    lines += ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from pipelines.properties import DEFAULT_CODE
 from pipelines.transforms.departments import CODES
 from pipelines.warehouse import property_row
 
+from .ingest import markdown
 from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
 from .keys import OWNERS, POOL, READ_COPY_KEY, stream_key
 from .partitions import PROPERTIES
@@ -92,18 +93,11 @@ def property_of_partition(conn: duckdb.DuckDBPyConnection, code: str, run_id: st
     return property_row(conn, None if code == DEFAULT_CODE else code)[0]
 
 
-def _markdown(rows: pl.DataFrame) -> str:
-    names = rows.columns
-    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
-    lines += ["| " + " | ".join("" if v is None else str(v) for v in row) + " |"
-              for row in rows.iter_rows()]
-    return "\n".join(lines)
-
-
 def _metadata(property_id: int, rows: pl.DataFrame) -> dict[str, Any]:
     return {"property_id": property_id, "rows": rows.height,
             "columns": len(rows.columns),
-            "preview": dg.MetadataValue.md(_markdown(rows.head(PREVIEW_ROWS)))}
+            "preview": dg.MetadataValue.md(markdown(rows.columns,
+                                                    rows.head(PREVIEW_ROWS).iter_rows()))}
 
 
 def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -33,7 +35,6 @@ class DemoHotel:
     def entry(self, base_url: str, pos_root: Path, rate_per_minute: int = UNLIMITED_RATE,
               burst: int = UNLIMITED_RATE) -> dict[str, object]:
         """The hotel in the properties file (its key stays in the environment)."""
-        os.environ.setdefault(self.key_env, self.default_key)
         return {"code": self.code, "base_url": base_url, "api_key_env": self.key_env,
                 "pos_ledger_dir": str(pos_root / self.code), "rate_per_minute": rate_per_minute,
                 "burst": burst}
@@ -87,14 +88,24 @@ class DemoConfig:
     def properties_file(self) -> Path:
         return self.demo_dir / "properties.yaml"
 
-    def use_properties(self, base_url: str) -> None:
-        """Write the hotels to the demo's properties file and make it the process's, so the
-        Dagster definitions have one partition per hotel (pipelines.properties)."""
+    @contextmanager
+    def properties_in_use(self, base_url: str) -> Iterator[None]:
+        """Write the hotels to the demo's properties file and make it the process's while the
+        block runs, so the Dagster definitions have one partition per hotel (they read the
+        file when first imported: the demo runs in a process of its own)."""
         entries = [h.entry(base_url, self.pos_root, self.rate_per_minute, self.burst)
                    for h in self.hotels]
         self.properties_file.write_text(yaml.safe_dump({"properties": entries}),
                                         encoding="utf-8")
+        saved = dict(os.environ)
         os.environ[PROPERTIES_FILE_ENV] = str(self.properties_file)
+        for hotel in self.hotels:
+            os.environ.setdefault(hotel.key_env, hotel.default_key)
+        try:
+            yield
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
     @property
     def marker(self) -> Path:

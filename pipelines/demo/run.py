@@ -66,18 +66,7 @@ class Progress:
 
     def bar(self, length: int, label: str) -> Any:
         return click.progressbar(length=length, label=f"      {label}", show_pos=True,
-                                 show_eta=False) if self.enabled else _NoBar()
-
-
-class _NoBar:
-    def __enter__(self) -> _NoBar:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        return None
-
-    def update(self, _: int) -> None:
-        return None
+                                 show_eta=False, hidden=not self.enabled)
 
 
 def run_demo(config: DemoConfig) -> DemoResult:
@@ -97,6 +86,7 @@ def run_demo(config: DemoConfig) -> DemoResult:
             note(f"API v1 at {base_url}, database {config.sandbox_db}")
         admin = SandboxAdmin(base_url)
         stack.callback(admin.close)
+        stack.enter_context(config.properties_in_use(base_url))
         _play(config, progress, admin, ids, codes, base_url, result)
     with progress.step("summary", "Summary") as _:
         result.summary = read_summary(config, result.checks)
@@ -125,7 +115,6 @@ def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: lis
 
 def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list[int],
           codes: list[str], base_url: str, result: DemoResult) -> None:
-    config.use_properties(base_url)
     daily = SyncSettings(stay_guests=False)
 
     def sync(code: str, streams: Sequence[str], settings: SyncSettings = daily,
@@ -135,10 +124,10 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                           publish=marts)
         if run.error is not None:
             raise DemoError(f"{code}: {type(run.error).__name__}: {run.error}")
-        failed = [(s, status, message) for s, (_, status, message) in run.streams.items()
-                  if status != "success"]
+        failed = [(s, m) for s, m in run.streams.items() if m["status"] != "success"]
         if failed:
-            raise DemoError(f"{code}: stream {failed[0][0]} {failed[0][1]}: {failed[0][2]}")
+            raise DemoError(f"{code}: stream {failed[0][0]} {failed[0][1]['status']}: "
+                            f"{failed[0][1].get('message')}")
         checks = result.checks.setdefault(code, {})
         for name, outcome in run.checks.items():
             if outcome[0] is False or name not in checks:
@@ -150,7 +139,7 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                                      "their checks)") as note:
         for code in codes:
             run = sync(code, DAILY_STREAMS)
-            note(f"{code}: " + ", ".join(f"{s} {rows} rows" for s, (rows, _, _)
+            note(f"{code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
                                          in run.streams.items() if s != "reference"))
     with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
                                 "live a day, then the warehouse syncs"
@@ -178,8 +167,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         final = SyncSettings(stay_guests=False, full_folio_refresh=True)
         for code in codes:
             run = sync(code, FINAL_STREAMS, final)
-            note(f"{code}: {run.streams['folios'][0]} folio rows, "
-                 f"{run.streams['pos_ledger'][0]} POS ledger lines")
+            note(f"{code}: {run.streams['folios']['rows']} folio rows, "
+                 f"{run.streams['pos_ledger']['rows']} POS ledger lines")
     with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
                                 "segments, booking KPIs (polars)") as note:
         for code in codes:

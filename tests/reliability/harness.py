@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 import httpx
 
-from pipelines.api import PmsClient, PmsError, RetryPolicy
+from pipelines.api import PmsError, RetryPolicy
 from pipelines.ingest import Endpoint, StreamResult, SyncContext, SyncSettings, run_stream
 from pipelines.ingest.streams import STREAMS
 from pipelines.warehouse import connect
@@ -146,8 +146,7 @@ def sync_once(ep: Endpoint, conn: duckdb.DuckDBPyConnection, run_id: str,
         if retry is not None:
             ctx.client.close()
             http = ctx.meter.http_client()  # metered like the context's own
-            ctx.client = PmsClient(ep.base_url, ep.api_key, http_client=http, retry=retry,
-                                   rate_per_minute=ep.rate_per_minute, burst=ep.burst)
+            ctx.client = ep.client(http_client=http, retry=retry)
         try:
             return [run_stream(ctx, name, fn) for name, fn in STREAMS.items()]
         finally:

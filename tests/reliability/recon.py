@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipelines.api import PmsClient, RetryPolicy
+from pipelines.api import RetryPolicy
 from pipelines.ingest import Endpoint
 from pipelines.reconcile import Mode, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
@@ -18,8 +18,7 @@ from . import harness as h
 def apply_day(db: Path, ep: Endpoint, retry: RetryPolicy | None = None) -> int:
     """Reconcile in apply mode the business date last closed (the default dates, as the daily
     job does) with the shipped rules; return the charges posted."""
-    with PmsClient(ep.base_url, ep.api_key, retry=retry, rate_per_minute=ep.rate_per_minute,
-                   burst=ep.burst) as client:
+    with ep.client(retry=retry) as client:
         report = run_reconciliation(db, load_rules(), mode=Mode.APPLY, client=client)
     assert report.apply is not None
     return report.apply.posts

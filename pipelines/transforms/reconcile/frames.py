@@ -10,7 +10,6 @@ from __future__ import annotations
 import polars as pl
 
 from pipelines.transforms.frames import Frame, lazy
-from pipelines.transforms.money import to_cents
 
 MATCHED = "matched"
 MISSING = "missing"
@@ -56,10 +55,6 @@ def milli(expr: pl.Expr) -> pl.Expr:
     """A Decimal (or integer) quantity as Int64 thousandths, half-up."""
     return (expr.cast(pl.Decimal(20, 4)).round(3, mode="half_away_from_zero") * 1000
             ).cast(pl.Int64)
-
-
-def cents(expr: pl.Expr) -> pl.Expr:
-    return to_cents(expr)
 
 
 def amount_cents(quantity_milli: pl.Expr, unit_cents: pl.Expr) -> pl.Expr:

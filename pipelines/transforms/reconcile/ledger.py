@@ -12,7 +12,9 @@ from datetime import date
 
 import polars as pl
 
-from .frames import ITEM_COLUMNS, LEDGER_COLUMNS, Frame, cents, conform, lazy, milli
+from pipelines.transforms.money import to_cents
+
+from .frames import ITEM_COLUMNS, LEDGER_COLUMNS, Frame, conform, lazy, milli
 
 POS = "pos"
 TICKET_REF = re.compile(r"\[([A-Za-z]+-\d+/\d+)\]")
@@ -43,7 +45,7 @@ def pos_ledger(ledger: Frame, items: Frame, first: date, last: date) -> pl.LazyF
         description=pl.format("{} [{}]", pl.col("item_name").fill_null(pl.col("item_code")),
                               pl.col("source_ref")),
         quantity_milli=milli(pl.col("quantity")),
-        unit_cents=cents(pl.col("unit_price")),
-        expected_cents=cents(pl.col("total")),
+        unit_cents=to_cents(pl.col("unit_price")),
+        expected_cents=to_cents(pl.col("total")),
         compare_amount=pl.lit(True), repost=pl.lit(True),
     ))

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import AMOUNT_MISMATCH, LINE_COLUMNS, MATCHED, Frame, cents, lazy, milli
+from pipelines.transforms.money import to_cents
+
+from .frames import AMOUNT_MISMATCH, LINE_COLUMNS, MATCHED, Frame, lazy, milli
 from .ledger import POS, ticket_ref
 
 PAYMENT = "payment"
@@ -27,7 +29,7 @@ PAYMENT = "payment"
 def net_lines(lines: Frame) -> pl.DataFrame:
     """Charge lines net of their reversals, with `net_cents`, `quantity_milli` and `ref`."""
     lf = lazy(lines, "folio_lines", LINE_COLUMNS).with_columns(
-        total_cents=cents(pl.col("total")), quantity_milli=milli(pl.col("quantity")))
+        total_cents=to_cents(pl.col("total")), quantity_milli=milli(pl.col("quantity")))
     reversed_by = (lf.filter(pl.col("reversal_of").is_not_null())
                    .group_by("property_id", "reversal_of")
                    .agg(reversed_cents=pl.col("total_cents").sum()))
