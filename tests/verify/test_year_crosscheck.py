@@ -144,7 +144,24 @@ def test_room_revenue_ties_to_the_folios_to_the_cent_all_year(year: Year, pid: i
     print(f"\nverify: {code}: revenue tie-out over {dates} business dates: folio accommodation "
           f"net {folio}, room revenue + fees + shifted {rooms} (shifted {shifted}); "
           f"{unexplained} dates with an unexplained cent")
-    assert dates >= DAYS - 1
+    # A closed date without a tie-out row must be one on which nothing was posted or lived
+    # (tieout.py: "each date closed on which anything was posted or lived"); shown as a table.
+    absent = year.conn.execute("""
+        WITH closed AS (
+            SELECT d::DATE AS d FROM range(DATE '2026-01-05', DATE '2026-01-05' + $days,
+                                           INTERVAL 1 DAY) t(d))
+        SELECT c.d,
+               (SELECT count(*) FROM core.folio_lines l
+                 WHERE l.property_id = $p AND l.posted_on = c.d) AS lines_posted,
+               (SELECT count(*) FROM mart.stay_nights n
+                 WHERE n.property_id = $p AND n.stay_date = c.d AND n.is_actual) AS nights_lived
+        FROM closed c
+        WHERE c.d NOT IN (SELECT date FROM mart.revenue_tieout WHERE property_id = $p)
+        ORDER BY c.d""", {"p": pid, "days": DAYS}).fetchall()
+    print(f"verify: {code}: closed dates without a tie-out row (date | lines posted | nights "
+          "lived):" + "".join(f"\n  {d} | {lines} | {nights}" for d, lines, nights in absent))
+    assert [row for row in absent if row[1] or row[2]] == []
+    assert dates + len(absent) == DAYS
     assert unexplained == 0
     assert folio == rooms
 
