@@ -20,6 +20,8 @@ from email.utils import parsedate_to_datetime
 
 import httpx
 
+from ._tls import tls_context
+
 TEST_HOOKS_ENV = "PMSW_TEST_HOOKS"
 KILL_AFTER_ENV = "PMSW_TEST_KILL_AFTER_CALLS"
 
@@ -76,6 +78,7 @@ class CallMeter:
         """An httpx client whose every attempt and answer passes through this meter."""
         return httpx.Client(
             timeout=timeout,
+            verify=tls_context(),
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
             headers={"User-Agent": "pms-warehouse-sync", "Accept": "application/json"},
             event_hooks={"request": [self.on_request], "response": [self.on_response]},

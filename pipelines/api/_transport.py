@@ -21,6 +21,7 @@ from models.errors import ErrorCode, NightsToChargeDetail
 from . import _exceptions as exc
 from ._ratelimit import Permit, TokenBucket
 from ._retry import RetryPolicy, parse_retry_after
+from ._tls import tls_context
 
 logger = logging.getLogger("pipelines.api")
 
@@ -79,6 +80,7 @@ class Transport:
         self._own_client = http_client is None
         self._http = http_client or httpx.Client(
             timeout=timeout,
+            verify=tls_context(),
             limits=httpx.Limits(max_connections=100, max_keepalive_connections=100),
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )

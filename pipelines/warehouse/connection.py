@@ -23,8 +23,7 @@ from pathlib import Path
 
 import duckdb
 
-from .migrate import migrate
-from .views import apply_views
+from .schema import bring_up_to_date
 
 DEFAULT_PATH = Path("data/warehouse.duckdb")
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"
@@ -123,7 +122,8 @@ def connect(
     path: str | Path | None = None, *, read_only: bool = False, create: bool = True,
     wait: float | None = None,
 ) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse file (default: `default_path()`) and migrate it.
+    """Open the warehouse file (default: `default_path()`) and bring it up to the shipped schema
+    (migrations and views, pipelines.warehouse.schema; nothing written when it is).
 
     A writer waits while another process holds the file, with backoff, up to `wait` seconds
     (default `wait_seconds()`), then raises WarehouseLockedError naming the holder. With
@@ -134,8 +134,7 @@ def connect(
     if str(path) == ":memory:":
         conn = duckdb.connect(":memory:")
         conn.execute("SET TimeZone = 'UTC'")
-        migrate(conn)
-        apply_views(conn)
+        bring_up_to_date(conn)
         return conn
     target = resolve(path)
     if not target.is_file():
@@ -146,8 +145,7 @@ def connect(
     conn.execute("SET TimeZone = 'UTC'")
     conn.execute("SET enable_progress_bar = false")  # a long COPY would draw on our stdout
     if not read_only:
-        migrate(conn)
-        apply_views(conn)
+        bring_up_to_date(conn)
     return conn
 
 
