@@ -36,7 +36,7 @@ def shipped_fingerprint() -> str:
 def _stored(conn: duckdb.DuckDBPyConnection) -> str | None:
     try:
         rows = conn.execute("SELECT fingerprint FROM meta.schema_state").fetchall()
-    except duckdb.CatalogException:  # a new warehouse, or one older than migration 0016
+    except duckdb.CatalogException:  # a new warehouse, or one older than migration 0017
         return None
     return str(rows[0][0]) if rows else None
 

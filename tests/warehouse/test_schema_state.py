@@ -1,5 +1,5 @@
 """connect() brings a warehouse up to the shipped schema once, then opens it without writing
-(pipelines.warehouse.schema; sql/migrations/0016_schema_state.sql)."""
+(pipelines.warehouse.schema; sql/migrations/0017_schema_state.sql)."""
 
 from __future__ import annotations
 
