@@ -15,6 +15,11 @@ Methods (rooms of night D as of S):
   last `lookback_weeks` nights D' < S of D's weekday, at the same h.
 - multiplicative_pickup: OTB(S, D) x sum final(D') / sum OTB(D' - h, D') over those nights.
 - blend: the mean of additive_pickup and last_year (h < 364 only).
+- last_year_season: the mean final of the nights of D's calendar month a year earlier, x the
+  weekday factor of D's weekday (the mean of final / its month's mean over the 12 complete
+  months before S's month), x the year-over-year change (finals of the 3 complete months before
+  S's month over the same months a year earlier, clipped to [0.8, 1.25]). A month counts
+  only when every night of it has a final above 0 (complete, open, within the history).
 - chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
   the `choice_days` before S (errors of forecasts made before S, scored on nights before S).
 Every forecast is clipped to [0, capacity + overbooking].
@@ -33,16 +38,23 @@ STLY_DAYS = 364
 HORIZONS = (1, 7, 14, 30, 60, 90)
 """The horizons (days before arrival) the backtest scores; a horizon of the forecast takes the
 choice of the smallest of these at or above it (90 beyond 90)."""
-METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend")
+METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend",
+           "last_year_season")
 """In order of preference when two score the same."""
 FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
-            "last_year")
+            "last_year", "last_year_season")
 """When the chosen method has no value for a night: the first of these that has one."""
 CHOSEN = "chosen"
 ON_THE_BOOKS = "on_the_books"
 """What the forecast falls back to when no method has the history it needs."""
 OTB_COLUMNS = ("property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net")
 KEY = ["property_id", "as_of_date", "stay_date"]
+SEASON_MONTHS = 12
+"""Complete months before the as-of date's month that make the weekday factors."""
+TREND_MONTHS = 3
+"""Complete months before the as-of date's month whose change on a year makes the trend."""
+TREND_CLIP = (0.8, 1.25)
+"""Bounds of the year-over-year change applied (a larger one is a break, not a trend)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +157,69 @@ def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
     )
 
 
+def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The parts of last_year_season, keyed by calendar month so that each reads complete
+    months only (a month is over, all its nights realized, before the first of the next).
+
+    Returns (levels: property_id, month, month_mean, the mean final of the month's nights, for
+    the months whose every night has a final;
+    shape: property_id, key_month, weekday, weekday_factor, trend), shape computed from the
+    months before key_month only."""
+    # sums of whole rooms (exact in any order), so that the figures do not depend on the
+    # order the joins leave rows in
+    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
+                      month=pl.col("stay_date").dt.truncate("1mo"))
+    totals = (
+        f.group_by("property_id", "month")
+        .agg(month_total=pl.col("final").sum(), nights=pl.len(), least=pl.col("final").min())
+        # a month with a night missing from the snapshots, or a night without a room sold
+        # (closed, or before the hotel's history begins), is no level
+        .filter(pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32),
+                pl.col("least") > 0)
+    )
+    levels = totals.select("property_id", "month",
+                           month_mean=pl.col("month_total") / pl.col("nights"))
+    rel = (
+        f.group_by("property_id", "month", weekday=pl.col("stay_date").dt.weekday())
+        .agg(weekday_total=pl.col("final").sum(), weekday_nights=pl.len())
+        .join(totals, on=["property_id", "month"])
+        # sum of final / month mean over the weekday's nights of the month
+        .select("property_id", "month", "weekday", nights="weekday_nights",
+                sum_rel=pl.col("weekday_total") * pl.col("nights") / pl.col("month_total"))
+    )
+    pairs = levels.join(
+        levels.select("property_id", month=pl.col("month").dt.offset_by("1y"),
+                      ly_mean="month_mean"),
+        on=["property_id", "month"], how="inner")
+    keys = f.select("property_id", "month").unique()
+
+    def back(months: int) -> pl.LazyFrame:
+        offsets = pl.LazyFrame({"back": list(range(1, months + 1))},
+                               schema={"back": pl.Int64})
+        return keys.join(offsets, how="cross").select(
+            "property_id", key_month=pl.col("month").dt.offset_by("1mo"),
+            month=pl.col("month").dt.offset_by("1mo").dt.offset_by(
+                pl.format("-{}mo", pl.col("back"))))
+
+    weekday = (
+        back(SEASON_MONTHS).unique().join(rel, on=["property_id", "month"], how="inner")
+        .group_by("property_id", "key_month", "weekday")
+        .agg(weekday_factor=pl.col("sum_rel").sum() / pl.col("nights").sum())
+        # rounded: a float sum may differ in its last bits with the order of its terms
+        .with_columns(weekday_factor=pl.col("weekday_factor").round(9))
+    )
+    lo, hi = TREND_CLIP
+    trend = (
+        back(TREND_MONTHS).unique().join(pairs, on=["property_id", "month"], how="inner")
+        .group_by("property_id", "key_month")
+        .agg(sum_ty=pl.col("month_mean").sum(), sum_ly=pl.col("ly_mean").sum())
+        .select("property_id", "key_month",
+                trend=(pl.col("sum_ty") / pl.col("sum_ly")).clip(lo, hi).round(9))
+    )
+    shape = weekday.join(trend, on=["property_id", "key_month"], how="left")
+    return levels, shape
+
+
 def _clip(expr: pl.Expr) -> pl.Expr:
     return expr.clip(lower_bound=0.0, upper_bound=pl.col("cap").cast(pl.Float64))
 
@@ -175,8 +250,13 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
             - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
             ly_date=pl.col("stay_date") - pl.duration(days=STLY_DAYS),
             ly_as_of=pl.col("as_of_date") - pl.duration(days=STLY_DAYS),
+            key_month=pl.col("as_of_date").dt.truncate("1mo"),
+            ly_month=pl.col("stay_date").dt.truncate("1mo").dt.offset_by("-1y"),
+            weekday=pl.col("stay_date").dt.weekday(),
         )
     )
+    levels, shape = _season(finals)
+    ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
     ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
     ly_otb = o.select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
                       ly_otb="rooms_otb")
@@ -191,12 +271,18 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         .join(ly_final, on=["property_id", "ly_date"], how="left")
         .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
         .join(caps, on=["property_id", "as_of_date"], how="left")
+        .join(ly_level, on=["property_id", "ly_month"], how="left")
+        .join(shape, on=["property_id", "key_month", "weekday"], how="left")
         .with_columns(
             last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
             last_year_pickup=_clip(pl.when(ly_known).then(
                 otb + pl.col("ly_final") - pl.col("ly_otb"))),
             additive_pickup=_clip(otb + pl.col("mean_pickup")),
             multiplicative_pickup=_clip(otb * ratio),
+            # the month a year back is over by S (it ends before S's month begins)
+            last_year_season=_clip(pl.when(pl.col("ly_month") < pl.col("key_month")).then(
+                pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
+                * pl.col("trend").fill_null(1.0))),
         )
         .with_columns(
             blend=(pl.col("additive_pickup") + pl.col("last_year")) / 2,

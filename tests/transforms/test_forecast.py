@@ -203,3 +203,55 @@ def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None
     # on this history the pickup methods beat the same night last year at 30 days
     ly = table.filter(method="last_year", horizon_days=30)["wape_pct"].item()
     assert chosen.filter(horizon_days=30)["wape_pct"].item() < ly
+
+
+# -- last_year_season by hand ----------------------------------------------------------------
+
+
+def season_history() -> pl.DataFrame:
+    """Finals (the rooms of each night at its end) of four months, nothing else before the
+    as-of date 2026-04-10 (Friday), capacity 100:
+
+        March 2025   every night 20
+        April 2025   every night 50 but Tuesday 1 April: 0 (a night without a room: no level)
+        May 2025     30, Saturdays 60 (the 3rd, 10th, 17th, 24th and 31st)
+        March 2026   every night 22
+    """
+    def rooms(night: date) -> int:
+        if night.month == 3:
+            return 20 if night.year == 2025 else 22
+        if night.month == 4:
+            return 0 if night.day == 1 else 50
+        return 60 if night.weekday() == 5 else 30
+
+    rows = [(1, night, night, rooms(night), 0.0)
+            for first, last in (("2025-03-01", "2025-05-31"), ("2026-03-01", "2026-03-31"))
+            for night in _days(D(first), D(last))]
+    rows += [(1, D("2026-04-10"), D(stay), 5, 0.0)
+             for stay in ("2026-04-22", "2026-05-06", "2026-05-09")]
+    return pl.DataFrame(rows, orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+
+
+def test_last_year_season_by_hand() -> None:
+    """As of 2026-04-10 (its month April 2026; the months before it are over):
+
+    - level of May 2026's nights: May 2025's mean, (26 x 30 + 5 x 60) / 31 = 1080 / 31;
+    - trend: of January-March 2026 only March has its year-earlier month: 22 / 20 = 1.1;
+    - weekday factors over April 2025 - March 2026: April 2025 has a night at 0, so only May
+      2025 and March 2026 count. May 2025: a Wednesday is 30 / (1080 / 31) = 930 / 1080 of the
+      month, a Saturday 60 / (1080 / 31) = 1860 / 1080; March 2026 (flat): 1. Wednesdays: 4 in
+      May 2025, 4 in March 2026 -> (4 x 930 / 1080 + 4) / 8 = 2010 / 2160. Saturdays: 5 and 4
+      -> (5 x 1860 / 1080 + 4) / 9 = 13620 / 9720.
+    - Wednesday 2026-05-06: 1080 / 31 x 2010 / 2160 x 1.1 = 1105.5 / 31 = 35.66;
+      Saturday 2026-05-09: 1080 / 31 x 13620 / 9720 x 1.1 = 14982 / 279 = 53.70;
+      Wednesday 2026-04-22: none (April 2025 is no level).
+    """
+    capacity = CAPACITY.with_columns(rooms=pl.lit(100))
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-10")]})
+    got = method_forecasts(season_history(), capacity, as_of, [12, 26, 29])
+    assert _at(got, "2026-05-06")["last_year_season"] == pytest.approx(1105.5 / 31)
+    assert _at(got, "2026-05-09")["last_year_season"] == pytest.approx(14982 / 279)
+    # a year back from Wednesday 22 April 2026 is April 2025, with a night at 0: no level
+    assert _at(got, "2026-04-22")["last_year_season"] is None
