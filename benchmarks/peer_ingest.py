@@ -89,9 +89,10 @@ def truth_rows(db: Path) -> Rows:
 class Ours:
     """Our sync core (pipelines.ingest) into a DuckDB warehouse file."""
 
-    def __init__(self, work: Path, base_url: str) -> None:
+    def __init__(self, work: Path, base_url: str, key: str = KEY,
+                 code: str = "florence") -> None:
         self.warehouse = work / "ours.duckdb"
-        self.endpoint = Endpoint("florence", base_url, KEY, RATE_PER_MINUTE, BURST)
+        self.endpoint = Endpoint(code, base_url, key, RATE_PER_MINUTE, BURST)
         self.runs = 0
         self.folio_reservations_read = 0
 
