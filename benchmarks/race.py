@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,7 @@ from sandbox.simulator.engine import AUDIT_MINUTE, DayQueue, Simulation, audit_t
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.run import simulate_database
 
-from .dlt_peer import DltPeer
+from .dlt_peer import DltPeer, utc
 from .peer_ingest import (
     BURST,
     LATENCY_MS,
@@ -58,9 +58,8 @@ from .peer_ingest import (
     compare,
     floor_calls,
 )
+from .results import CONTENDERS, PHASES, RaceRun, figures
 
-PHASES = ("initial load", "after 1 hour", "after 1 day")
-CONTENDERS = ("ours", "dlt serial", "dlt parallel")
 START_MINUTE = 7 * 60
 """The initial load runs at 07:00 local time (before breakfast and the departures)."""
 
@@ -77,32 +76,6 @@ HOTELS = {
     40: Hotel(40, 2, "sbx_test_other_property", "florence"),
     80: Hotel(80, 1, "sbx_test_all_scopes", "rome"),
 }
-
-
-@dataclass
-class RaceRun:
-    """One contender in one phase of one repeat."""
-
-    hotel: int
-    repeat: int
-    phase: str
-    who: str
-    seconds: float
-    calls: int
-    refused: int
-    error: str
-    """Empty, or what the run raised (its innermost cause)."""
-    rows: dict[str, int] = field(default_factory=dict)
-    missing: dict[str, int] = field(default_factory=dict)
-    """Rows the API holds that the warehouse lacks at the end of the phase, by table."""
-    extra: dict[str, int] = field(default_factory=dict)
-    vs_api: str = ""
-    floor: int = 0
-    """The fewest calls that end equal to the API (same for every contender of the phase)."""
-    changed: int = 0
-    """Reservations changed since the previous phase (0 for the initial load)."""
-    folio_changed: int = 0
-    """Reservations whose folios changed (a line posted, a status) since the previous phase."""
 
 
 # -- the hotel's day, played an hour at a time -------------------------------------------------
@@ -166,7 +139,7 @@ def truth(db: Path, pid: int) -> tuple[Rows, dict[int, tuple[Any, ...]]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         rows: Rows = {
-            "reservations": {(int(i), _utc(u)) for i, u in conn.execute(
+            "reservations": {(int(i), utc(u)) for i, u in conn.execute(
                 "SELECT id, updated_at FROM reservations WHERE property_id = ?", (pid,))},
             "folio_lines": {(int(i),) for (i,) in conn.execute(
                 "SELECT l.id FROM folio_lines l JOIN folios f ON f.id = l.folio_id "
@@ -184,12 +157,6 @@ def truth(db: Path, pid: int) -> tuple[Rows, dict[int, tuple[Any, ...]]]:
         return rows, {r: tuple(f) for r, f in folios.items()}
     finally:
         conn.close()
-
-
-def _utc(value: object) -> str:
-    from .dlt_peer import utc
-
-    return utc(value)
 
 
 def missing_extra(got: Rows, api: Rows, events_from: int) -> tuple[dict[str, int], dict[str, int]]:
@@ -210,9 +177,11 @@ def innermost(error: BaseException) -> str:
         seen.add(id(nxt))
         inner = nxt
     text = f"{type(error).__name__}"
-    if inner is not error:
-        first_line = str(inner).splitlines()[0][:120] if str(inner) else ""
-        text += f": {type(inner).__name__}: {first_line}"
+    if inner is not error:  # the URL without host nor id, so that runs' errors compare
+        first_line = re.sub(r"/\d+(?=/|$)", "/{id}",
+                            re.sub(r"https?://[^/\s]+", "", str(inner).splitlines()[0][:160])
+                            if str(inner) else "")
+        return f"{text}: {type(inner).__name__}: {first_line}"
     return text
 
 
@@ -321,58 +290,6 @@ def race(hotel: Hotel, days: int, seed: int, repeats: int,
         shutil.rmtree(work, ignore_errors=True)
 
 
-# -- medians -----------------------------------------------------------------------------------
-
-@dataclass
-class Figure:
-    """The median, min and max of one contender's runs in one phase."""
-
-    hotel: int
-    phase: str
-    who: str
-    seconds: tuple[float, float, float]
-    calls: tuple[int, int, int]
-    refused: tuple[int, int, int]
-    failed: int
-    runs: int
-    errors: list[str]
-    missing: dict[str, tuple[int, int]]
-    """Per table, min and max rows missing at the end of the phase."""
-    equal: int
-    """Runs that ended equal to the API."""
-    rows: dict[str, int]
-    floor: int
-    changed: int
-    folio_changed: int
-
-
-def _mmm(values: list[float]) -> tuple[float, float, float]:
-    return statistics.median(values), min(values), max(values)
-
-
-def figures(runs: list[RaceRun]) -> list[Figure]:
-    out = []
-    keys = sorted({(r.hotel, r.phase, r.who) for r in runs},
-                  key=lambda k: (k[0], PHASES.index(k[1]), CONTENDERS.index(k[2])))
-    for hotel, phase, who in keys:
-        mine = [r for r in runs if (r.hotel, r.phase, r.who) == (hotel, phase, who)]
-        calls = _mmm([r.calls for r in mine])
-        refused = _mmm([r.refused for r in mine])
-        out.append(Figure(
-            hotel, phase, who, _mmm([r.seconds for r in mine]),
-            (int(calls[0]), int(calls[1]), int(calls[2])),
-            (int(refused[0]), int(refused[1]), int(refused[2])),
-            sum(1 for r in mine if r.error), len(mine),
-            sorted({r.error for r in mine if r.error}),
-            {t: (min(r.missing.get(t, 0) for r in mine), max(r.missing.get(t, 0) for r in mine))
-             for t in ("reservations", "folio_lines", "events")},
-            sum(1 for r in mine if r.vs_api == "same"), mine[-1].rows,
-            int(statistics.median([r.floor for r in mine])),
-            int(statistics.median([r.changed for r in mine])),
-            int(statistics.median([r.folio_changed for r in mine]))))
-    return out
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hotel", type=int, choices=sorted(HOTELS), default=40,
@@ -391,7 +308,7 @@ def main(argv: list[str] | None = None) -> None:
         args.json.write_text(json.dumps([asdict(r) for r in runs], indent=1))
     for f in figures(runs):
         print(f"{f.hotel} rooms | {f.phase} | {f.who} | {f.seconds[0]:.1f} s "
-              f"({f.seconds[1]:.1f}-{f.seconds[2]:.1f}) | {f.calls[0]} calls | "
+              f"({f.seconds[1]:.1f}-{f.seconds[2]:.1f}) | {f.calls[0]:.0f} calls | "
               f"{f.refused[0]} x 429 | failed {f.failed}/{f.runs} | equal {f.equal}/{f.runs} | "
               f"missing {f.missing}")
 
