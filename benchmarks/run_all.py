@@ -191,6 +191,11 @@ def run_throughput(args: argparse.Namespace, work: Path) -> list[Section]:
     return [throughput_section(hammer(hotel, work, threads=args.threads), args.measured())]
 
 
+def write(output: Path, sections: list[Section]) -> None:
+    old = output.read_text() if output.exists() else ""
+    output.write_text(merge(old, sections))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=20, help="simulated days (default 20)")
@@ -227,11 +232,10 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 found = run_script(args, part)
             sections += found
+            write(args.output, sections)  # after each part: a later failure keeps these
             log(f"{part} done")
         sections.append(notes_section(notes(args)))
-        old = args.output.read_text() if args.output.exists() else ""
-        text = merge(old, sections)
-        args.output.write_text(text)
+        write(args.output, sections)
         print("\n".join(s.text() for s in sections))
         log(f"wrote {args.output} (sections: {', '.join(s.key for s in sections)})")
     finally:
