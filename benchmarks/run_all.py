@@ -68,7 +68,8 @@ def commit() -> str:
                               check=False).stdout.strip()
 
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                ":(exclude)benchmarks/results.md")  # the file being written
     return f"{head} (with uncommitted changes)" if dirty else head
 
 
