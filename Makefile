@@ -50,7 +50,8 @@ dagster: setup
 notebooks: setup
 	@$(RUN) jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# The peer benchmark (~10-15 min): writes benchmarks/results.md. dlt is in the `bench` group
+# Every benchmark (~45 min): writes its own sections of benchmarks/results.md (the others are
+# kept). dlt is in the `bench` group
 # only (not a default group): `uv run --group bench` installs it for this command.
 bench: setup
 	@$(UV) run --locked --group bench python -m benchmarks.run_all

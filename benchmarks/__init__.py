@@ -1,1 +1,1 @@
-"""Benchmarks of pms-warehouse; `python -m benchmarks.run_all` runs the peer benchmark."""
+"""Benchmarks of pms-warehouse; `python -m benchmarks.run_all` runs them all (results.md)."""

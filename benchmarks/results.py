@@ -1,42 +1,261 @@
-"""The figures of the peer benchmark and their rendering as benchmarks/results.md.
+"""The figures of the benchmarks and their sections of benchmarks/results.md.
 
-Pure: no network, no timing; `render` takes numbers and returns the Markdown text.
+Pure: no network, no timing. Each part of `benchmarks.run_all` renders its own `##` sections
+(`Section`); `merge` puts them into the existing file, replacing only the sections of the same
+name and keeping every other one (those written by hand, those of parts not run) in place.
 """
 
 from __future__ import annotations
 
+import re
+import statistics
 from dataclasses import dataclass, field
 
 RATE_PER_SECOND = 10.0
 """The spec's limit, 600 calls per minute per key."""
+PHASES = ("initial load", "after 1 hour", "after 1 day")
+CONTENDERS = ("ours", "dlt serial", "dlt parallel")
+TABLES = ("reservations", "folio_lines", "events")
+TITLE = "# Benchmark results"
+PREAMBLE = (
+    f"{TITLE}\n\n"
+    "The sections up to the Notes are written by `make bench` (`uv run --group bench python "
+    "-m benchmarks.run_all`), which replaces only its own sections (by heading) and keeps the "
+    "others; each says when, at which commit and under what load it was measured. The "
+    "sections after them were written by hand and say how they were measured.\n")
 
 
 @dataclass
-class IngestRun:
-    name: str
+class Section:
+    """One `## heading` section: `key` names it (a heading equal to the key, or starting
+    with the key and ':' or ' (', is the same section)."""
+
+    key: str
+    heading: str
+    body: list[str]
+
+    def text(self) -> str:
+        return "\n".join([f"## {self.heading}", "", *self.body]).rstrip() + "\n"
+
+
+@dataclass
+class Measured:
+    """When, where and by what a part's figures were measured."""
+
+    date: str
+    commit: str
+    command: str
+    load_start: str
+    load_end: str
+
+    def line(self) -> str:
+        return (f"Measured {self.date} at commit {self.commit} by `{self.command}`; load "
+                f"average (1/5/15 min) {self.load_start} at start, {self.load_end} at end.")
+
+
+def _is(heading: str, key: str) -> bool:
+    return heading == key or heading.startswith((f"{key}:", f"{key} ("))
+
+
+def split(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The text before the first `## ` heading, and (heading, whole section text) pairs."""
+    parts = re.split(r"(?m)^(?=## )", text)
+    head = parts[0] if parts and not parts[0].startswith("## ") else ""
+    sections = [(p.splitlines()[0][3:].strip(), p) for p in parts if p.startswith("## ")]
+    return head, sections
+
+
+def merge(existing: str, sections: list[Section]) -> str:
+    """`existing` with each of `sections` in place of the section(s) of its key: at the
+    first one's place (the later ones dropped), or after the last section written by a part
+    when the file has none of that key yet. Other sections are kept as they are."""
+    _, old = split(existing)
+    out: list[tuple[str, str]] = []
+    placed: set[str] = set()
+    keys = [s.key for s in sections]
+    last_owned = -1
+    for heading, text in old:
+        key = next((k for k in keys if _is(heading, k)), None)
+        if key is None:
+            out.append((heading, text))
+            continue
+        if key not in placed:
+            section = next(s for s in sections if s.key == key)
+            out.append((section.heading, section.text()))
+            placed.add(key)
+            if key != "Notes":  # the notes close the part's sections
+                last_owned = len(out) - 1
+    missing = [(s.heading, s.text()) for s in sections if s.key not in placed]
+    at = last_owned + 1 if last_owned >= 0 else len(out)
+    out[at:at] = missing
+    body = "\n".join(text.rstrip() + "\n" for _, text in out)
+    return PREAMBLE + "\n" + body
+
+
+# -- the race ---------------------------------------------------------------------------------
+
+@dataclass
+class RaceRun:
+    """One contender in one phase of one repeat (benchmarks/race.py)."""
+
+    hotel: int
+    repeat: int
+    phase: str
+    who: str
     seconds: float
     calls: int
     refused: int
-    """Calls answered 429 (dlt has no client-side bucket; ours should have none)."""
-    vs_api: str
-    """'same' as what the API holds at the end of the phase, or what differs."""
+    error: str
+    """Empty, or what the run raised (its innermost cause)."""
     rows: dict[str, int] = field(default_factory=dict)
+    missing: dict[str, int] = field(default_factory=dict)
+    """Rows the API holds that the warehouse lacks at the end of the phase, by table."""
+    extra: dict[str, int] = field(default_factory=dict)
+    vs_api: str = ""
+    floor: int = 0
+    """The fewest calls that end equal to the API (the same for every contender)."""
+    changed: int = 0
+    """Reservations changed since the previous phase (0 for the initial load)."""
+    folio_changed: int = 0
+    """Reservations whose folios changed (a line posted, a status) since the previous phase."""
+
+
+Spread = tuple[float, float, float]
+"""Median, min, max."""
 
 
 @dataclass
-class IngestPhase:
+class Figure:
+    """One contender's runs in one phase of one hotel: medians with min and max."""
+
+    hotel: int
     phase: str
-    runs: list[IngestRun]
-    ours_vs_dlt: str
+    who: str
+    seconds: Spread
+    calls: Spread
+    refused: Spread
+    failed: int
+    runs: int
+    errors: list[str]
+    missing: dict[str, Spread]
+    equal: int
+    """Runs that ended equal to the API."""
+    rows: dict[str, int]
     floor: int
-    changed: int | None
-    """Reservations changed in the day (incremental only)."""
-    ours_folio_reads: int
-    truth: dict[str, int] = field(default_factory=dict)
+    changed: int
+    folio_changed: int
 
-    def run(self, name: str) -> IngestRun:
-        return next(r for r in self.runs if r.name == name)
 
+def _spread(values: list[float]) -> Spread:
+    return float(statistics.median(values)), float(min(values)), float(max(values))
+
+
+def figures(runs: list[RaceRun]) -> list[Figure]:
+    keys = sorted({(r.hotel, r.phase, r.who) for r in runs},
+                  key=lambda k: (k[0], PHASES.index(k[1]), CONTENDERS.index(k[2])))
+    out = []
+    for hotel, phase, who in keys:
+        mine = [r for r in runs if (r.hotel, r.phase, r.who) == (hotel, phase, who)]
+        out.append(Figure(
+            hotel, phase, who, _spread([r.seconds for r in mine]),
+            _spread([r.calls for r in mine]), _spread([r.refused for r in mine]),
+            sum(1 for r in mine if r.error), len(mine),
+            sorted({r.error for r in mine if r.error}),
+            {t: _spread([r.missing.get(t, 0) for r in mine]) for t in TABLES},
+            sum(1 for r in mine if r.vs_api == "same"),
+            {t: int(statistics.median([r.rows.get(t, 0) for r in mine])) for t in TABLES},
+            int(statistics.median([r.floor for r in mine])),
+            int(statistics.median([r.changed for r in mine])),
+            int(statistics.median([r.folio_changed for r in mine]))))
+    return out
+
+
+def _s(spread: Spread, digits: int = 1) -> str:
+    median, low, high = spread
+    if low == high:
+        return f"{median:.{digits}f}"
+    return f"{median:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
+
+
+def _n(spread: Spread) -> str:
+    return _s(spread, 0)
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b else "-"
+
+
+def _missing(f: Figure) -> str:
+    parts = []
+    for table, label in (("folio_lines", "folio lines"), ("reservations", "reservations"),
+                         ("events", "events")):
+        if f.missing[table][2]:
+            parts.append(f"{_n(f.missing[table])} {label}")
+    return ", ".join(parts) or "none"
+
+
+def race_sections(found: list[Figure], measured: Measured, scale: str,
+                  repeats: int) -> list[Section]:
+    """'Ingestion' (the figures and what each got wrong) and 'Ingestion vs the floor'."""
+    body = [measured.line(), "", f"Scale: {scale}. Each figure: the median of {repeats} runs, "
+            "(min-max) where they differ.", "",
+            "| hotel | phase | who | wall s | calls | 429s | failed runs | rows (reservations / "
+            "folio lines / events) | ended equal to the API | missing at the end |",
+            "|---|---|---|---:|---:|---:|---:|---|---:|---|"]
+    for f in found:
+        rows = " / ".join(str(f.rows.get(t, 0)) for t in TABLES)
+        body.append(f"| {f.hotel} rooms | {f.phase} | {f.who} | {_s(f.seconds)} | "
+                    f"{_n(f.calls)} | {_n(f.refused)} | {f.failed} of {f.runs} | {rows} | "
+                    f"{f.equal} of {f.runs} | {_missing(f)} |")
+    body += ["", "Ratios of the medians:", "",
+             "| hotel | phase | time ours / dlt serial | calls ours / dlt serial | "
+             "time ours / dlt parallel | calls ours / dlt parallel |",
+             "|---|---|---:|---:|---:|---:|"]
+    by = {(f.hotel, f.phase, f.who): f for f in found}
+    for hotel, phase in sorted({(f.hotel, f.phase) for f in found},
+                               key=lambda k: (k[0], PHASES.index(k[1]))):
+        ours = by.get((hotel, phase, "ours"))
+        if ours is None:
+            continue
+        cells = []
+        for who in ("dlt serial", "dlt parallel"):
+            other = by.get((hotel, phase, who))
+            cells += ([_ratio(ours.seconds[0], other.seconds[0]),
+                       _ratio(ours.calls[0], other.calls[0])] if other else ["-", "-"])
+        body.append(f"| {hotel} rooms | {phase} | {' | '.join(cells)} |")
+    body += ["", "What each got wrong:", ""]
+    for f in found:
+        if f.failed or f.equal < f.runs:
+            what = []
+            if f.failed:
+                what.append(f"failed {f.failed} of {f.runs} runs ({'; '.join(f.errors)})")
+            if f.equal < f.runs:
+                what.append(f"ended short of the API in {f.runs - f.equal} of {f.runs} runs, "
+                            f"missing {_missing(f)}")
+            body.append(f"- {f.hotel} rooms, {f.phase}, {f.who}: {'; '.join(what)}.")
+    floor = ["Floor: the fewest calls that end equal to the API. Initial load: pages of 200 "
+             "reservations, batches of 500 events, one folio list per reservation. "
+             "Incremental: the pages of the reservations changed since the previous phase, "
+             "the batches of the new events, one folio list per reservation changed or whose "
+             "folios changed (a line posted, a status), as the sandbox's database shows after "
+             "the phase was played; a client cannot know the second set without reading, so "
+             "no real client reaches this floor. Bound: calls / 10 per second (600 per minute; "
+             "the burst of 120 makes the first 120 calls free of it).", "",
+             "| hotel | phase | changed / folios changed | who | calls | floor | calls / floor | "
+             "bound s | wall s | wall / bound |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for f in found:
+        bound = f.calls[0] / RATE_PER_SECOND
+        changed = "-" if f.phase == "initial load" else f"{f.changed} / {f.folio_changed}"
+        floor.append(f"| {f.hotel} rooms | {f.phase} | {changed} | {f.who} | {f.calls[0]:.0f} | "
+                     f"{f.floor} | {_ratio(f.calls[0], f.floor)} | {bound:.1f} | "
+                     f"{f.seconds[0]:.1f} | {_ratio(f.seconds[0], bound)} |")
+    return [Section("Ingestion", "Ingestion: our sync core vs dlt `rest_api`, serial and "
+                    "parallel", body),
+            Section("Ingestion vs the floor", "Ingestion vs the floor", floor)]
+
+
+# -- transforms, throughput, the scripts -------------------------------------------------------
 
 @dataclass
 class MartsRun:
@@ -62,100 +281,42 @@ class Throughput:
         return self.requests / self.seconds if self.seconds else 0.0
 
 
-@dataclass
-class Report:
-    date: str
-    machine: dict[str, str]
-    scale: str
-    ingest: list[IngestPhase] = field(default_factory=list)
-    marts: list[MartsRun] = field(default_factory=list)
-    marts_note: str = ""
-    throughput: list[Throughput] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+def marts_section(marts: list[MartsRun], note: str, measured: Measured) -> Section:
+    body = [measured.line(), "", note, "",
+            "| hotels x years | room-night versions | polars s | DuckDB s | polars / DuckDB | "
+            "peak RSS MiB | same totals |", "|---|---:|---:|---:|---:|---:|---|"]
+    for m in marts:
+        body.append(f"| {m.hotels} x {m.years} | {m.room_nights} | {m.polars_seconds:.2f} | "
+                    f"{m.duckdb_seconds:.2f} | {_ratio(m.polars_seconds, m.duckdb_seconds)} | "
+                    f"{m.peak_mib:.0f} | {'yes' if m.same else 'NO'} |")
+    return Section("Transforms", "Transforms: polars (pipelines.transforms) vs the same marts "
+                   "in DuckDB SQL", body)
 
 
-def _ratio(a: float, b: float) -> str:
-    return f"{a / b:.2f}" if b else "-"
+def throughput_section(found: list[Throughput], measured: Measured) -> Section:
+    body = [measured.line(), "",
+            "| endpoint | client threads | requests | seconds | requests/s | errors | "
+            "x the 10 calls/s of the real limit |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for t in found:
+        body.append(f"| {t.endpoint} | {t.threads} | {t.requests} | {t.seconds:.1f} | "
+                    f"{t.per_second:.0f} | {t.errors} | "
+                    f"{t.per_second / RATE_PER_SECOND:.0f} |")
+    return Section("Sandbox throughput", "Sandbox throughput (rate limit lifted, no added "
+                   "latency)", body)
 
 
-def _ingest(report: Report) -> list[str]:
-    lines = ["## Ingestion: our sync core vs dlt `rest_api`", "",
-             f"Scale: {report.scale}.", "",
-             "| phase | who | wall s | calls | 429s | rows (reservations / folio lines / "
-             "events) | ended equal to the API |",
-             "|---|---|---:|---:|---:|---|---|"]
-    for phase in report.ingest:
-        for run in phase.runs:
-            rows = " / ".join(str(run.rows.get(t, 0)) for t in
-                              ("reservations", "folio_lines", "events"))
-            lines.append(f"| {phase.phase} | {run.name} | {run.seconds:.1f} | {run.calls} | "
-                         f"{run.refused} | {rows} | {run.vs_api} |")
-    lines += ["", "| phase | time ours / dlt | calls ours / dlt | same rows, ours vs dlt |",
-              "|---|---:|---:|---|"]
-    for phase in report.ingest:
-        ours, dlt = phase.run("ours"), phase.run("dlt")
-        lines.append(f"| {phase.phase} | {_ratio(ours.seconds, dlt.seconds)} | "
-                     f"{_ratio(ours.calls, dlt.calls)} | {phase.ours_vs_dlt} |")
-    lines += ["", "## Ingestion vs the floor", "",
-              "Floor: the fewest calls the endpoints allow for the rows read (pages of 200 "
-              "reservations, batches of 500 events, one folio list per reservation; for the "
-              "incremental, the reservations changed that day). Bound: calls / 10 per second "
-              "(600 per minute; the burst of 120 makes the first 120 calls free of it).", "",
-              "| phase | who | calls | floor | calls / floor | bound s | wall s | "
-              "wall / bound |", "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for phase in report.ingest:
-        for run in phase.runs:
-            bound = run.calls / RATE_PER_SECOND
-            lines.append(f"| {phase.phase} | {run.name} | {run.calls} | {phase.floor} | "
-                         f"{_ratio(run.calls, phase.floor)} | {bound:.1f} | {run.seconds:.1f} | "
-                         f"{_ratio(run.seconds, bound)} |")
-    for phase in report.ingest:
-        if phase.changed is not None:
-            lines += ["", f"One-day incremental: {phase.changed} reservations changed; ours "
-                      f"re-read the folios of {phase.ours_folio_reads} reservations (the rule "
-                      "of docs/ingestion.md: changed, in house, departed within 7 days, and "
-                      "every reservation with a folio not yet closed), dlt those of the "
-                      "changed reservations only."]
-    return lines
+def script_section(key: str, heading: str, about: str, output: str,
+                   measured: Measured) -> Section:
+    """A benchmark script's printed figures, as it printed them."""
+    return Section(key, heading, [measured.line(), "", about, "", "```",
+                                  *output.rstrip().splitlines(), "```"])
 
 
-def _marts(report: Report) -> list[str]:
-    lines = ["## Transforms: polars (pipelines.transforms) vs the same marts in DuckDB SQL", "",
-             report.marts_note, "",
-             "| hotels x years | room-night versions | polars s | DuckDB s | polars / DuckDB | "
-             "peak RSS MiB | same totals |", "|---|---:|---:|---:|---:|---:|---|"]
-    for m in report.marts:
-        lines.append(f"| {m.hotels} x {m.years} | {m.room_nights} | {m.polars_seconds:.2f} | "
-                     f"{m.duckdb_seconds:.2f} | {_ratio(m.polars_seconds, m.duckdb_seconds)} | "
-                     f"{m.peak_mib:.0f} | {'yes' if m.same else 'NO'} |")
-    return lines
+def machine_section(machine: dict[str, str], date: str) -> Section:
+    return Section("Machine", "Machine", [f"Described {date} (the load of each part is in "
+                                          "its own section).", "",
+                                          *(f"- {k}: {v}" for k, v in machine.items())])
 
 
-def _throughput(report: Report) -> list[str]:
-    lines = ["## Sandbox throughput (rate limit lifted, no added latency)", "",
-             "| endpoint | client threads | requests | seconds | requests/s | errors | "
-             "x the 10 calls/s of the real limit |", "|---|---:|---:|---:|---:|---:|---:|"]
-    for t in report.throughput:
-        lines.append(f"| {t.endpoint} | {t.threads} | {t.requests} | {t.seconds:.1f} | "
-                     f"{t.per_second:.0f} | {t.errors} | "
-                     f"{t.per_second / RATE_PER_SECOND:.0f} |")
-    return lines
-
-
-def render(report: Report) -> str:
-    machine = "\n".join(f"- {k}: {v}" for k, v in report.machine.items())
-    parts = ["# Peer benchmark results", "",
-             "Written by `uv run --group bench python -m benchmarks.run_all` (`make bench`).",
-             "", f"Date: {report.date}", "", "## Machine", "", machine, ""]
-    sections = []
-    if report.ingest:
-        sections.append(_ingest(report))
-    if report.marts:
-        sections.append(_marts(report))
-    if report.throughput:
-        sections.append(_throughput(report))
-    for section in sections:
-        parts += [*section, ""]
-    if report.notes:
-        parts += ["## Notes", "", *(f"- {n}" for n in report.notes), ""]
-    return "\n".join(parts)
+def notes_section(notes: list[str]) -> Section:
+    return Section("Notes", "Notes", [f"- {n}" for n in notes])

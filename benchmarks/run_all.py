@@ -1,18 +1,32 @@
-"""The peer benchmark in one command (issue 9): writes benchmarks/results.md and prints it.
+"""Every benchmark in one command: writes its sections of benchmarks/results.md and prints them.
 
-    uv run --group bench python -m benchmarks.run_all            # ~10-15 min
-    uv run --group bench python -m benchmarks.run_all --full     # + transforms at 100 hotels
-    uv run --group bench python -m benchmarks.run_all --days 60  # a longer simulated stretch
+    uv run --group bench python -m benchmarks.run_all                 # ~45 min
+    uv run --group bench python -m benchmarks.run_all --only race     # one part (repeatable)
+    uv run --group bench python -m benchmarks.run_all --full          # + marts at 100 hotels
 
-Parts: ingestion, our sync core vs dlt's rest_api, and both vs the floor (peer_ingest.py);
-transforms, polars vs DuckDB SQL, at 1 and 10 hotels (and 100 with --full) x 3 years
-(marts_scale.py); the sandbox's requests per second (throughput.py). `--only` runs a part.
+Parts (each writes the sections it owns, by heading, and leaves every other section of
+results.md as it is - those written by hand, and those of parts not run):
+
+- race: our sync core vs dlt's rest_api, serial and parallel, on the 40- and the 80-room
+  hotel, initial load and incrementals after 1 hour and 1 day, `--repeats` runs each
+  (benchmarks/race.py; the two hotels at once, each in its own process with its own sandbox
+  and key: the runs are bound by the rate limit and the latency, not by the CPU);
+- client: the client's rate against the limit (benchmarks/bench_client_folios.py);
+- simulator: a year of the 80-room hotel (benchmarks/bench_simulator.py);
+- demo: `pmsw demo`'s steps (benchmarks/bench_demo.py);
+- marts: polars vs DuckDB SQL at 1 and 10 hotels (100 with --full) x 3 years, each size in
+  its own process with its peak RSS (benchmarks/marts_scale.py);
+- throughput: the sandbox's requests per second (benchmarks/throughput.py).
+The parts run one after the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -20,95 +34,211 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .machine import describe
-from .results import Report, render
+from .results import (
+    Measured,
+    RaceRun,
+    Section,
+    figures,
+    machine_section,
+    marts_section,
+    merge,
+    notes_section,
+    race_sections,
+    script_section,
+    throughput_section,
+)
 
+REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results.md"
-PARTS = ("ingest", "marts", "throughput")
+PARTS = ("race", "client", "simulator", "demo", "marts", "throughput")
 
 
 def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def notes(days: int, full: bool) -> list[str]:
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
+def commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
+                              check=False).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                ":(exclude)benchmarks/results.md")  # the file being written
+    return f"{head} (with uncommitted changes)" if dirty else head
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def notes(args: argparse.Namespace) -> list[str]:
     return [
+        "The race runs are bound by the rate limit (600 calls/min per key, burst 120) and the "
+        "100 ms latency, not by the CPU: the load average printed with each part matters "
+        "little to them; the marts, the simulator and the demo are CPU-bound and follow it.",
         "dlt has no client-side token bucket: a 429 is retried by its HTTP helper "
-        "(Retry-After honoured, 5 attempts); its 429s are counted above. Its rest_api source "
-        "makes one call at a time, so at 100 ms latency it stays under 10 calls/s and its time "
-        "follows the latency; ours keeps 8 calls in flight under its own token bucket (600/min, "
-        "burst 120), so its time follows the limit (wall / bound below 1: the burst).",
+        "(Retry-After honoured, 5 attempts: dlt's defaults), then the run fails with "
+        "`PipelineStepFailed` and loads nothing of that run. Serial, its rest_api source makes "
+        "one call at a time, so at 100 ms latency it stays under 10 calls/s and its time "
+        "follows the latency; `parallelized: true` on the folios child resource (dlt's "
+        "documented way to fetch the children of many parents at once, its extract pool of 5 "
+        "workers) goes past the limit once the burst is spent. Ours keeps 8 calls in flight "
+        "under its own token bucket, so its time follows the limit.",
         "Calls are counted at the sandbox (its rate limiter is asked about every /v1 call, "
-        "retries and 429s included). The sandbox runs in the benchmark's process, on the "
-        "simulated clock, which stands still: both contenders read the same data.",
+        "retries and 429s included). The sandbox runs in the race's process, on the "
+        "simulated clock, which stands still while the contenders run: all three read the "
+        "same data. Between phases the simulator plays the hotel (benchmarks/race.py, "
+        "Stepper): 07:00-08:00 local for the hour (breakfast charges on in-house folios, "
+        "departures, bookings), then to 08:00 of the next day for the day.",
         "Ours runs the streams events, reservations and folios with `stay_guests` off (the "
         "data dlt reads); as shipped it also reads reference (7 calls), availability (6) and "
-        "the detail of each reservation read (guests).",
+        "the detail of each reservation read (guests). Its folio reads follow "
+        "docs/ingestion.md (Folios): changed, in house, departed within 7 days, and a "
+        "rotating sweep of the open folios of the future book, each read within 24 hours - "
+        "so the run a day after the last one sweeps the whole book.",
         "'Ended equal to the API' compares reservation ids + updated_at, folio line ids and "
-        "event ids with the sandbox's database; 'same rows, ours vs dlt' compares the two "
-        "warehouses the same way (events that fell out of the API's 30-day log after being "
-        "landed are left out). dlt's child resource reads the folios of the reservations "
-        "its incremental read returns, so a folio that changes without its reservation "
-        "(a charge posted in house) is missed by its incremental run.",
-        f"Scale: the 40-room hotel (property 2), {days} simulated days after 180 booking-only "
-        "warm-up days; a full year at the real limit is ~25,000 calls, about 45 minutes "
-        "(use --days).",
+        "event ids with the sandbox's database after the runs (events that fell out of the "
+        "API's 30-day log are left out). dlt's child resource reads the folios of the "
+        "reservations its incremental read returns, so a folio that changes without its "
+        "reservation (a charge posted in house) is missed by its incremental runs: the "
+        "'missing' folio lines.",
+        f"Scale: {args.days} simulated days (seed {args.seed}) after 180 booking-only warm-up "
+        "days (the future book is most of the initial load); a year at the real limit is "
+        "~25,000 calls of the 40-room hotel, about 45 minutes per run (use --days).",
         "Sandbox throughput: the list of 200 reservations is the heavy answer (a few pages per "
         "sync); the per-reservation endpoints, most of the calls, are served far above the "
-        "limit. The clients run in the benchmark's process on the same cores, so the figures "
-        "are a lower bound on a shared 2-core machine.",
-        "Timings depend on the machine's other load (the load average at start is above); on "
-        "a shared machine, rerun for a second reading before comparing small ratios.",
-        "Transforms at 100 hotels x 3 years ran (--full)." if full else
+        "limit. The clients run on the same cores, so the figures are a lower bound on a "
+        "shared 2-core machine.",
+        "Transforms at 100 hotels x 3 years ran (--full)." if args.full else
         "Transforms at 100 hotels x 3 years are not in the default run (--full adds them).",
     ]
+
+
+def run_race(args: argparse.Namespace, work: Path) -> list[Section]:
+    """Both hotels at once, each `python -m benchmarks.race` in its own process."""
+    procs = []
+    for rooms in (40, 80):
+        out = work / f"race{rooms}.json"
+        cmd = [sys.executable, "-m", "benchmarks.race", "--hotel", str(rooms), "--days",
+               str(args.days), "--seed", str(args.seed), "--repeats", str(args.repeats),
+               "--json", str(out)]
+        log(f"race: {rooms} rooms ({args.repeats} repeats) ...")
+        procs.append((rooms, out, subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL)))
+    runs: list[RaceRun] = []
+    for rooms, out, proc in procs:
+        if proc.wait() != 0:
+            raise RuntimeError(f"the race of the {rooms}-room hotel failed ({proc.returncode})")
+        kept = args.keep / out.name if args.keep else None
+        if kept:
+            shutil.copyfile(out, kept)
+        runs += [RaceRun(**r) for r in json.loads(out.read_text())]
+    scale = (f"the 40-room hotel (property 2) and the 80-room hotel (property 1), each alone "
+             f"in its sandbox, {args.days} simulated days (seed {args.seed}) after 180 "
+             "booking-only warm-up days; 100 ms added latency and the real limit (600/min, "
+             "burst 120); initial load at 07:00 local, the hour 07:00-08:00 played, then the "
+             "day to 08:00")
+    return race_sections(figures(runs), args.measured(), scale, args.repeats)
+
+
+def run_script(args: argparse.Namespace, part: str) -> list[Section]:
+    scripts = {
+        "client": (["-m", "benchmarks.bench_client_folios"], "Client rate",
+                   "The client's rate against the rate limit "
+                   "(`benchmarks/bench_client_folios.py`): folios of 1,500 reservations, 200 "
+                   "ms added latency, 600/min burst 120."),
+        "simulator": (["-m", "benchmarks.bench_simulator"], "Simulator year",
+                      "A year of the 80-room hotel through the simulator "
+                      "(`benchmarks/bench_simulator.py`, target 60 s)."),
+        "demo": (["-m", "benchmarks.bench_demo"], "Demo steps",
+                 "`pmsw demo` (rate limit lifted, as the demo runs) step by step "
+                 "(`benchmarks/bench_demo.py`, target 300 s)."),
+    }
+    path, heading, about = scripts[part]
+    log(f"{part}: {' '.join(path)} ...")
+    done = subprocess.run([sys.executable, *path], cwd=REPO, capture_output=True, text=True,
+                          check=False)
+    output = done.stdout if done.returncode == 0 else (
+        f"{done.stdout}\nFAILED (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    return [script_section(heading, heading, about, output, args.measured())]
+
+
+def run_marts(args: argparse.Namespace) -> list[Section]:
+    from .marts_scale import run_marts as one_size
+
+    sizes = (1, 10, 100) if args.full else (1, 10)
+    found = []
+    for hotels in sizes:
+        log(f"transforms: {hotels} hotels x {args.years} years ...")
+        found.append(one_size(hotels, args.years))
+    note = (f"benchmarks/bench_marts.py at {', '.join(map(str, sizes))} hotels x {args.years} "
+            "years of synthetic 80-room history (each size in its own process, its peak RSS), "
+            "otb_snapshots + pickup + occupancy_daily"
+            + ("." if args.full else "; 100 hotels only with --full."))
+    return [marts_section(found, note, args.measured())]
+
+
+def run_throughput(args: argparse.Namespace, work: Path) -> list[Section]:
+    from .race import HOTELS, simulate
+    from .throughput import measure as hammer
+
+    hotel = simulate(work, HOTELS[40], args.days, args.seed, log)
+    log(f"sandbox throughput, {args.threads} threads ...")
+    return [throughput_section(hammer(hotel, work, threads=args.threads), args.measured())]
+
+
+def write(output: Path, sections: list[Section]) -> None:
+    old = output.read_text() if output.exists() else ""
+    output.write_text(merge(old, sections))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=20, help="simulated days (default 20)")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--repeats", type=int, default=3, help="runs per race figure")
     parser.add_argument("--full", action="store_true", help="transforms at 100 hotels too")
     parser.add_argument("--years", type=int, default=3, help="years of the marts history")
     parser.add_argument("--threads", type=int, default=8, help="throughput client threads")
     parser.add_argument("--only", choices=PARTS, action="append", help="run these parts only")
+    parser.add_argument("--keep", type=Path, help="keep the race's runs (JSON) in this folder")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     parts = args.only or list(PARTS)
-
-    from .peer_ingest import PROPERTY_ID, Scale, run_ingest, simulate
-
-    report = Report(
-        date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), machine=describe(),
-        scale=(f"the 40-room hotel (property {PROPERTY_ID}), {args.days} simulated days "
-               f"(seed {args.seed}) after 180 booking-only warm-up days; sandbox with "
-               "100 ms added latency and the real limit (600/min, burst 120)"),
-        notes=notes(args.days, args.full))
-    work = Path(tempfile.mkdtemp(prefix="pmsw-peer-bench-"))
+    command = "python -m benchmarks.run_all " + " ".join(argv if argv is not None
+                                                          else sys.argv[1:])
+    sections: list[Section] = [machine_section(describe(), now())]
+    work = Path(tempfile.mkdtemp(prefix="pmsw-bench-"))
     try:
-        hotel = simulate(work, Scale(args.days, args.seed), log)
-        if "ingest" in parts:
-            report.ingest = run_ingest(work, hotel, log)
-        if "marts" in parts:
-            from .marts_scale import run_marts
+        for part in parts:
+            began_at, began_load, at = now(), load(), commit()
 
-            sizes = (1, 10, 100) if args.full else (1, 10)
-            for hotels in sizes:
-                log(f"transforms: {hotels} hotels x {args.years} years ...")
-                report.marts.append(run_marts(hotels, args.years))
-            report.marts_note = (
-                f"benchmarks/bench_marts.py at {', '.join(map(str, sizes))} hotels x "
-                f"{args.years} years of synthetic 80-room history (each size in its own "
-                "process), otb_snapshots + pickup + occupancy_daily"
-                + ("." if args.full else "; 100 hotels only with --full."))
-        if "throughput" in parts:
-            from .throughput import measure
+            def measured(began_at: str = began_at, began_load: str = began_load,
+                         at: str = at) -> Measured:
+                """Called when the part's figures are in: the load at its end is now's."""
+                return Measured(began_at, at, command.strip(), began_load, load())
 
-            log(f"sandbox throughput, {args.threads} threads ...")
-            report.throughput = measure(hotel, work, threads=args.threads)
-        text = render(report)
-        args.output.write_text(text)
-        print(text)
-        log(f"wrote {args.output}")
+            args.measured = measured
+            if part == "race":
+                found = run_race(args, work)
+            elif part == "marts":
+                found = run_marts(args)
+            elif part == "throughput":
+                found = run_throughput(args, work)
+            else:
+                found = run_script(args, part)
+            sections += found
+            write(args.output, sections)  # after each part: a later failure keeps these
+            log(f"{part} done")
+        sections.append(notes_section(notes(args)))
+        write(args.output, sections)
+        print("\n".join(s.text() for s in sections))
+        log(f"wrote {args.output} (sections: {', '.join(s.key for s in sections)})")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

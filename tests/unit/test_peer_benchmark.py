@@ -11,43 +11,99 @@ import pytest
 from benchmarks.dlt_peer import rest_api_config, utc
 from benchmarks.marts_scale import parse
 from benchmarks.peer_ingest import compare, floor_calls
-from benchmarks.results import IngestPhase, IngestRun, MartsRun, Report, Throughput, render
+from benchmarks.results import (
+    PREAMBLE,
+    MartsRun,
+    Measured,
+    RaceRun,
+    Section,
+    figures,
+    marts_section,
+    merge,
+    race_sections,
+)
+
+MEASURED = Measured("2030-01-02 03:04 UTC", "abc1234", "python -m benchmarks.run_all",
+                    "1.0 / 2.0 / 3.0", "1.5 / 2.0 / 3.0")
 
 
 @pytest.mark.parametrize("module", ["benchmarks.run_all", "benchmarks.peer_ingest",
                                     "benchmarks.dlt_peer", "benchmarks.throughput",
-                                    "benchmarks.marts_scale", "benchmarks.machine"])
+                                    "benchmarks.marts_scale", "benchmarks.machine",
+                                    "benchmarks.race"])
 def test_module_imports(module: str) -> None:
     assert importlib.import_module(module) is not None
 
 
-def test_render_writes_the_given_figures() -> None:
-    initial = IngestPhase("initial load", [
-        IngestRun("ours", 80.0, 900, 0, "same", {"reservations": 850, "folio_lines": 600,
-                                                 "events": 1200}),
-        IngestRun("dlt", 100.0, 1000, 7, "same", {"reservations": 850, "folio_lines": 600,
-                                                  "events": 1200}),
-    ], "same", floor=860, changed=None, ours_folio_reads=850)
-    daily = IngestPhase("one-day incremental", [
-        IngestRun("ours", 50.0, 500, 0, "same"),
-        IngestRun("dlt", 5.0, 45, 0, "folio_lines: 0 only in first, 50 only in second"),
-    ], "folio_lines: 50 only in first, 0 only in second", floor=45, changed=43,
-        ours_folio_reads=480)
-    report = Report("2030-01-02 03:04 UTC", {"nproc": "2", "CPU": "Test CPU"}, "tiny",
-                    ingest=[initial, daily],
-                    marts=[MartsRun(10, 3, 12.5, 5.0, 900.0, True, "1,000,000")],
-                    marts_note="note", throughput=[Throughput("GET /x", 8, 10.0, 2500, 0)],
-                    notes=["dlt has no client-side token bucket"])
-    text = render(report)
-    assert "Date: 2030-01-02 03:04 UTC" in text
-    assert "- CPU: Test CPU" in text
-    assert "| initial load | dlt | 100.0 | 1000 | 7 | 850 / 600 / 1200 | same |" in text
-    assert "| initial load | 0.80 | 0.90 | same |" in text  # ours / dlt: time, calls
-    assert "| one-day incremental | ours | 500 | 45 | 11.11 | 50.0 | 50.0 | 1.00 |" in text
-    assert "43 reservations changed; ours re-read the folios of 480 reservations" in text
-    assert "| 10 x 3 | 1,000,000 | 12.50 | 5.00 | 2.50 | 900 | yes |" in text
-    assert "| GET /x | 8 | 2500 | 10.0 | 250 | 0 | 25 |" in text
-    assert "- dlt has no client-side token bucket" in text
+def _run(repeat: int, phase: str, who: str, seconds: float, calls: int, refused: int = 0,
+         error: str = "", missing_lines: int = 0) -> RaceRun:
+    return RaceRun(40, repeat, phase, who, seconds, calls, refused, error,
+                   {"reservations": 850, "folio_lines": 600 - missing_lines, "events": 1200},
+                   {"reservations": 0, "folio_lines": missing_lines, "events": 0},
+                   {"reservations": 0, "folio_lines": 0, "events": 0},
+                   "same" if not (error or missing_lines) else "differs",
+                   floor=860 if phase == "initial load" else 50,
+                   changed=0 if phase == "initial load" else 40,
+                   folio_changed=0 if phase == "initial load" else 45)
+
+
+def test_race_figures_are_medians_with_min_and_max() -> None:
+    runs = [_run(1, "initial load", "ours", 80.0, 900), _run(2, "initial load", "ours", 90.0, 902),
+            _run(3, "initial load", "ours", 70.0, 901),
+            *(_run(i, "initial load", "dlt parallel", 10.0 + i, 250, 20 + i,
+                   "PipelineStepFailed: HTTPError: 429") for i in (1, 2, 3)),
+            *(_run(i, "after 1 day", "dlt serial", 5.0, 45, missing_lines=30 + i)
+              for i in (1, 2, 3))]
+    found = figures(runs)
+    assert [(f.phase, f.who) for f in found] == [
+        ("initial load", "ours"), ("initial load", "dlt parallel"), ("after 1 day", "dlt serial")]
+    ours, parallel, serial = found
+    assert ours.seconds == (80.0, 70.0, 90.0)
+    assert ours.calls == (901.0, 900.0, 902.0)
+    assert parallel.failed == 3
+    assert parallel.refused == (22.0, 21.0, 23.0)
+    assert serial.missing["folio_lines"] == (32.0, 31.0, 33.0)
+    assert serial.equal == 0
+    body = "\n".join("\n".join(s.body) for s in race_sections(found, MEASURED, "tiny", 3))
+    assert "Measured 2030-01-02 03:04 UTC at commit abc1234" in body
+    assert ("| 40 rooms | initial load | ours | 80.0 (70.0-90.0) | 901 (900-902) | 0 | 0 of 3 "
+            "| 850 / 600 / 1200 | 3 of 3 | none |") in body
+    assert ("| 40 rooms | initial load | dlt parallel | 12.0 (11.0-13.0) | 250 | 22 (21-23) "
+            "| 3 of 3") in body
+    assert ("- 40 rooms, after 1 day, dlt serial: ended short of the API in 3 of 3 runs, "
+            "missing 32 (31-33) folio lines.") in body
+    assert "| 40 rooms | initial load | - | ours | 901 | 860 | 1.05 | 90.1 | 80.0 | 0.89 |" in body
+    assert "| 40 rooms | initial load | 6.67 | 3.60 |" not in body  # no dlt serial initial
+    assert "| 40 rooms | initial load | - | - | 6.67 | 3.60 |" in body
+
+
+def test_merge_replaces_only_its_own_sections() -> None:
+    old = ("# Peer benchmark results\n\nDate: old\n\n## Machine\n\n- nproc: 1\n\n"
+           "## Ingestion: our sync core vs dlt `rest_api`\n\nold figures\n\n"
+           "## Ingestion vs the floor\n\nold floor\n\n## Notes\n\n- old note\n\n"
+           "## Long runs (make verify, make soak)\n\nby hand\n\n### make verify\n\nkept\n\n"
+           "## Test suite time (`make test`)\n\nby hand too\n")
+    new = [Section("Machine", "Machine", ["- nproc: 2"]),
+           Section("Ingestion", "Ingestion: ours vs dlt, serial and parallel", ["new figures"]),
+           Section("Ingestion vs the floor", "Ingestion vs the floor", ["new floor"]),
+           Section("Demo steps", "Demo steps", ["demo"]),
+           Section("Notes", "Notes", ["- new note"])]
+    text = merge(old, new)
+    assert text.startswith(PREAMBLE)
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## Machine", "## Ingestion: ours vs dlt, serial and parallel",
+                        "## Ingestion vs the floor", "## Demo steps", "## Notes",
+                        "## Long runs (make verify, make soak)", "## Test suite time (`make test`)"]
+    for gone in ("old figures", "old floor", "old note", "nproc: 1", "Date: old"):
+        assert gone not in text
+    assert "### make verify\n\nkept" in text
+    assert "by hand too" in text
+    assert merge(text, new) == text  # writing the same figures again changes nothing
+    marts = marts_section([MartsRun(10, 3, 12.5, 5.0, 900.0, True, "1,000,000")], "note", MEASURED)
+    again = merge(text, [marts])
+    assert "| 10 x 3 | 1,000,000 | 12.50 | 5.00 | 2.50 | 900 | yes |" in again
+    assert "new figures" in again
+    assert "- new note" in again
 
 
 def test_marts_output_is_parsed() -> None:
@@ -61,11 +117,15 @@ def test_marts_output_is_parsed() -> None:
 
 def test_floor_compare_and_dlt_config() -> None:
     assert floor_calls(reservations=401, events=1001, folio_reservations=401) == 3 + 3 + 401
-    rows = {"reservations": {(1, "2030-01-01T00:00:00Z")}, "folio_lines": {(2,)},
-            "events": {(3,)}}
+    rows: dict[str, set[tuple[object, ...]]] = {
+        "reservations": {(1, "2030-01-01T00:00:00Z")}, "folio_lines": {(2,)},
+        "events": {(3,)}}
     assert compare(rows, rows) == "same"
     assert compare(rows, {**rows, "events": set()}) == "events: 1 only in first, 0 only in second"
     config = rest_api_config("http://127.0.0.1:1/v1", "key")
     assert config["client"]["base_url"] == "http://127.0.0.1:1/v1/"
     assert [r["name"] for r in config["resources"]] == ["reservations", "folios", "events"]
+    assert "parallelized" not in config["resources"][1]
+    parallel = rest_api_config("http://127.0.0.1:1/v1", "key", parallel=True)
+    assert parallel["resources"][1]["parallelized"] is True  # the folios child resource
     assert utc("2030-01-01T01:00:00+01:00") == "2030-01-01T00:00:00Z"
