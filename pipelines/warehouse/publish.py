@@ -110,7 +110,10 @@ def _database_file(conn: duckdb.DuckDBPyConnection) -> Path | None:
 
 def _checkpointed(conn: duckdb.DuckDBPyConnection, source: Path) -> bool:
     """CHECKPOINT; True when the file alone now holds every committed change (no WAL)."""
-    conn.execute("CHECKPOINT")
+    try:
+        conn.execute("CHECKPOINT")
+    except duckdb.Error:  # another transaction of this process is open: rewrite instead
+        return False
     wal = source.with_name(source.name + ".wal")
     return not wal.exists() or wal.stat().st_size == 0
 
