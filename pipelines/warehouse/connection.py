@@ -11,6 +11,9 @@ So (docs/operations.md, "Reading while syncing"):
   (`pipelines.warehouse.publish`), never the writer's file.
 
 The file is named once: `--warehouse`, else PMSW_WAREHOUSE, else data/warehouse.duckdb.
+A new warehouse is created in DuckDB 1.4's storage format (STORAGE_VERSION), which the
+database keeps for its life, so its read copy is a copy of its bytes and DuckDB 1.4 and later
+(the registry's CLI, BI drivers) open both.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ WAIT_ENV = "PMSW_WAREHOUSE_WAIT"
 """Seconds a writer waits for another writer before failing (default DEFAULT_WAIT)."""
 DEFAULT_WAIT = 600.0
 READ_COPY_SUFFIX = ".read.duckdb"
+STORAGE_VERSION = "v1.4.0"
+"""Oldest DuckDB release whose storage format a new warehouse (and every read copy) uses."""
 
 _HOLDER = re.compile(r"Conflicting lock is held in (?P<holder>.+?)(?:\. See also|$)")
 
@@ -83,6 +88,26 @@ def lock_holder(error: BaseException) -> str | None:
         return None
     match = _HOLDER.search(text)
     return match.group("holder").strip() if match else "another process"
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+def _create(path: Path) -> None:
+    """Create an empty database file at `path` in the STORAGE_VERSION format. A file that
+    appeared meanwhile (another writer created it) is left to the normal open."""
+    conn = duckdb.connect(":memory:")
+    try:
+        conn.execute(f"ATTACH '{_quoted(path)}' AS pmsw_new "
+                     f"(STORAGE_VERSION '{STORAGE_VERSION}')")
+        conn.execute("DETACH pmsw_new")
+    except duckdb.Error as error:
+        if not path.is_file():
+            raise WarehouseError(
+                f"cannot create the warehouse {path}: {_first_line(error)}") from None
+    finally:
+        conn.close()
 
 
 def _open_waiting(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
@@ -141,6 +166,7 @@ def connect(
         if read_only or not create:
             raise WarehouseMissingError(f"no warehouse at {target}")
         target.parent.mkdir(parents=True, exist_ok=True)
+        _create(target)
     conn = _open_waiting(target, read_only, wait_seconds() if wait is None else wait)
     conn.execute("SET TimeZone = 'UTC'")
     conn.execute("SET enable_progress_bar = false")  # a long COPY would draw on our stdout
@@ -169,8 +195,7 @@ def open_read_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
     # process (a notebook kernel reopening) the copy replaced since.
     conn = duckdb.connect(":memory:")
     try:
-        conn.execute(f"ATTACH '{str(copy).replace(chr(39), chr(39) * 2)}' AS warehouse "
-                     "(READ_ONLY)")
+        conn.execute(f"ATTACH '{_quoted(copy)}' AS warehouse (READ_ONLY)")
         conn.execute("USE warehouse")
     except duckdb.Error as error:
         conn.close()

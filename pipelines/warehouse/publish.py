@@ -1,32 +1,41 @@
 """Publish the read copy: the state a writer just committed, for every reader to open.
 
-The writer, still holding the warehouse, records what the copy holds (meta.published), then
-`COPY FROM DATABASE` into a new file written in the storage format of DuckDB 1.4
-(`STORAGE_VERSION 'v1.4.0'`, so the DuckDB CLI, DBeaver and BI drivers that lag behind read it)
-and renames that file onto `<warehouse>.read.duckdb` in one `os.replace`. A reader that holds
-the previous copy keeps reading it (its inode lives until it closes); a reader opening after
-the rename gets the new one; nobody ever sees a half-written copy. A publish killed midway
-leaves only a temporary file, removed by the next publish. docs/operations.md, "Reading while
-syncing", has the design and its measured cost. With PMSW_EXPORT_PARQUET=DIR each publish
-then exports the marts of the new copy as Parquet (`pipelines.warehouse.export`).
+The writer, still holding the warehouse, records what the copy holds (meta.published, in the
+warehouse itself, so the copy carries it), CHECKPOINTs (the file alone then holds every
+committed row; no WAL is left), copies the file's bytes to a temporary file beside the read
+copy (`shutil.copyfile`: copy_file_range on Linux), fsyncs it and renames it onto
+`<warehouse>.read.duckdb` in one `os.replace`. The warehouse is created in DuckDB 1.4's
+storage format (`connection.STORAGE_VERSION`), so its bytes are already what the DuckDB CLI,
+DBeaver and BI drivers that lag behind read. A warehouse created in a newer format (by an
+older version of this project) is published the slower way: `COPY FROM DATABASE` into a new
+file attached with `STORAGE_VERSION 'v1.4.0'` (a rewrite of every table).
+
+A reader that holds the previous copy keeps reading it (its inode lives until it closes); a
+reader opening after the rename gets the new one; nobody ever sees a half-written copy. A
+publish killed midway leaves only a temporary file, removed by the next publish.
+docs/operations.md, "Reading while syncing", has the design and its measured cost. With
+PMSW_EXPORT_PARQUET=DIR each publish then exports the marts of the new copy as Parquet
+(`pipelines.warehouse.export`).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 import duckdb
 
-from .connection import read_copy_path, resolve
+from .connection import STORAGE_VERSION, read_copy_path, resolve
 from .transaction import transaction
 
-STORAGE_VERSION = "v1.4.0"
-"""Oldest DuckDB release whose storage format the read copy is written in."""
 _ATTACHED = "pmsw_publish"
+_VERSION = re.compile(r"v(\d+)\.(\d+)\.(\d+)")
 
 _RECORD = """
 INSERT INTO meta.published (published_at, property_id, part, run_id, status, finished_at)
@@ -54,6 +63,9 @@ class Published:
     """Bytes of the read copy."""
     exported: int | None = None
     """Mart tables exported as Parquet after the publish (PMSW_EXPORT_PARQUET), else None."""
+    how: Literal["copy", "rewrite"] = "copy"
+    """`copy`: the warehouse's bytes after a CHECKPOINT; `rewrite`: COPY FROM DATABASE (a
+    warehouse in a storage format newer than STORAGE_VERSION)."""
 
 
 def _temporary(copy: Path) -> Path:
@@ -75,10 +87,53 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
+def storage_version(conn: duckdb.DuckDBPyConnection) -> str | None:
+    """The storage format of the database `conn` uses, as DuckDB tags it (`v1.4.0+`)."""
+    row = conn.execute("SELECT tags['storage_version'] FROM duckdb_databases() "
+                       "WHERE database_name = current_database()").fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
+def copyable(version: str | None) -> bool:
+    """True when a file of storage format `version` opens in DuckDB STORAGE_VERSION and later."""
+    ours, theirs = _VERSION.match(STORAGE_VERSION), _VERSION.match(version or "")
+    if ours is None or theirs is None:
+        return False
+    return tuple(map(int, theirs.groups())) <= tuple(map(int, ours.groups()))
+
+
+def _database_file(conn: duckdb.DuckDBPyConnection) -> Path | None:
+    row = conn.execute("SELECT path FROM duckdb_databases() "
+                       "WHERE database_name = current_database()").fetchone()
+    return None if row is None or row[0] is None else Path(row[0])
+
+
+def _checkpointed(conn: duckdb.DuckDBPyConnection, source: Path) -> bool:
+    """CHECKPOINT; True when the file alone now holds every committed change (no WAL)."""
+    try:
+        conn.execute("CHECKPOINT")
+    except duckdb.Error:  # another transaction of this process is open: rewrite instead
+        return False
+    wal = source.with_name(source.name + ".wal")
+    return not wal.exists() or wal.stat().st_size == 0
+
+
+def _rewrite(conn: duckdb.DuckDBPyConnection, temporary: Path) -> None:
+    source = conn.execute("SELECT current_database()").fetchone()
+    assert source is not None
+    conn.execute(f"ATTACH '{_quoted(temporary)}' AS {_ATTACHED} "
+                 f"(STORAGE_VERSION '{STORAGE_VERSION}')")
+    try:
+        conn.execute(f'COPY FROM DATABASE "{source[0]}" TO {_ATTACHED}')
+    finally:
+        conn.execute(f"DETACH {_ATTACHED}")
+
+
 def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
             ) -> Published:
-    """Publish the warehouse `conn` is connected to (read-write: the caller is the writer) as
-    its read copy, atomically. Call it after a successful write, outside any transaction."""
+    """Publish the warehouse `conn` is connected to (read-write: the caller is the only
+    writer) as its read copy, atomically. Call it after a successful write, outside any
+    transaction."""
     started = time.perf_counter()
     copy = read_copy_path(resolve(warehouse))
     remove_leftovers(copy)
@@ -88,14 +143,13 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
         conn.execute(_RECORD, {"published_at": datetime.now().astimezone()})
     row = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
     published_at = row[0] if row and row[0] is not None else datetime.now().astimezone()
-    source = conn.execute("SELECT current_database()").fetchone()
-    assert source is not None
-    conn.execute(f"ATTACH '{_quoted(temporary)}' AS {_ATTACHED} "
-                 f"(STORAGE_VERSION '{STORAGE_VERSION}')")
-    try:
-        conn.execute(f'COPY FROM DATABASE "{source[0]}" TO {_ATTACHED}')
-    finally:
-        conn.execute(f"DETACH {_ATTACHED}")
+    source = _database_file(conn)
+    how: Literal["copy", "rewrite"] = "rewrite"
+    if source is not None and copyable(storage_version(conn)) and _checkpointed(conn, source):
+        shutil.copyfile(source, temporary)
+        how = "copy"
+    else:
+        _rewrite(conn, temporary)
     _fsync(temporary)
     os.replace(temporary, copy)
     _fsync(copy.parent)
@@ -104,7 +158,7 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
 
     exported = export_after_publish(warehouse)
     return Published(copy, published_at, seconds, size,
-                     None if exported is None else len(exported))
+                     None if exported is None else len(exported), how)
 
 
 def _quoted(path: Path) -> str:

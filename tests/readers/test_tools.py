@@ -1,6 +1,8 @@
 """The read copy opens with the tools people have (issue 15, item 6): the registry's DuckDB
-CLI 1.5.6 (`duckdb-cli`, which refuses the warehouse file itself, written by DuckDB 2.0) runs a
-view docs/notebooks.md documents on it, and `pmsw sql` does with nothing else installed."""
+CLI 1.5.6 (`duckdb-cli`) runs a view docs/notebooks.md documents on it, and `pmsw sql` does
+with nothing else installed. The warehouse is written in DuckDB 1.4's storage format
+(connection.STORAGE_VERSION), so its read copy is a copy of its bytes; the CLI could open the
+warehouse file too, but not while a writer holds it: that is why readers open the copy."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ VIEW_SQL = ("SELECT count(*) AS weeks FROM mart.v_occupancy_calendar "
 
 @pytest.fixture
 def warehouse(tmp_path: Path) -> Path:
-    """A warehouse written by this DuckDB (2.0 storage), migrated, views applied, published."""
+    """A warehouse created by `connect` (1.4 storage), migrated, views applied, published."""
     path = tmp_path / "warehouse.duckdb"
     conn = connect(path)
     try:
@@ -62,9 +64,17 @@ def test_duckdb_cli_1_5_6_opens_the_read_copy_and_runs_a_documented_view(
                              "SELECT n FROM core.marker"], capture_output=True, text=True,
                             timeout=120, check=False)
     assert marker.stdout.splitlines() == ["n", "7"], marker.stderr
-    refused = subprocess.run([*cli, "-readonly", str(warehouse), "-c", "SELECT 1"],
-                             capture_output=True, text=True, timeout=120, check=False)
-    assert "version number" in refused.stdout + refused.stderr  # why the copy exists
+    writer = connect(warehouse)
+    try:
+        refused = subprocess.run([*cli, "-readonly", str(warehouse), "-c", "SELECT 1"],
+                                 capture_output=True, text=True, timeout=120, check=False)
+        beside = subprocess.run([*cli, "-readonly", "-csv", str(read_copy_path(warehouse)),
+                                 "-c", "SELECT n FROM core.marker"], capture_output=True,
+                                text=True, timeout=120, check=False)
+    finally:
+        writer.close()
+    assert "lock" in (refused.stdout + refused.stderr).lower()  # why readers open the copy
+    assert beside.stdout.splitlines() == ["n", "7"], beside.stderr
 
 
 def test_pmsw_sql_runs_a_documented_view_with_nothing_else_installed(warehouse: Path) -> None:

@@ -1,0 +1,57 @@
+"""Publishing the read copy (pipelines.warehouse.publish): a warehouse created by `connect`
+is in DuckDB 1.4's storage format and is published as a copy of its bytes after a CHECKPOINT;
+one created in a newer format (before this design) is published by rewriting it into that
+format. Either way the copy holds every committed row and opens as 1.4 storage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from pipelines.warehouse import connect, publish, read_copy_path
+from pipelines.warehouse.connection import STORAGE_VERSION
+from pipelines.warehouse.publish import copyable, storage_version
+
+
+def _copy_facts(path: Path) -> tuple[str | None, list[tuple[int]]]:
+    conn = duckdb.connect(str(read_copy_path(path)), read_only=True)
+    try:
+        version = storage_version(conn)
+        rows = conn.execute("SELECT n FROM core.marker ORDER BY n").fetchall()
+    finally:
+        conn.close()
+    return version, rows
+
+
+def _publish_with_marker(path: Path) -> str:
+    conn = connect(path)
+    try:
+        conn.execute("CREATE TABLE core.marker AS SELECT range AS n FROM range(3)")
+        conn.execute("INSERT INTO core.marker VALUES (41)")  # committed, maybe still in WAL
+        return publish(conn, path).how
+    finally:
+        conn.close()
+
+
+def test_a_new_warehouse_is_published_as_a_copy_of_its_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "w.duckdb"
+    assert _publish_with_marker(path) == "copy"
+    version, rows = _copy_facts(path)
+    assert copyable(version), version
+    assert rows == [(0,), (1,), (2,), (41,)]
+
+
+def test_a_warehouse_in_a_newer_format_is_rewritten_into_the_old_one(tmp_path: Path) -> None:
+    path = tmp_path / "w.duckdb"
+    duckdb.connect(str(path)).close()  # DuckDB's own default format, newer than STORAGE_VERSION
+    probe = duckdb.connect(str(path))
+    try:
+        newer = storage_version(probe)
+    finally:
+        probe.close()
+    assert not copyable(newer), (newer, STORAGE_VERSION)
+    assert _publish_with_marker(path) == "rewrite"
+    version, rows = _copy_facts(path)
+    assert copyable(version), version
+    assert rows == [(0,), (1,), (2,), (41,)]
