@@ -21,13 +21,14 @@ import polars as pl
 
 from pipelines.api import PmsClient
 from pipelines.transforms.reconcile import (
+    POSTED,
     RulesConfig,
     hold_resolved,
     reconcile,
     results_frame,
     summarize,
 )
-from pipelines.warehouse import connect, property_row, publish
+from pipelines.warehouse import connect, forget_folio_reads, property_row, publish, transaction
 from pipelines.warehouse.recon import (
     ReconInputError,
     property_place,
@@ -138,10 +139,14 @@ def run_reconciliation(
         before_write()
     stored = results_frame(results)
     summary = summarize(results)
+    posted_to = results.filter(pl.col("status") == POSTED)["reservation_id"].unique()
     with open_warehouse(warehouse) as conn:
-        run_id = save_run(conn, property_id=pid, mode=mode.value, first=first, last=last,
-                          started_at=started_at, finished_at=datetime.now(UTC),
-                          summary=summary, rules=property_rules.model_dump(mode="json"),
-                          results=stored)
+        with transaction(conn):
+            run_id = save_run(conn, property_id=pid, mode=mode.value, first=first, last=last,
+                              started_at=started_at, finished_at=datetime.now(UTC),
+                              summary=summary, rules=property_rules.model_dump(mode="json"),
+                              results=stored)
+            # The folios posted to changed through us: the next sync reads them first.
+            forget_folio_reads(conn, pid, sorted(posted_to.drop_nulls().to_list()))
         publish(conn, warehouse)
     return ReconReport(run_id, pid, code, mode, first, last, summary, stored, stats)

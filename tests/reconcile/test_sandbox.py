@@ -195,9 +195,14 @@ def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) ->
     a second apply, before or after a sync, posts nothing."""
     dry = world.run()
     missing = dry.results.filter(pl.col("status") == "missing")
+    reservations = sorted(set(missing["reservation_id"].to_list()))
+    assert _folio_reads(world, reservations) == reservations  # each read by the last sync
     first = world.run(Mode.APPLY)
     posted = first.results.filter(pl.col("status") == "posted")
     assert sorted(posted["key"]) == sorted(missing["key"])
+    # docs/ingestion.md, Folios: a post makes the reservation's folios unread, so the next
+    # sync reads them first (in the run's own transaction with its results).
+    assert _folio_reads(world, reservations) == []
     assert posted["posted_line_id"].null_count() == 0
     assert first.summary["failed"] == (0, 0)
     assert set(lines_on_folios(world.client, posted).values()) == {1}
@@ -207,11 +212,32 @@ def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) ->
     assert set(again.results.filter(pl.col("key").is_in(posted["key"].to_list()))["status"]) \
         == {"matched"}
     world.sync(["folios"])
+    assert _folio_reads(world, reservations) == reservations
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        landed = conn.execute("SELECT count(*) FROM core.folio_lines WHERE folio_line_id IN "
+                              "(SELECT unnest(?::BIGINT[]))",
+                              [posted["posted_line_id"].to_list()]).fetchall()[0][0]
+    finally:
+        conn.close()
+    assert landed == posted.height  # the posted lines landed with the next sync
     after_sync = world.run(Mode.APPLY)
     assert after_sync.apply is not None
     assert after_sync.apply.posts == 0
     assert after_sync.summary["missing"] == (0, 0)
     assert set(lines_on_folios(world.client, posted).values()) == {1}
+
+
+def _folio_reads(world: World, reservations: list[int]) -> list[int]:
+    """The reservations among `reservations` whose folios the warehouse records as read."""
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        rows = conn.execute("SELECT DISTINCT reservation_id FROM meta.folio_reads WHERE "
+                            "reservation_id IN (SELECT unnest(?::BIGINT[])) ORDER BY 1",
+                            [reservations]).fetchall()
+    finally:
+        conn.close()
+    return [int(r) for (r,) in rows]
 
 
 KILLED_APPLY = """
