@@ -311,22 +311,28 @@ def worklist(state: str, **kw: Any) -> None:
               help="Property code or id (needed when the warehouse holds several).")
 @click.option("--by", type=click.Choice(["folio", "category"]), default="folio",
               show_default=True, help="One row per folio, or per category with aging.")
+@click.option("--date", "day", metavar="YYYY-MM-DD", default=None,
+              help="A past business date: the ledger at its end, from the landed history "
+                   "(default: as of the last sync).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write to FILE instead of stdout.")
-def ledger(by: str, **kw: Any) -> None:
+def ledger(by: str, day: str | None, **kw: Any) -> None:
     """Guest ledger: open balances by folio as of the last sync (the property's business
     date): in house, departed with a balance, cancelled or future with a balance, deposits
     (a credit balance before arrival), house accounts; aging of the oldest posting in
-    buckets 0-30, 31-60, 61-90, over 90 days. Folio balances are the API's.
+    buckets 0-30, 31-60, 61-90, over 90 days. Folio balances are the API's. With --date D
+    (a past business date): the balances at the end of D, from the folio lines posted up to
+    D and each room's state then (docs/reconciliation.md, Guest ledger).
 
     \b
     Examples:
       pmsw report ledger --property ROMA01
+      pmsw report ledger --property ROMA01 --date 2026-10-31
       pmsw report ledger --property ROMA01 --by category --format xlsx -o ledger.xlsx
     """
-    _run("ledger", first=None, last=None, by=by, **kw)
+    _run("ledger", first=None, last=None, by=by, date=day, **kw)
 
 
 @report.command(name="city-tax")

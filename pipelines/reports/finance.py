@@ -55,15 +55,87 @@ SELECT {", ".join(LEDGER_COLUMNS)} FROM mart.v_guest_ledger WHERE property_id = 
 """
 
 
+# The ledger at the end of a past business date D, from the landed history: the lines
+# posted on or before D (charges less payments), each room entry's version in force when D
+# closed, the folio closed by then if its fiscal document is dated on or before D. D closes
+# with its night audit, in the small hours of D + 1 (the sandbox's at 02:00; it cancels the
+# no-shows of D), before the front desk's next day: DAY_CLOSED_BY, local time of D + 1.
+DAY_CLOSED_BY = "06:00"
+_LEDGER_AS_OF_SQL = f"""
+WITH t AS (
+    SELECT timezone(timezone, CAST($d + 1 AS TIMESTAMP) + INTERVAL '{DAY_CLOSED_BY}')
+               AS at FROM core.property
+     WHERE property_id = $p
+), rooms AS (
+    SELECT v.reservation_id, bool_or(v.status = 'checked_in') AS in_house,
+           bool_or(v.status = 'checked_out') AS departed,
+           bool_and(v.status = 'cancelled') AS cancelled,
+           string_agg(DISTINCT v.room_code, ' ' ORDER BY v.room_code) AS rooms,
+           min(v.arrival) AS arrival, max(v.departure) AS departure
+      FROM core.reservation_room_versions v, t
+     WHERE v.property_id = $p AND v.valid_from < t.at
+       AND (v.valid_to IS NULL OR v.valid_to > t.at)
+     GROUP BY ALL
+), lines AS (
+    SELECT folio_id,
+           coalesce(sum(total) FILTER (WHERE type <> 'payment'), 0) AS charges,
+           coalesce(sum(total) FILTER (WHERE type = 'payment'), 0) AS payments,
+           min(posted_on) AS oldest_posting
+      FROM core.folio_lines WHERE property_id = $p AND posted_on <= $d GROUP BY ALL
+), numbered AS (
+    SELECT *, row_number() OVER (PARTITION BY reservation_id ORDER BY folio_id)
+                  AS folio_number
+      FROM core.folios WHERE property_id = $p
+), folios AS (
+    SELECT f.folio_id, f.folio_number,
+           CASE WHEN f.status = 'closed' AND f.issue_date <= $d THEN 'closed'
+                WHEN f.status = 'closed' THEN 'open' ELSE f.status END AS folio_status,
+           f.reservation_id,
+           CASE WHEN f.reservation_id IS NULL THEN NULL
+                WHEN r.in_house THEN 'checked_in' WHEN r.departed THEN 'checked_out'
+                WHEN r.cancelled THEN 'cancelled' ELSE 'confirmed' END AS reservation_status,
+           r.rooms, f.guest_name AS holder, r.arrival, r.departure,
+           CAST(l.charges AS DECIMAL(12, 2)) AS charges,
+           CAST(l.payments AS DECIMAL(12, 2)) AS payments,
+           CAST(l.charges - l.payments AS DECIMAL(12, 2)) AS balance, l.oldest_posting,
+           CASE WHEN f.reservation_id IS NULL THEN 'house'
+                WHEN coalesce(r.in_house, false) THEN 'in_house'
+                WHEN coalesce(r.departed, false) THEN 'departed'
+                WHEN l.charges - l.payments < 0 THEN 'deposit'
+                WHEN coalesce(r.cancelled, false) THEN 'cancelled'
+                ELSE 'future' END AS category
+      FROM numbered f
+      JOIN lines l ON l.folio_id = f.folio_id
+      LEFT JOIN rooms r ON r.reservation_id = f.reservation_id
+)
+SELECT category, folio_id, folio_number, folio_status, reservation_id, reservation_status,
+       rooms, holder, arrival, departure, charges, payments, balance, oldest_posting,
+       $d - oldest_posting AS age_days,
+       CASE WHEN $d - oldest_posting <= 30 THEN '0_30'
+            WHEN $d - oldest_posting <= 60 THEN '31_60'
+            WHEN $d - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
+  FROM folios WHERE balance <> 0
+ ORDER BY list_position($categories, category), folio_id
+"""
+
+
 def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """Open balances by folio as of the last sync (the property's business date): every
-    folio whose balance is not zero, its category and the age of its oldest posting."""
+    folio whose balance is not zero, its category and the age of its oldest posting. With
+    the option `date` before the business date: as they stood at the end of that business
+    date, from the landed history (_LEDGER_AS_OF_SQL)."""
     by = str(q.options.get("by") or "folio")
     bd = q.prop.business_date
-    rows = conn.execute(_LEDGER_SQL, {"p": q.prop.property_id,
-                                      "categories": list(LEDGER_CATEGORIES)}).fetchall()
+    day: date | None = q.options.get("date")
+    params: dict[str, Any] = {"p": q.prop.property_id, "categories": list(LEDGER_CATEGORIES)}
+    if day is None or day >= bd:
+        rows = conn.execute(_LEDGER_SQL, params).fetchall()
+        when = f"business date {bd} (last sync)"
+    else:
+        rows = conn.execute(_LEDGER_AS_OF_SQL, {**params, "d": day}).fetchall()
+        when = f"the end of business date {day} (from the landed history)"
     zero = Decimal("0.00")
-    title = (f"Guest ledger: open balances by folio as of business date {bd} (last sync) - "
+    title = (f"Guest ledger: open balances by folio as of {when} - "
              f"{q.prop.name} ({q.prop.code}), {q.prop.currency}")
     if by == "folio":
         i = LEDGER_COLUMNS.index

@@ -4,9 +4,11 @@ API reports, folio by folio, and the category view sums them by aging bucket."""
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+import httpx
 from click.testing import CliRunner
 
 from pipelines.cli import main
@@ -62,3 +64,30 @@ def test_ledger_by_category_sums_the_folios_by_aging_bucket(world: World) -> Non
                 Decimal(0))
         assert Decimal(str(row["balance"])) == sum(Decimal(str(f["balance"])) for f in mine)
     assert by_category["total"]["folios"] == len(folios)
+
+
+def test_a_past_date_ledger_equals_the_one_taken_that_day(world: World) -> None:
+    """docs/reconciliation.md, Guest ledger: `--date D` rebuilds the ledger at the end of D
+    from the landed history. Taken right after the night audit of D (nothing of the next
+    day posted yet), the ledger of the last sync is that ledger; after two more days are
+    lived and synced (payments, check-outs, new charges), `--date D` must give it back."""
+    that_day = ledger(world)
+    business_date = date.fromisoformat(that_day["report"].split("business date ")[1][:10])
+    day = business_date - timedelta(days=1)
+    answer = httpx.post(f"{world.sandbox.root_url}/_sandbox/advance", json={"days": 2},
+                        timeout=600)
+    assert answer.status_code == 200, answer.text
+    world.sync()
+    today = ledger(world)
+    assert today["rows"] != that_day["rows"], "two days lived should move some balance"
+    rebuilt = ledger(world, "--date", day.isoformat())
+    assert f"the end of business date {day}" in rebuilt["report"]
+    kept = ("category", "folio_id", "folio_number", "folio_status", "reservation_id",
+            "rooms", "arrival", "departure", "charges", "payments", "balance",
+            "oldest_posting")
+    assert [{k: r[k] for k in kept} for r in rebuilt["rows"]] == [
+        {k: r[k] for k in kept} for r in that_day["rows"]]
+    # Aged at D, not at the business date that followed it: one day younger.
+    assert [r["age_days"] for r in rebuilt["rows"]] == [
+        r["age_days"] - 1 for r in that_day["rows"]]
+    assert rebuilt["total"]["balance"] == that_day["total"]["balance"]
