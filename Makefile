@@ -32,7 +32,7 @@ test: setup lint typecheck
 # the revenue tie-out, and the simulator's realism year.
 verify: setup
 	@$(RUN) pytest -q -s -p no:logging -m verify tests/verify/test_year_crosscheck.py tests/simulator/test_realism.py \
-		tests/test_demo.py
+		tests/test_demo.py tests/verify/test_month_close.py
 
 # soak (~20-40 min): 30 simulated days of the 80-room hotel, every fault at 10%, several
 # syncs a day, the daily reconciliation, a reader process and `pmsw report` beside them.
