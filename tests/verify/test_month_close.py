@@ -154,14 +154,19 @@ def test_a_rerun_and_a_backlog_post_nothing_twice(month: Month) -> None:
     assert backlog.posts == 0, backlog
     conn = sqlite3.connect(month.sandbox_db)
     try:
+        # Lines naming their source (the POS interface's and our reposts): "Bar [T-000123/1]",
+    # "City tax night ... [rule:city_tax]"
+        ours = "(description LIKE '%[T-%]' OR description LIKE '%[rule:%]')"
         twice = conn.execute(
-            "SELECT folio_id, posted_on, description, count(*) FROM folio_lines "
-            "WHERE description LIKE '%[%]' AND reversal_of IS NULL "
-            "GROUP BY folio_id, posted_on, description HAVING count(*) > 1").fetchall()
-        reposts = conn.execute("SELECT count(*) FROM folio_lines WHERE description LIKE "
-                               "'%[%]'").fetchone()
+            f"SELECT folio_id, posted_on, description, count(*) FROM folio_lines WHERE {ours} "
+            "AND reversal_of IS NULL GROUP BY folio_id, posted_on, description "
+            "HAVING count(*) > 1").fetchall()
+        lines = conn.execute(f"SELECT count(*) FROM folio_lines WHERE {ours}").fetchone()
+        posts = conn.execute("SELECT count(*) FROM idempotency WHERE idem_key LIKE 'recon:%' "
+                             "AND method = 'POST'").fetchone()
     finally:
         conn.close()
     print(f"verify: month close: a rerun and a backlog over {month.first}..{month.last} "
-          f"posted nothing; {reposts[0] if reposts else 0} reposted lines in the PMS, none twice")
+          f"posted nothing; the PMS holds {posts[0] if posts else 0} posts by Idempotency-Key "
+          f"and {lines[0] if lines else 0} lines naming a POS ticket or a rule, none twice")
     assert twice == []
