@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .clock import Clock
-from .seed import KEYS
+from .seed import GROUP_FIRST_ID, GROUP_MAX, KEYS, group_hotels, group_key, stored_group
 from .settings import SandboxSettings
 
 
@@ -36,9 +36,12 @@ def sandbox() -> None:
               help="Simulated clock: start instant (default: where the database left it).")
 @click.option("--pos-export", type=click.Path(file_okay=False), default=None,
               help="Folder for the POS ledger of days simulated through /_sandbox.")
+@click.option("--group", type=click.IntRange(0, GROUP_MAX), default=0, show_default=True,
+              help="Hotels of a group seeded in a new database (ids 101..., keys "
+                   "sbx_group_001...).")
 def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, admin: bool,
           allow_http_webhooks: bool, clock_kind: str, start: datetime | None,
-          pos_export: str | None) -> None:
+          pos_export: str | None, group: int) -> None:
     """Serve API v1 under /v1 until interrupted.
 
     \b
@@ -56,13 +59,16 @@ def serve(host: str, port: int, db_path: str, rate_per_minute: int, burst: int, 
         os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
     settings = SandboxSettings(db_path=db_path, rate_per_minute=rate_per_minute, burst=burst,
                                admin=admin, allow_http_webhooks=allow_http_webhooks,
-                               pos_export_dir=pos_export)
+                               pos_export_dir=pos_export, group=group)
     app = create_app(settings, server_clock(clock_kind, db_path, start))
     click.echo(f"Sandbox PMS API v1 at http://{host}:{port}/v1  (database: {db_path})")
     click.echo("Keys:")
     for key in KEYS:
         state = "revoked" if key.revoked else f"property {key.property_id}"
         click.echo(f"  {key.key:<26} {state}")
+    for hotel in group_hotels(stored_group_of(db_path) or group):
+        number = hotel.property_id - GROUP_FIRST_ID + 1
+        click.echo(f"  {group_key(number):<26} property {hotel.property_id} ({hotel.code})")
     uvicorn.run(app, host=host, port=port, log_level="warning", date_header=False)
 
 
@@ -161,6 +167,19 @@ def reset(url: str) -> None:
 
 # --- Time: the server's clock, the simulator, advancing days and the night audit ------------
 
+def stored_group_of(db_path: str) -> int:
+    """The group an existing sandbox database was seeded with (0: none, or a new database)."""
+    from .db import open_db
+
+    if db_path == ":memory:" or not Path(db_path).exists():
+        return 0
+    conn = open_db(db_path)
+    try:
+        return stored_group(conn)
+    finally:
+        conn.close()
+
+
 def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:
     """`--clock wall` or `simulated`: from `--start`, else where the database's simulated time
     stopped (settings `simulated_now`), else now."""
@@ -196,8 +215,12 @@ def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:
               help="Hotel to simulate (repeatable; default 1).")
 @click.option("--progress", is_flag=True,
               help="Write `day N/M` on stderr after each simulated day.")
+@click.option("--group", type=click.IntRange(0, GROUP_MAX), default=0, show_default=True,
+              help="Hotels of a group seeded in a new database (ids 101..., keys "
+                   "sbx_group_001...).")
 def simulate(db_path: str, days: int, seed: int, start: datetime | None,
-             pos_export: Path | None, property_ids: tuple[int, ...], progress: bool) -> None:
+             pos_export: Path | None, property_ids: tuple[int, ...], progress: bool,
+             group: int) -> None:
     """Play N days of a hotel's life into a new database, deterministic for a seed.
 
     \b
@@ -211,7 +234,7 @@ def simulate(db_path: str, days: int, seed: int, start: datetime | None,
     try:
         report = simulate_database(
             db_path, days=days, seed=seed, start=first, property_ids=property_ids or (1,),
-            pos_export=pos_export,
+            pos_export=pos_export, group=group,
             on_day=(lambda done, total: click.echo(f"day {done}/{total}", err=True))
             if progress else None)
     except (FileExistsError, ValueError) as exc:

@@ -3,6 +3,11 @@
 Property 1 is a 4-star city hotel in Rome of 80 rooms; property 2 a 40-room hotel in
 Florence. Properties 3 to 6 exist so that each account or property state has a key that
 meets it (API switched off, account suspended, subscription expired, seasonal pause).
+
+On request (`group`), a hotel group beside them: properties 101, 102, ... alternately a copy
+of the Rome and of the Florence hotel (codes GRP001, GRP002, ...), each its own account and
+its own key `sbx_group_001`, ... (so its own rate limit), for the group benchmarks and tests.
+The group's size is kept in the `settings` table, so a reset seeds the same group again.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -180,20 +185,55 @@ ITEMS = (
 OFFERS = (("EARLY", "Early booking", "10"), ("LASTMIN", "Last minute", "5"))
 
 
+GROUP_FIRST_ID = 101
+"""Property id of the first hotel of a seeded group."""
+GROUP_MAX = 99
+
+
+def group_code(number: int) -> str:
+    """The PMS code of the group's hotel `number` (1-based): GRP001."""
+    return f"GRP{number:03d}"
+
+
+def group_key(number: int) -> str:
+    """The API key of the group's hotel `number` (1-based): sbx_group_001."""
+    return f"sbx_group_{number:03d}"
+
+
+def group_hotels(size: int) -> tuple[HotelSeed, ...]:
+    """The `size` hotels of a group: odd numbers copy Rome (80 rooms), even ones Florence (40)."""
+    if not 0 <= size <= GROUP_MAX:
+        raise ValueError(f"group: {size} hotels asked, at most {GROUP_MAX}")
+    hotels = []
+    for number in range(1, size + 1):
+        template = ROME if number % 2 else FLORENCE
+        hotels.append(replace(
+            template, property_id=GROUP_FIRST_ID + number - 1, code=group_code(number),
+            name=f"{template.name} {number:03d}", legal_name=f"Group Hotel {number:03d} S.r.l."))
+    return tuple(hotels)
+
+
 def business_date_today(clock: Clock, timezone: str = "Europe/Rome") -> date:
     return clock.now().astimezone(ZoneInfo(timezone)).date()
 
 
-def seed_if_empty(conn: sqlite3.Connection, clock: Clock) -> None:
+def seed_if_empty(conn: sqlite3.Connection, clock: Clock, group: int = 0) -> None:
     if one(conn, "SELECT id FROM properties LIMIT 1") is not None:
         return
     with transaction(conn):
-        seed(conn, clock)
+        seed(conn, clock, group)
 
 
-def seed(conn: sqlite3.Connection, clock: Clock) -> None:
+def stored_group(conn: sqlite3.Connection) -> int:
+    """The size of the group the database was seeded with (0: none)."""
+    row = one(conn, "SELECT value FROM settings WHERE name = 'group_size'")
+    return 0 if row is None else int(row["value"])
+
+
+def seed(conn: sqlite3.Connection, clock: Clock, group: int = 0) -> None:
     today = business_date_today(clock)
-    for hotel in (ROME, FLORENCE, *SMALL):
+    grouped = group_hotels(group)
+    for hotel in (ROME, FLORENCE, *SMALL, *grouped):
         insert(conn, "accounts", {
             "id": hotel.property_id, "name": hotel.legal_name,
             "plan": "sandbox", "sandbox": 1,
@@ -212,6 +252,16 @@ def seed(conn: sqlite3.Connection, clock: Clock) -> None:
             "scopes": json.dumps(list(seed_key.scopes)), "created_at": created,
             "revoked_at": created if seed_key.revoked else None,
         })
+    for number, hotel in enumerate(grouped, start=1):
+        key = group_key(number)
+        insert(conn, "api_keys", {
+            "property_id": hotel.property_id, "name": key.removeprefix("sbx_"),
+            "key_hash": hash_key(key), "prefix": key[:8], "scopes": json.dumps(ALL_SCOPES),
+            "created_at": created, "revoked_at": None,
+        })
+    if group:
+        conn.execute("INSERT INTO settings (name, value) VALUES ('group_size', ?) ON CONFLICT "
+                     "(name) DO UPDATE SET value = excluded.value", (str(group),))
 
 
 def _seed_hotel(conn: sqlite3.Connection, hotel: HotelSeed, today: date) -> None:

@@ -28,6 +28,8 @@ class SandboxSettings:
     """How long a repeat waits for the first request with the same Idempotency-Key."""
     pos_export_dir: str | None = None
     """Folder where days simulated through /_sandbox write their POS ledger CSV files."""
+    group: int = 0
+    """Hotels of a group seeded beside the demo hotels in a new database (sandbox.seed)."""
 
 
 def save_clock(conn: sqlite3.Connection, clock: SimulatedClock) -> None:

@@ -112,7 +112,7 @@ def create_app(settings: SandboxSettings | None = None, clock: Clock | None = No
     settings = settings or SandboxSettings()
     clock = clock or WallClock()
     conn = open_db(settings.db_path)
-    seed_if_empty(conn, clock)
+    seed_if_empty(conn, clock, settings.group)
 
     app = FastAPI(
         title="PMS API v1 (sandbox)",

@@ -68,10 +68,12 @@ def simulate_database(
     property_ids: tuple[int, ...] = (1,),
     pos_export: Path | None = None,
     params: SimParams | None = None,
+    group: int = 0,
     on_day: Callable[[int, int], None] | None = None,
 ) -> SimulationReport:
     """Create `db_path` (it must not exist, or be ':memory:') and play the days into it;
-    `on_day(done, days)` is called after each simulated day."""
+    `on_day(done, days)` is called after each simulated day. `group`: hotels of a group
+    seeded beside the demo hotels (sandbox.seed), to simulate by their ids (101, ...)."""
     if days < 1:
         raise ValueError("days must be at least 1")
     if db_path != ":memory:" and Path(db_path).exists():
@@ -86,7 +88,7 @@ def simulate_database(
     # at the end with SQLite's online backup.
     conn = open_db(":memory:")
     try:
-        seed_if_empty(conn, clock)
+        seed_if_empty(conn, clock, group)
         save_demand(conn, seed, start)
         state = SandboxState(conn, clock)
         simulation = Simulation(state, clock, seed, property_ids, first_arrival=start,

@@ -23,6 +23,7 @@ from ...clock import SimulatedClock
 from ...db import all_rows, one, transaction, ts
 from ...errors import not_found
 from ...seed import seed as seed_database
+from ...seed import stored_group
 from ...services.webhooks import stop_webhooks_of_key
 from ..deps import get_state
 from ..faults import FaultConfig
@@ -122,13 +123,14 @@ async def reset(state: State) -> dict[str, Any]:
     conn = state.conn
     tables = [row["name"] for row in all_rows(
         conn, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    group = stored_group(conn)
     with transaction(conn):
         conn.execute("PRAGMA defer_foreign_keys = ON")  # rows go in any order; checked at commit
         for table in tables:
             conn.execute(f'DELETE FROM "{table}"')
         if one(conn, "SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'"):
             conn.execute("DELETE FROM sqlite_sequence")
-        seed_database(conn, state.clock)
+        seed_database(conn, state.clock, group)
     return {"reset": True, "tables": len(tables)}
 
 
