@@ -16,7 +16,9 @@ results.md as it is - those written by hand, and those of parts not run):
 - demo: `pmsw demo`'s steps (benchmarks/bench_demo.py);
 - marts: polars vs DuckDB SQL at 1 and 10 hotels (100 with --full) x 3 years, each size in
   its own process with its peak RSS (benchmarks/marts_scale.py);
-- throughput: the sandbox's requests per second (benchmarks/throughput.py).
+- throughput: the sandbox's requests per second (benchmarks/throughput.py);
+- group: 20 hotels of a group in one `pmsw sync` run against each alone
+  (benchmarks/bench_group.py).
 The parts run one after the other.
 """
 
@@ -50,7 +52,7 @@ from .results import (
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results.md"
-PARTS = ("race", "client", "simulator", "demo", "marts", "throughput")
+PARTS = ("race", "client", "simulator", "demo", "marts", "throughput", "group")
 
 
 def log(message: str) -> None:
@@ -158,6 +160,12 @@ def run_script(args: argparse.Namespace, part: str) -> list[Section]:
         "demo": (["-m", "benchmarks.bench_demo"], "Demo steps",
                  "`pmsw demo` (rate limit lifted, as the demo runs) step by step "
                  "(`benchmarks/bench_demo.py`, target 300 s)."),
+        "group": (["-m", "benchmarks.bench_group"], "A hotel group",
+                  "20 hotels of a group synced by `pmsw sync` in one run, each its own key at "
+                  "the real limit, against each alone (`benchmarks/bench_group.py`; issue "
+                  "18, item 4; goals: the one-day incremental within 1.5x the slowest "
+                  "hotel alone, the initial load bounded by the per-key limit, peak memory "
+                  "flat in the number of hotels)."),
     }
     path, heading, about = scripts[part]
     log(f"{part}: {' '.join(path)} ...")

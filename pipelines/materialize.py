@@ -1,6 +1,7 @@
 """Run the Dagster definitions in process: the one door `pmsw sync` and the demo share with
 the Dagster UI (the same assets, resources and asset checks, `dg.materialize` on an ephemeral
-instance, no DAGSTER_HOME needed), one property partition at a time."""
+instance, no DAGSTER_HOME needed): one run for a range of property partitions, its
+properties synced concurrently in each step (pipelines.defs.each_property)."""
 
 from __future__ import annotations
 
@@ -55,12 +56,25 @@ def _user_error(error: BaseException) -> BaseException:
         found = inner
 
 
-def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
+def contiguous(codes: Sequence[str], known: Sequence[str]) -> list[list[str]]:
+    """`codes` as runs of neighbours in the partitions' order: a Dagster run takes one range."""
+    ranges: list[list[str]] = []
+    for code in sorted(set(codes), key=known.index):
+        if ranges and known.index(ranges[-1][-1]) + 1 == known.index(code):
+            ranges[-1].append(code)
+        else:
+            ranges.append([code])
+    return ranges
+
+
+def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *,
                 settings: SyncSettings | None = None, marts: bool = True,
-                publish: bool = True, progress: Hook | None = None) -> PropertyRun:
-    """Materialize the ingestion assets of `streams` (and the marts) of property partition
-    `code` with their asset checks, then publish the read copy (`publish`); an error is kept
-    on the result, never raised."""
+                publish: bool = True, progress: Hook | None = None) -> list[PropertyRun]:
+    """Materialize the ingestion assets of `streams` (and the marts) of the property
+    partitions `codes` with their asset checks, then publish the read copy (`publish`): one
+    run per range of neighbouring partitions (all of them: one run), its properties synced
+    concurrently (pipelines.defs.each_property). One result per code, in the order asked; an
+    error is kept on the result of the property it stopped, never raised."""
     import dagster as dg
 
     from pipelines.definitions import defs
@@ -81,35 +95,65 @@ def materialize(code: str, warehouse: Path, streams: Sequence[str], *,
         selection = selection | dg.AssetSelection.groups(MARTS_GROUP)
     if publish:
         selection = selection | dg.AssetSelection.assets(READ_COPY_KEY)
-    run = PropertyRun(code)
+    runs = {code: PropertyRun(code) for code in codes}
     known = PROPERTIES.get_partition_keys()
-    if code not in known:
-        run.error = PropertyConfigError(
+    for code in [c for c in codes if c not in known]:
+        runs[code].error = PropertyConfigError(
             f"property {code!r} is not among the partitions this process loaded "
             f"({', '.join(known)}): the properties file is read when pipelines.definitions is "
             "first imported")
-        return run
+    pending = [c for c in codes if c in known]
+    while pending:
+        failed: set[str] = set()
+        for chosen in contiguous(pending, known):
+            failed |= _materialize_range(dg, [runs[c] for c in chosen], every, selection,
+                                         resources, progress, READ_COPY_KEY)
+        # A property that failed stopped its run after its step: the others run again
+        # (what they landed stays landed; the run goes on from their cursors).
+        pending = [c for c in pending if failed and c not in failed and runs[c].error is None]
+    return [runs[code] for code in codes]
+
+
+def _materialize_range(dg: Any, runs: list[PropertyRun], every: list[Any], selection: Any,
+                       resources: dict[str, Any], progress: Hook | None,
+                       read_copy_key: Any) -> set[str]:
+    """One run of the range `runs`; the codes that failed alone (PropertiesFailedError), whose
+    neighbours must run again, else nothing."""
+    from pipelines.defs.each_property import PropertiesFailedError
+    from pipelines.defs.partitions import RANGE_END, RANGE_START
+
+    by_code = {run.code: run for run in runs}
+    first, last = runs[0].code, runs[-1].code
+    where: dict[str, Any] = ({"partition_key": first} if first == last else {"tags": {
+        RANGE_START: first, RANGE_END: last}})
     try:
         with progress_hook(progress or (lambda *_: None)), _quiet_dagster():
-            result = dg.materialize(every, selection=selection, partition_key=code,
-                                    resources=resources, run_config=QUIET_LOGS,
-                                    raise_on_error=True)
+            result = dg.materialize(every, selection=selection, resources=resources,
+                                    run_config=QUIET_LOGS, raise_on_error=True, **where)
     except Exception as error:  # the key is never in a message
-        run.error = _user_error(error)
-        return run
+        failed = _user_error(error)
+        if isinstance(failed, PropertiesFailedError):
+            for code, why in failed.errors.items():
+                by_code[code].error = why
+            return set(failed.errors)
+        for run in runs:
+            run.error = failed
+        return set()
     for event in result.get_asset_materialization_events():
-        key = event.asset_key
-        if key is None or key == READ_COPY_KEY:
+        key, code = event.asset_key, event.partition
+        if key is None or key == read_copy_key or code not in by_code:
             continue
         values = {k: v.value for k, v in event.materialization.metadata.items()}
         if key.path[0] == "mart":
-            run.marts[key.path[-1]] = int(values["rows"])  # type: ignore[arg-type]
+            by_code[code].marts[key.path[-1]] = int(values["rows"])
         else:
-            run.streams[key.path[-1]] = values
+            by_code[code].streams[key.path[-1]] = values
     for evaluation in result.get_asset_check_evaluations():
-        if evaluation.severity == dg.AssetCheckSeverity.WARN:
-            if not evaluation.passed:
-                run.warnings[evaluation.check_name] = evaluation.description or ""
-            continue
-        run.checks[evaluation.check_name] = (evaluation.passed, evaluation.description or "")
-    return run
+        for run in runs:
+            if evaluation.severity == dg.AssetCheckSeverity.WARN:
+                if not evaluation.passed:
+                    run.warnings[evaluation.check_name] = evaluation.description or ""
+                continue
+            run.checks[evaluation.check_name] = (evaluation.passed,
+                                                 evaluation.description or "")
+    return set()

@@ -1,8 +1,10 @@
-"""`pmsw sync`: materialize the ingestion assets of pipelines.definitions, property by property.
+"""`pmsw sync`: materialize the ingestion assets of pipelines.definitions for the properties.
 
 The same assets, resources and checks as in Dagster (pipelines.materialize), into the
-warehouse (`--warehouse`), with a progress bar per stream; each property
-ends with the read copy published (meta/read_copy). Errors are one line each.
+warehouse (`--warehouse`): one run for the properties, synced concurrently, each bounded by
+its own key's limit (docs/ingestion.md, "A hotel group"); a progress bar per stream when one
+property syncs. The run ends with the read copy published (meta/read_copy). Errors are one
+line each, per property.
 """
 
 from __future__ import annotations
@@ -58,11 +60,14 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
 
     settings = SyncSettings(full_folio_refresh=full_folio_refresh)
     failed = 0
-    bars = Bars()
-    for code in codes:
-        run = materialize(code, warehouse, streams, settings=settings, marts=marts,
-                          progress=bars if show_progress else None)
+    # Several properties sync at once (one run): their bars would overwrite each other.
+    bars = Bars() if show_progress and len(codes) == 1 else None
+    runs = materialize(codes, warehouse, streams, settings=settings, marts=marts, progress=bars)
+    if bars is not None:
         bars.close()
+    said: dict[str, list[str]] = {}
+    for run in runs:
+        code = run.code
         if run.error is not None:
             click.echo(f"pmsw sync: property {code}: {type(run.error).__name__}: {run.error}",
                        err=True)
@@ -76,12 +81,15 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
         for mart, count in run.marts.items():
             click.echo(f"{code:<10} mart.{mart:<22} {count:>8} rows")
         for name, (passed, why) in run.checks.items():
-            if passed:
-                continue
-            click.echo(f"pmsw sync: property {code}: check {name} failed: {why}", err=True)
-            failed += 1
+            if not passed:
+                said.setdefault(f"check {name} failed: {why}", []).append(code)
         for name, why in run.warnings.items():
-            click.echo(f"pmsw sync: property {code}: warning: {name}: {why}", err=True)
+            said.setdefault(f"warning: {name}: {why}", []).append(code)
+    # A check looks at the whole run: said once, naming the properties the run covered.
+    for what, codes_said in said.items():
+        whose = "property" if len(codes_said) == 1 else "properties"
+        click.echo(f"pmsw sync: {whose} {', '.join(codes_said)}: {what}", err=True)
+        failed += what.startswith("check ")
     return 1 if failed else 0
 
 

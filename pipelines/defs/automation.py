@@ -1,7 +1,9 @@
 """Jobs, schedules and the event sensor: the whole automation of the ingestion and the marts.
 
 - `pms_sync`: every ingestion asset but the availability snapshot, their checks, then every
-  mart, then the read copy, one run per property. The checks are blocking, so in the same run
+  mart, then the read copy. The schedules start ONE run of every property (a range of the
+  partitions), whose steps sync the properties concurrently; the event sensor one run per
+  property with new events. The checks are blocking, so in the same run
   a failed check stops the marts built on it. Started by the hourly schedule
   `pms_sync_hourly`, and by the `pms_events_sensor` when a property's log has new events.
 - `pms_availability_snapshot`: the 365-night availability snapshot, then every mart (the
@@ -19,7 +21,7 @@ import dagster as dg
 from pipelines.api import PmsError
 
 from .keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
-from .partitions import PROPERTY_CODES
+from .partitions import PROPERTY_CODES, RANGE_END, RANGE_START
 from .resources import PmsApiResource
 
 AVAILABILITY = stream_key("availability")
@@ -37,23 +39,30 @@ pms_availability_snapshot = dg.define_asset_job(
     description="Snapshot 365 nights of availability, then rebuild the marts.")
 
 
+def every_property(run_key: str) -> dg.RunRequest:
+    """ONE run of every property partition (a range over them all): its steps sync the
+    properties concurrently (pipelines.defs.each_property), one writer of the DuckDB file."""
+    if len(PROPERTY_CODES) == 1:
+        return dg.RunRequest(run_key=run_key, partition_key=PROPERTY_CODES[0])
+    return dg.RunRequest(run_key=run_key, tags={RANGE_START: PROPERTY_CODES[0],
+                                                RANGE_END: PROPERTY_CODES[-1]})
+
+
 @dg.schedule(job=pms_sync, cron_schedule="0 * * * *", name="pms_sync_hourly",
-             description="Sync every property each hour.")
-def pms_sync_hourly(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
+             description="Sync every property each hour, in one run.")
+def pms_sync_hourly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
     stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
         else ""
-    return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code)
-            for code in PROPERTY_CODES]
+    return every_property(f"all:{stamp}")
 
 
 @dg.schedule(job=pms_availability_snapshot, cron_schedule="0 6 * * *",
              name="pms_availability_daily",
-             description="Snapshot availability once a day, after the night audits.")
-def pms_availability_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
+             description="Snapshot availability once a day, after the night audits, in one run.")
+def pms_availability_daily(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
     stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
         else ""
-    return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code)
-            for code in PROPERTY_CODES]
+    return every_property(f"all:{stamp}")
 
 
 @dg.sensor(job=pms_sync, name="pms_events_sensor", minimum_interval_seconds=60,

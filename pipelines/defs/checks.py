@@ -16,8 +16,9 @@ import duckdb
 
 from pipelines.warehouse import get_timestamp_cursor
 
+from .each_property import PropertiesFailedError, each_property
 from .keys import POOL, stream_key
-from .partitions import PROPERTY_CODES
+from .partitions import PROPERTY_CODES, codes_of_run
 from .resources import PmsApiResource, WarehouseResource
 
 RESERVATIONS = stream_key("reservations")
@@ -151,9 +152,12 @@ def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiRe
                             "per property), those held in quarantine counted apart.")
 def count_matches_api(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                       warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    partition = context.run.tags.get("dagster/partition")
-    codes = [partition] if partition else PROPERTY_CODES
-    results = [_count_one(code, pms, warehouse) for code in codes]
+    codes = codes_of_run(context.run.tags) or PROPERTY_CODES
+    counted, errors = each_property(codes, lambda code: _count_one(code, pms, warehouse),
+                                    at_once=len(codes))
+    if errors:
+        raise PropertiesFailedError("check count_matches_api", errors)
+    results = [counted[code] for code in codes]
     missing = sum(abs(api - landed - held) for _, api, landed, held in results)
     said = {c: f"api {a}, warehouse {w}" + (f", quarantined {q}" if q else "")
             for c, a, w, q in results}

@@ -1,5 +1,8 @@
 """The ingestion assets: one per sync stream, partitioned by property, all in pool `duckdb`.
 
+A run of a range of partitions (the hourly group run, `pmsw sync` of several properties)
+syncs its properties concurrently in each step (pipelines.defs.each_property).
+
 Each asset runs `pipelines.ingest` for its stream and reports calls, rows, seconds and a
 preview as metadata. The event log asset carries the `event_gap` check.
 """
@@ -11,8 +14,9 @@ import dagster as dg
 
 from pipelines.ingest import StreamResult, sync_stream
 
+from .each_property import PropertiesFailedError, each_property
 from .keys import INGESTION_GROUP, OWNERS, POOL, stream_key
-from .partitions import PROPERTIES
+from .partitions import ONE_RUN, PROPERTIES, one_run_accepted
 from .resources import PmsApiResource, SyncSettingsResource, WarehouseResource
 
 EVENT_GAP_CHECK = "event_gap"
@@ -62,13 +66,28 @@ def markdown(names: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
-         warehouse: WarehouseResource, sync_settings: SyncSettingsResource) -> StreamResult:
-    endpoint = pms.endpoint(context.partition_key)
+         warehouse: WarehouseResource,
+         sync_settings: SyncSettingsResource) -> dict[str, StreamResult]:
+    """The stream of every property of the step, concurrently (each_property); raises
+    PropertiesFailedError naming the properties that failed once the others have landed."""
     with warehouse.connect() as conn:
-        result = sync_stream(endpoint, conn, context.run_id, stream, sync_settings)
-    context.log.info(f"{stream} of {endpoint.code}: {result.calls} calls, {result.rows} rows, "
-                     f"{result.seconds} s" + (f" ({result.message})" if result.message else ""))
-    return result
+        def one(code: str) -> StreamResult:
+            endpoint = pms.endpoint(code)
+            cursor = conn.cursor()  # one connection per thread, the same database
+            try:
+                result = sync_stream(endpoint, cursor, context.run_id, stream, sync_settings)
+            finally:
+                cursor.close()
+            context.log.info(f"{stream} of {endpoint.code}: {result.calls} calls, "
+                             f"{result.rows} rows, {result.seconds} s"
+                             + (f" ({result.message})" if result.message else ""))
+            return result
+
+        results, errors = each_property(context.partition_keys, one,
+                                        sync_settings.properties_at_once)
+    if errors:
+        raise PropertiesFailedError(f"stream {stream}", errors)
+    return results
 
 
 def _stream_asset(stream: str) -> dg.AssetsDefinition:
@@ -77,24 +96,29 @@ def _stream_asset(stream: str) -> dg.AssetsDefinition:
                                                   "30-day log (no event lost).")]
                    if stream == "events" else None)
 
-    @dg.asset(
-        key=stream_key(stream), group_name=INGESTION_GROUP, description=DESCRIPTIONS[stream],
-        owners=OWNERS, kinds={"python", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
-        deps=[stream_key(d) for d in DEPS[stream]], check_specs=check_specs,
-    )
     def _asset(context: dg.AssetExecutionContext, pms: PmsApiResource,
                warehouse: WarehouseResource,
                sync_settings: SyncSettingsResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
-        result = _run(context, stream, pms, warehouse, sync_settings)
+        results = _run(context, stream, pms, warehouse, sync_settings)
+        for code, result in results.items():
+            context.add_asset_metadata(_metadata(result), partition_key=code)
         checks = None
         if stream == "events":
+            gaps = {code: r.message for code, r in sorted(results.items()) if r.status == "gap"}
+            said = "; ".join(f"{code}: {message}" for code, message in gaps.items())
             checks = [dg.AssetCheckResult(
-                check_name=EVENT_GAP_CHECK, passed=result.status != "gap",
-                severity=dg.AssetCheckSeverity.ERROR, description=result.message or "no gap",
-                metadata={"message": result.message or "no gap"})]
-        return dg.MaterializeResult(metadata=_metadata(result), check_results=checks)
+                check_name=EVENT_GAP_CHECK, passed=not gaps,
+                severity=dg.AssetCheckSeverity.ERROR, description=said or "no gap",
+                metadata={"message": said or "no gap"})]
+        return dg.MaterializeResult(check_results=checks)
 
-    return _asset
+    with one_run_accepted():
+        return dg.asset(
+            key=stream_key(stream), group_name=INGESTION_GROUP, description=DESCRIPTIONS[stream],
+            owners=OWNERS, kinds={"python", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
+            backfill_policy=ONE_RUN, deps=[stream_key(d) for d in DEPS[stream]],
+            check_specs=check_specs,
+        )(_asset)
 
 
 reference_asset = _stream_asset("reference")

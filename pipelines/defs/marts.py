@@ -20,10 +20,11 @@ from pipelines.properties import DEFAULT_CODE
 from pipelines.transforms.departments import CODES
 from pipelines.warehouse import property_row
 
+from .each_property import PropertiesFailedError, each_property
 from .ingest import markdown
 from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
 from .keys import OWNERS, POOL, READ_COPY_KEY, stream_key
-from .partitions import PROPERTIES
+from .partitions import ONE_RUN, PROPERTIES, codes_of_run, one_run_accepted
 from .resources import WarehouseResource
 
 PREVIEW_ROWS = 5
@@ -101,20 +102,31 @@ def _metadata(property_id: int, rows: pl.DataFrame) -> dict[str, Any]:
 
 
 def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
-    @dg.asset(
-        key=mart_key(name), group_name=MARTS_GROUP, description=DESCRIPTIONS[name],
-        owners=OWNERS, kinds={"polars", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
-        deps=[*(stream_key(s) for s in INGESTED), *(mart_key(m) for m in reads)],
-    )
     def _asset(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
                config: MartConfig) -> dg.MaterializeResult:  # type: ignore[type-arg]
         with warehouse.connect() as conn:
-            pid = property_of_partition(conn, context.partition_key, context.run_id)
-            rows = build_mart(conn, name, pid, config.settings(), context.run_id)
-        context.log.info(f"mart.{name} of property {pid}: {rows.height} rows")
-        return dg.MaterializeResult(metadata=_metadata(pid, rows))
+            def one(code: str) -> dict[str, Any]:
+                pid = property_of_partition(conn, code, context.run_id)
+                rows = build_mart(conn, name, pid, config.settings(), context.run_id)
+                context.log.info(f"mart.{name} of property {pid}: {rows.height} rows")
+                return _metadata(pid, rows)
 
-    return _asset
+            # One property at a time: the transforms use every core already, and the
+            # memory of a step stays that of one property whatever the group's size.
+            built, errors = each_property(context.partition_keys, one, at_once=1)
+        for code, metadata in built.items():
+            context.add_asset_metadata(metadata, partition_key=code)
+        if errors:
+            raise PropertiesFailedError(f"mart.{name}", errors)
+        return dg.MaterializeResult()
+
+    with one_run_accepted():
+        return dg.asset(
+            key=mart_key(name), group_name=MARTS_GROUP, description=DESCRIPTIONS[name],
+            owners=OWNERS, kinds={"polars", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
+            backfill_policy=ONE_RUN,
+            deps=[*(stream_key(s) for s in INGESTED), *(mart_key(m) for m in reads)],
+        )(_asset)
 
 
 def _asset_of(name: str) -> dg.AssetsDefinition:
@@ -194,20 +206,26 @@ def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.A
                             "capacity plus overbooking (`pmsw report alerts`).")
 def no_alerts(context: dg.AssetCheckExecutionContext,
               warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    codes = codes_of_run(context.run.tags)
     with warehouse.connect() as conn:
-        partition = context.run.tags.get("dagster/partition")
-        where, params = "", []
-        if partition:
-            where = "WHERE property_id = ?"
-            params = [property_of_partition(conn, partition, context.run.run_id)]
-        rows = conn.execute(f"SELECT alert, count(*) FROM mart.alerts {where} GROUP BY alert "
-                            "ORDER BY alert", params).fetchall()
-    counts = {str(alert): int(n) for alert, n in rows}
+        pids = {property_of_partition(conn, code, context.run.run_id): code
+                for code in codes} if codes else {}
+        where = f"WHERE property_id IN ({', '.join('?' * len(pids))})" if pids else ""
+        rows = conn.execute(f"SELECT property_id, alert, count(*) FROM mart.alerts {where} "
+                            "GROUP BY ALL ORDER BY ALL", list(pids)).fetchall()
+    counts: dict[str, int] = {}
+    said: dict[int, list[str]] = {}
+    for pid, alert, n in rows:
+        counts[str(alert)] = counts.get(str(alert), 0) + int(n)
+        said.setdefault(int(pid), []).append(f"{n} {alert}")
     total = sum(counts.values())
+    if len(pids) == 1 or not said:
+        description = ", ".join(f"{n} {a}" for a, n in counts.items()) if total else "no alerts"
+    else:
+        description = "; ".join(f"{pids.get(pid, pid)}: {', '.join(what)}"
+                                for pid, what in said.items())
     return dg.AssetCheckResult(
-        passed=total == 0, severity=dg.AssetCheckSeverity.WARN,
-        description=(", ".join(f"{n} {a}" for a, n in counts.items()) if total
-                     else "no alerts"),
+        passed=total == 0, severity=dg.AssetCheckSeverity.WARN, description=description,
         metadata={"alerts": total, **counts})
 
 

@@ -13,28 +13,31 @@ from pipelines.warehouse import publish
 
 from .keys import OWNERS, POOL, PUBLISH_GROUP, READ_COPY_KEY, stream_key
 from .marts import MART_ASSETS
-from .partitions import PROPERTIES
+from .partitions import ONE_RUN, PROPERTIES, one_run_accepted
 from .resources import WarehouseResource
 
 STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
 
 
-@dg.asset(
-    key=READ_COPY_KEY, group_name=PUBLISH_GROUP, owners=OWNERS, kinds={"duckdb"}, pool=POOL,
-    partitions_def=PROPERTIES,
-    deps=[*(stream_key(s) for s in STREAMS), *(k for a in MART_ASSETS for k in a.keys)],
-    description="The read copy <warehouse>.read.duckdb that readers open (pmsw report, "
-                "notebooks, duckdb -readonly): the warehouse as this run left it, in DuckDB "
-                "1.4's storage format, swapped in atomically; meta.published says what it "
-                "holds.")
-def read_copy(context: dg.AssetExecutionContext,
-              warehouse: WarehouseResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
+def _read_copy(context: dg.AssetExecutionContext,
+               warehouse: WarehouseResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
     with warehouse.connect() as conn:
         done = publish(conn, warehouse.file())
     context.log.info(f"published {done.path} ({done.size} bytes) in {done.seconds:.2f} s")
     return dg.MaterializeResult(metadata={
         "path": str(done.path), "bytes": done.size, "seconds": round(done.seconds, 3),
         "published_at": done.published_at.isoformat()})
+
+
+with one_run_accepted():
+    read_copy = dg.asset(
+        key=READ_COPY_KEY, group_name=PUBLISH_GROUP, owners=OWNERS, kinds={"duckdb"}, pool=POOL,
+        partitions_def=PROPERTIES, backfill_policy=ONE_RUN,
+        deps=[*(stream_key(s) for s in STREAMS), *(k for a in MART_ASSETS for k in a.keys)],
+        description="The read copy <warehouse>.read.duckdb that readers open (pmsw report, "
+                    "notebooks, duckdb -readonly): the warehouse as this run left it, in DuckDB "
+                    "1.4's storage format, swapped in atomically; meta.published says what it "
+                    "holds.")(_read_copy)
 
 
 defs = dg.Definitions(assets=[read_copy])

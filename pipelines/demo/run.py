@@ -120,8 +120,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
     def sync(code: str, streams: Sequence[str], settings: SyncSettings = daily,
              marts: bool = False) -> PropertyRun:
         # The read copy is published once, with the marts: readers wait for the whole demo.
-        run = materialize(code, config.warehouse, streams, settings=settings, marts=marts,
-                          publish=marts)
+        [run] = materialize([code], config.warehouse, streams, settings=settings, marts=marts,
+                            publish=marts)
         if run.error is not None:
             raise DemoError(f"{code}: {type(run.error).__name__}: {run.error}")
         failed = [(s, m) for s, m in run.streams.items() if m["status"] != "success"]

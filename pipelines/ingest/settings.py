@@ -29,6 +29,9 @@ class SyncSettings(BaseModel):
     rotating share per run (docs/ingestion.md, Folios)."""
     concurrency: PositiveInt = 8
     """Calls in flight when many folios or reservation details are fetched."""
+    properties_at_once: PositiveInt = 20
+    """Properties of one run synced at the same time, each bounded by its own key's limit;
+    their landings take turns (docs/ingestion.md, "A hotel group")."""
     stay_guests: bool = True
     """Read the detail of each reservation landed (GET /reservations/{id}) for its guests."""
     availability_nights: PositiveInt = 365

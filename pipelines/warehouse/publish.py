@@ -32,7 +32,7 @@ from typing import Literal
 import duckdb
 
 from .connection import STORAGE_VERSION, read_copy_path, resolve
-from .transaction import transaction
+from .transaction import WRITER_LOCK, transaction
 
 _ATTACHED = "pmsw_publish"
 _VERSION = re.compile(r"v(\d+)\.(\d+)\.(\d+)")
@@ -138,18 +138,19 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
     copy = read_copy_path(resolve(warehouse))
     remove_leftovers(copy)
     temporary = _temporary(copy)
-    with transaction(conn):
-        conn.execute("DELETE FROM meta.published")
-        conn.execute(_RECORD, {"published_at": datetime.now().astimezone()})
-    row = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
-    published_at = row[0] if row and row[0] is not None else datetime.now().astimezone()
-    source = _database_file(conn)
-    how: Literal["copy", "rewrite"] = "rewrite"
-    if source is not None and copyable(storage_version(conn)) and _checkpointed(conn, source):
-        shutil.copyfile(source, temporary)
-        how = "copy"
-    else:
-        _rewrite(conn, temporary)
+    with WRITER_LOCK:  # no writer of this process changes the file while it is copied
+        with transaction(conn):
+            conn.execute("DELETE FROM meta.published")
+            conn.execute(_RECORD, {"published_at": datetime.now().astimezone()})
+        row = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
+        published_at = row[0] if row and row[0] is not None else datetime.now().astimezone()
+        source = _database_file(conn)
+        how: Literal["copy", "rewrite"] = "rewrite"
+        if source is not None and copyable(storage_version(conn)) and _checkpointed(conn, source):
+            shutil.copyfile(source, temporary)
+            how = "copy"
+        else:
+            _rewrite(conn, temporary)
     _fsync(temporary)
     os.replace(temporary, copy)
     _fsync(copy.parent)

@@ -142,9 +142,10 @@ class SyncRun:
 
 def record_sync_run(conn: duckdb.DuckDBPyConnection, run: SyncRun) -> None:
     """Insert or update the run log row of (run, property, stream)."""
-    conn.execute(
-        'INSERT OR REPLACE INTO meta.sync_runs (run_id, property_id, stream, started_at, '
-        'ended_at, calls, "rows", seconds, errors, status, message) '
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [run.run_id, run.property_id, run.stream, require_aware(run.started_at, "started_at"),
-         run.ended_at, run.calls, run.rows, run.seconds, run.errors, run.status, run.message])
+    with transaction(conn):
+        conn.execute(
+            'INSERT OR REPLACE INTO meta.sync_runs (run_id, property_id, stream, started_at, '
+            'ended_at, calls, "rows", seconds, errors, status, message) '
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [run.run_id, run.property_id, run.stream, require_aware(run.started_at, "started_at"),
+             run.ended_at, run.calls, run.rows, run.seconds, run.errors, run.status, run.message])

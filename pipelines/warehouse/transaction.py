@@ -1,11 +1,22 @@
-"""One DuckDB transaction around a landing; nested uses join the outermost one."""
+"""One DuckDB transaction around a landing; nested uses join the outermost one.
+
+Every writer of a process shares one lock: the outermost block holds it from BEGIN to COMMIT.
+A group sync fetches the properties concurrently, each on its own cursor of the one
+database, and lands them one short transaction at a time (docs/ingestion.md, "A hotel
+group"); nothing of two properties ever interleaves in a commit, and a publish taken under
+the lock copies a file no transaction is writing.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import duckdb
+
+WRITER_LOCK = threading.RLock()
+"""Held by the outermost `transaction()` of any connection of this process."""
 
 # Connections currently inside a `transaction()` block of this module. DuckDB has no nested
 # transactions, so an inner block joins the outer one and only the outermost commits.
@@ -23,13 +34,14 @@ def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConn
     if key in _open:
         yield conn
         return
-    conn.begin()
-    _open.add(key)
-    try:
-        yield conn
-    except BaseException:
+    with WRITER_LOCK:
+        conn.begin()
+        _open.add(key)
+        try:
+            yield conn
+        except BaseException:
+            _open.discard(key)
+            conn.rollback()
+            raise
         _open.discard(key)
-        conn.rollback()
-        raise
-    _open.discard(key)
-    conn.commit()
+        conn.commit()

@@ -1,0 +1,230 @@
+"""A hotel group on one machine (issue 18, item 4; docs/ingestion.md, "A hotel group").
+
+The sandbox serves a group of hotels, each its own property and key (so its own rate limit:
+spec, Rate limits, "per API key"). `pmsw sync` with a properties file naming them, and the
+Dagster run the hourly schedule starts, sync them in ONE run whose steps fetch the properties
+concurrently and land them one transaction at a time. Checked here: every property ends equal
+to the API field by field, the properties' streams ran at the same time (their intervals in
+meta.sync_runs overlap: one after another they could not), a property that fails is named and
+the others land, and the schedule's run request covers every partition in one run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import httpx
+import pytest
+
+from sandbox.clock import SimulatedClock
+from sandbox.db import open_db
+from sandbox.http.server import RunningSandbox, running_sandbox
+from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
+from sandbox.settings import SandboxSettings, stored_clock
+from sandbox.simulator.run import simulate_database
+
+from .helpers import CLIENT_BURST, CLIENT_RATE, REPO, UNLIMITED, Api, assert_core_equals_api, pmsw
+
+pytestmark = pytest.mark.slow
+
+GROUP = 4
+"""Hotels of the group: 80, 40, 80 and 40 rooms (sandbox.seed.group_hotels)."""
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three days of the group's four hotels (after the booking-only warm-up)."""
+    db = tmp_path_factory.mktemp("group") / "group.sqlite"
+    report = simulate_database(str(db), days=3, seed=18, group=GROUP,
+                               property_ids=tuple(GROUP_FIRST_ID + i for i in range(GROUP)))
+    assert report.failures == {}
+    return db
+
+
+@pytest.fixture
+def served(simulated: Path, tmp_path: Path) -> Iterator[RunningSandbox]:
+    db = tmp_path / "pms.sqlite"
+    shutil.copy(simulated, db)
+    conn = open_db(str(db))
+    now = stored_clock(conn)
+    conn.close()
+    assert now is not None
+    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=UNLIMITED,
+                               burst=UNLIMITED)
+    with running_sandbox(settings, SimulatedClock(now)) as sandbox:
+        yield sandbox
+
+
+def _properties(path: Path, base_url: str, numbers: range) -> tuple[Path, dict[str, str]]:
+    """A properties file of the group's hotels `numbers`, each key in its own variable."""
+    lines, env = ["properties:"], {}
+    for number in numbers:
+        variable = f"KEY_{group_code(number)}"
+        lines += [f"  - code: {group_code(number)}", f"    base_url: {base_url}",
+                  f"    api_key_env: {variable}", f"    rate_per_minute: {CLIENT_RATE}",
+                  f"    burst: {CLIENT_BURST}"]
+        env[variable] = group_key(number)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, {"PMSW_PROPERTIES_FILE": str(path), **env}
+
+
+def _sync(env: dict[str, str], warehouse: Path) -> subprocess.CompletedProcess[str]:
+    return pmsw(["sync", "--no-progress", "--warehouse", str(warehouse)], env, timeout=600)
+
+
+def _equal_to_api(warehouse: Path, base_url: str, numbers: range) -> None:
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        for number in numbers:
+            api = Api(base_url, group_key(number))
+            try:
+                counts = assert_core_equals_api(conn, api, GROUP_FIRST_ID + number - 1)
+            finally:
+                api.close()
+            assert counts["reservations"] > 100, counts  # a real book, not an empty hotel
+    finally:
+        conn.close()
+
+
+def test_pmsw_sync_lands_a_group_in_one_run_its_properties_at_the_same_time(
+        served: RunningSandbox, tmp_path: Path) -> None:
+    numbers = range(1, GROUP + 1)
+    _, env = _properties(tmp_path / "properties.yaml", served.base_url, numbers)
+    warehouse = tmp_path / "warehouse.duckdb"
+
+    done = _sync(env, warehouse)
+    assert done.returncode == 0, done.stderr[-3000:]
+    codes = ", ".join(group_code(n) for n in numbers)
+    for line in done.stderr.strip().splitlines():  # the alerts of a hotel's book, nothing else
+        assert line.startswith(f"pmsw sync: properties {codes}: warning: no_alerts: "), line
+    for number in numbers:  # every property's streams and marts reported
+        said = [ln for ln in done.stdout.splitlines() if ln.startswith(group_code(number))]
+        assert any(" reservations " in ln for ln in said), done.stdout
+        assert any("mart.occupancy_daily" in ln for ln in said), done.stdout
+    _equal_to_api(warehouse, served.base_url, numbers)
+
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        runs = conn.execute("SELECT DISTINCT run_id FROM meta.sync_runs").fetchall()
+        assert len(runs) == 1, runs  # one run for the group
+        spans = conn.execute(
+            "SELECT property_id, started_at, ended_at FROM meta.sync_runs "
+            "WHERE stream = 'reservations' ORDER BY property_id").fetchall()
+        marts = conn.execute("SELECT DISTINCT property_id FROM mart.occupancy_daily "
+                             "ORDER BY 1").fetchall()
+    finally:
+        conn.close()
+    assert [s[0] for s in spans] == [GROUP_FIRST_ID + n - 1 for n in numbers]
+    # Concurrent: some instant lies inside every property's reservations stream.
+    assert max(s[1] for s in spans) < min(s[2] for s in spans), spans
+    assert [m[0] for m in marts] == [GROUP_FIRST_ID + n - 1 for n in numbers]
+
+    # A day later, the incremental of the group lands each property's changes.
+    _advance(served, numbers)
+    again = _sync(env, warehouse)
+    assert again.returncode == 0, again.stderr[-3000:]
+    _equal_to_api(warehouse, served.base_url, numbers)
+
+
+def _advance(served: RunningSandbox, numbers: range) -> None:
+    ids = [GROUP_FIRST_ID + n - 1 for n in numbers]
+    response = httpx.post(f"{served.root_url}/_sandbox/advance",
+                          json={"days": 1, "property_ids": ids}, timeout=300)
+    response.raise_for_status()
+
+
+def test_a_failing_property_is_named_and_the_others_of_the_group_land(
+        served: RunningSandbox, tmp_path: Path) -> None:
+    """Spec, Authentication: a revoked key answers 401. The group's run goes on for the
+    others (their data, marts and read copy), and the one line names the property."""
+    numbers = range(1, GROUP + 1)
+    _, env = _properties(tmp_path / "properties.yaml", served.base_url, numbers)
+    env[f"KEY_{group_code(2)}"] = "sbx_test_revoked"
+    warehouse = tmp_path / "warehouse.duckdb"
+
+    done = _sync(env, warehouse)
+    assert done.returncode == 1
+    errors = [ln for ln in done.stderr.strip().splitlines() if "warning: no_alerts" not in ln]
+    assert errors == [f"pmsw sync: property {group_code(2)}: AuthenticationError: 401 "
+                      "key_revoked: the API key has been revoked (GET /property)"], errors
+    assert "sbx_test_revoked" not in done.stdout + done.stderr
+    landed = [n for n in numbers if n != 2]
+    for number in landed:
+        _equal_to_api(warehouse, served.base_url, range(number, number + 1))
+    conn = duckdb.connect(str(warehouse.with_name("warehouse.read.duckdb")), read_only=True)
+    try:
+        in_copy = conn.execute("SELECT DISTINCT property_id FROM mart.occupancy_daily "
+                               "ORDER BY 1").fetchall()
+    finally:
+        conn.close()
+    assert [p[0] for p in in_copy] == [GROUP_FIRST_ID + n - 1 for n in landed]
+
+
+SCHEDULED = """
+import json, sys
+from datetime import UTC, datetime
+import dagster as dg
+from pipelines.definitions import defs
+from pipelines.defs.resources import WarehouseResource
+
+schedule = defs.resolve_schedule_def("pms_sync_hourly")
+with dg.build_schedule_context(
+        scheduled_execution_time=datetime(2026, 11, 25, 12, tzinfo=UTC)) as context:
+    requests = list(schedule.evaluate_tick(context).run_requests or [])
+job = defs.resolve_job_def("pms_sync")
+with dg.DagsterInstance.ephemeral() as instance:
+    result = job.execute_in_process(
+        instance=instance, tags=requests[0].tags,
+        resources={"warehouse": WarehouseResource(path=sys.argv[1])})
+    runs = instance.get_runs()
+    materialized = sorted({(e.asset_key.to_user_string(), e.partition)
+                           for e in result.get_asset_materialization_events()})
+print(json.dumps({"requests": len(requests), "tags": dict(requests[0].tags),
+                  "success": result.success, "runs": len(runs), "materialized": materialized}))
+"""
+
+
+def test_the_hourly_schedule_starts_one_dagster_run_of_every_property(
+        served: RunningSandbox, tmp_path: Path) -> None:
+    """The schedule's one run request covers every partition (the range of a single-run
+    backfill); the job's run materializes every asset for every property."""
+    numbers = range(1, GROUP + 1)
+    _, env = _properties(tmp_path / "properties.yaml", served.base_url, numbers)
+    warehouse = tmp_path / "warehouse.duckdb"
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
+    done = subprocess.run([sys.executable, "-c", SCHEDULED, str(warehouse)], cwd=REPO,
+                          env={**clean, **env}, capture_output=True, text=True, timeout=600,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    codes = [group_code(n) for n in numbers]
+    assert found["requests"] == 1
+    assert found["tags"]["dagster/asset_partition_range_start"] == codes[0]
+    assert found["tags"]["dagster/asset_partition_range_end"] == codes[-1]
+    assert found["success"] is True
+    assert found["runs"] == 1
+    materialized = {tuple(m) for m in found["materialized"]}
+    for asset in ("pms/reservations", "pms/folios", "mart/occupancy_daily", "meta/read_copy"):
+        assert {(asset, code) for code in codes} <= materialized, asset
+    _equal_to_api(warehouse, served.base_url, numbers)
+
+
+def test_the_group_seed_gives_each_hotel_its_own_key_and_property(simulated: Path) -> None:
+    """sandbox.seed: the group's hotel n is property 100 + n with the key sbx_group_00n."""
+    conn = sqlite3.connect(simulated)
+    try:
+        rows = conn.execute("SELECT p.id, p.code, count(k.id) FROM properties p "
+                            "JOIN api_keys k ON k.property_id = p.id WHERE p.id >= ? "
+                            "GROUP BY 1, 2 ORDER BY 1", (GROUP_FIRST_ID,)).fetchall()
+    finally:
+        conn.close()
+    assert rows == [(GROUP_FIRST_ID + n - 1, group_code(n), 1) for n in range(1, GROUP + 1)]
