@@ -102,24 +102,26 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
             f"property {code!r} is not among the partitions this process loaded "
             f"({', '.join(known)}): the properties file is read when pipelines.definitions is "
             "first imported")
-    pending = [c for c in codes if c in known]
-    while pending:
-        failed: set[str] = set()
-        for chosen in contiguous(pending, known):
-            failed |= _materialize_range(dg, [runs[c] for c in chosen], every, selection,
-                                         resources, progress, READ_COPY_KEY)
-        # A property that failed stopped its run after its step: the others run again
-        # (what they landed stays landed; the run goes on from their cursors).
-        pending = [c for c in pending if failed and c not in failed and runs[c].error is None]
+    queue = contiguous([c for c in codes if c in known], known)
+    while queue:
+        chosen = queue.pop(0)
+        failed = _materialize_range([runs[c] for c in chosen], every, selection, resources,
+                                    progress)
+        # A property that failed stopped its run after its step: the others of that run go
+        # again without it (what they landed stays landed; they go on from their cursors).
+        if failed:
+            queue += contiguous([c for c in chosen if c not in failed], known)
     return [runs[code] for code in codes]
 
 
-def _materialize_range(dg: Any, runs: list[PropertyRun], every: list[Any], selection: Any,
-                       resources: dict[str, Any], progress: Hook | None,
-                       read_copy_key: Any) -> set[str]:
+def _materialize_range(runs: list[PropertyRun], every: list[Any], selection: Any,
+                       resources: dict[str, Any], progress: Hook | None) -> set[str]:
     """One run of the range `runs`; the codes that failed alone (PropertiesFailedError), whose
     neighbours must run again, else nothing."""
+    import dagster as dg
+
     from pipelines.defs.each_property import PropertiesFailedError
+    from pipelines.defs.keys import READ_COPY_KEY
     from pipelines.defs.partitions import RANGE_END, RANGE_START
 
     by_code = {run.code: run for run in runs}
@@ -140,16 +142,16 @@ def _materialize_range(dg: Any, runs: list[PropertyRun], every: list[Any], selec
             run.error = failed
         return set()
     for event in result.get_asset_materialization_events():
-        key, code = event.asset_key, event.partition
-        if key is None or key == read_copy_key or code not in by_code:
+        key, of = event.asset_key, by_code.get(event.partition or "")
+        if key is None or key == READ_COPY_KEY or of is None:
             continue
         values = {k: v.value for k, v in event.materialization.metadata.items()}
         if key.path[0] == "mart":
-            by_code[code].marts[key.path[-1]] = int(values["rows"])
+            of.marts[key.path[-1]] = int(values["rows"])  # type: ignore[arg-type]
         else:
-            by_code[code].streams[key.path[-1]] = values
+            of.streams[key.path[-1]] = values
     for evaluation in result.get_asset_check_evaluations():
-        for run in runs:
+        for run in runs:  # a check looks at the run's properties together
             if evaluation.severity == dg.AssetCheckSeverity.WARN:
                 if not evaluation.passed:
                     run.warnings[evaluation.check_name] = evaluation.description or ""
