@@ -1,7 +1,8 @@
 """The peer: dlt's `rest_api` source on the same endpoints, loading a DuckDB file.
 
 Reservations are read incrementally by `updated_since` (dlt's incremental cursor on
-`updated_at`, page-number paging on the `pages` field), folios as a child resource of each
+`updated_at`, page-number paging on the `pages` field; or all of them every run:
+`complete`), folios as a child resource of each
 reservation read (GET /reservations/{id}/folios), events by cursor (`after` <- `next_after`,
 stopping on `has_more`). The key is sent as a bearer token. dlt has no client-side rate
 limiter: a 429 is retried by its HTTP helper (Retry-After honoured, 5 attempts).
@@ -16,10 +17,17 @@ from pathlib import Path
 from typing import Any
 
 
-def rest_api_config(base_url: str, api_key: str, parallel: bool = False) -> dict[str, Any]:
+def rest_api_config(base_url: str, api_key: str, parallel: bool = False,
+                    complete: bool = False) -> dict[str, Any]:
     """The rest_api source configuration (a RESTAPIConfig dictionary); `parallel` sets
     `parallelized: true` on the folios child resource, dlt's way to fetch the children of
-    many parent rows at once (its extract thread pool, 5 workers by default)."""
+    many parent rows at once (its extract thread pool, 5 workers by default). `complete`
+    lists every reservation on every run (no incremental cursor), so the folios child reads
+    the folios of every reservation: the one configuration of rest_api whose incremental runs
+    miss no folio line (API v1 has no folio change feed)."""
+    since: dict[str, Any] = {} if complete else {"updated_since": {
+        "type": "incremental", "cursor_path": "updated_at",
+        "initial_value": "2000-01-01T00:00:00Z"}}
     return {
         "client": {
             "base_url": base_url.rstrip("/") + "/",
@@ -32,14 +40,7 @@ def rest_api_config(base_url: str, api_key: str, parallel: bool = False) -> dict
                 "endpoint": {
                     "path": "reservations",
                     "data_selector": "data",
-                    "params": {
-                        "page_size": 200,
-                        "updated_since": {
-                            "type": "incremental",
-                            "cursor_path": "updated_at",
-                            "initial_value": "2000-01-01T00:00:00Z",
-                        },
-                    },
+                    "params": {"page_size": 200, **since},
                     "paginator": {"type": "page_number", "base_page": 1, "page_param": "page",
                                   "total_path": "pages"},
                 },
@@ -74,11 +75,13 @@ def rest_api_config(base_url: str, api_key: str, parallel: bool = False) -> dict
 class DltPeer:
     """One dlt pipeline (its state in `work`) loading `work/dlt.duckdb`, dataset `pms`."""
 
-    def __init__(self, work: Path, base_url: str, api_key: str, parallel: bool = False) -> None:
+    def __init__(self, work: Path, base_url: str, api_key: str, parallel: bool = False,
+                 complete: bool = False) -> None:
         self.work = work
         self.base_url = base_url
         self.api_key = api_key
         self.parallel = parallel
+        self.complete = complete
         self.database = work / "dlt.duckdb"
 
     def run(self) -> None:
@@ -90,7 +93,8 @@ class DltPeer:
         pipeline = dlt.pipeline(
             pipeline_name="pms_peer", pipelines_dir=str(self.work / "pipelines"),
             destination=dlt.destinations.duckdb(str(self.database)), dataset_name="pms")
-        source = rest_api_source(rest_api_config(self.base_url, self.api_key, self.parallel))  # type: ignore[arg-type]
+        source = rest_api_source(rest_api_config(self.base_url, self.api_key, self.parallel,
+                                                     self.complete))  # type: ignore[arg-type]
         pipeline.run(source)
 
     def rows(self) -> dict[str, set[tuple[Any, ...]]]:

@@ -1,5 +1,7 @@
 """The ingestion race (issue 18): our sync core vs dlt's `rest_api`, one call at a time
-(serial) and with `parallelized: true` on its folios child resource (parallel), on one hotel.
+(serial), the same listing every reservation on every run so that its folios child misses
+no line (complete), and with `parallelized: true` on its folios child resource (parallel),
+on one hotel.
 
     .venv/bin/python -m benchmarks.race --hotel 40 [--days 20] [--repeats 3] [--json out.json]
 
@@ -14,7 +16,7 @@ its own warehouse, with a fresh full rate-limit bucket:
 - `after 1 day`: the hotel played to 08:00 of the next day (its night audit included), then
   an incremental run.
 
-The simulated clock stands still while the contenders run, so all three read the same data.
+The simulated clock stands still while the contenders run, so all of them read the same data.
 Calls are counted at the sandbox (its rate limiter sees every /v1 call: answered, refused 429
 or retried). A contender that raises (dlt's `PipelineStepFailed` when a call is still refused
 after its retries) is recorded with its error, and runs again in the next phase.
@@ -221,10 +223,13 @@ def run_repeat(work: Path, simulated: Path, hotel: Hotel, repeat: int,
         ours = Ours(work, sandbox.base_url, key=hotel.key, code=hotel.code)
         contenders: dict[str, tuple[Callable[[], None], Callable[[], Rows]]] = {
             "ours": (ours.run, ours.rows)}
-        for name, parallel in (("dlt serial", False), ("dlt parallel", True)):
+        for name, parallel, complete in (("dlt serial", False, False),
+                                         ("dlt complete", False, True),
+                                         ("dlt parallel", True, False)):
             folder = work / name.replace(" ", "_")
             folder.mkdir()
-            peer = DltPeer(folder, sandbox.base_url, hotel.key, parallel=parallel)
+            peer = DltPeer(folder, sandbox.base_url, hotel.key, parallel=parallel,
+                           complete=complete)
             contenders[name] = (peer.run, peer.rows)
         state.faults = FaultConfig(latency_ms=LATENCY_MS)
         before_rows, before_folios = truth(db, pid)
