@@ -13,6 +13,7 @@ from typing import Any
 import dagster as dg
 
 from pipelines.ingest import StreamResult, sync_stream
+from pipelines.warehouse import thread_cursor
 
 from .each_property import PropertiesFailedError, each_property
 from .keys import INGESTION_GROUP, OWNERS, POOL, stream_key
@@ -73,7 +74,7 @@ def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
     with warehouse.connect() as conn:
         def one(code: str) -> StreamResult:
             endpoint = pms.endpoint(code)
-            cursor = conn.cursor()  # one connection per thread, the same database
+            cursor = thread_cursor(conn)  # a connection per thread, the same database
             try:
                 result = sync_stream(endpoint, cursor, context.run_id, stream, sync_settings)
             finally:

@@ -19,6 +19,7 @@ from .connection import (
     open_read_copy,
     read_copy_path,
     resolve,
+    thread_cursor,
 )
 from .events import EventLanding, land_events
 from .folio_reads import (
@@ -113,5 +114,6 @@ __all__ = [
     "require_full_resync",
     "reset_cursor",
     "resolve",
+    "thread_cursor",
     "transaction",
 ]

@@ -168,11 +168,24 @@ def connect(
         target.parent.mkdir(parents=True, exist_ok=True)
         _create(target)
     conn = _open_waiting(target, read_only, wait_seconds() if wait is None else wait)
-    conn.execute("SET TimeZone = 'UTC'")
-    conn.execute("SET enable_progress_bar = false")  # a long COPY would draw on our stdout
+    _session(conn)
     if not read_only:
         bring_up_to_date(conn)
     return conn
+
+
+def _session(conn: duckdb.DuckDBPyConnection) -> None:
+    conn.execute("SET TimeZone = 'UTC'")
+    conn.execute("SET enable_progress_bar = false")  # a long COPY would draw on our stdout
+
+
+def thread_cursor(conn: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Another connection to `conn`'s database for another thread (DuckDB's cursor), with the
+    session settings of `connect()`: a cursor starts in the machine's time zone otherwise,
+    and would cast TIMESTAMPTZ to DATE there."""
+    cursor = conn.cursor()
+    _session(cursor)
+    return cursor
 
 
 def open_read_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:

@@ -85,8 +85,11 @@ def test_report_as_xlsx_reads_back_as_the_csv(warehouse: Path, tmp_path: Path,
     cells = [list(r) for r in sheet.iter_rows(values_only=True)]
     assert [str(c) for c in cells[0]] == rows[0]
     assert len(cells) == len(rows)
-    # a quiet stretch may hold no alert: the header is still compared above
-    assert len(rows) > 1 or name in ("reconciliation", "alerts"), f"{name}: no rows to compare"
+    # a quiet stretch may hold no alert, and no item for a person when the daily closes
+    # posted every dropped charge (the demo's stretch ends yesterday, so it changes daily):
+    # the header is still compared above; tests/finance fill the worklist by hand
+    assert len(rows) > 1 or name in ("reconciliation", "alerts", "worklist"), \
+        f"{name}: no rows to compare"
     for got, want in zip(cells[1:], rows[1:], strict=True):
         assert len(got) == len(want)
         for column, cell, text in zip(rows[0], got, want, strict=True):
