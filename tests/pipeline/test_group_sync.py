@@ -35,7 +35,7 @@ from sandbox.settings import SandboxSettings, stored_clock
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.run import simulate_database
 
-from .helpers import CLIENT_BURST, CLIENT_RATE, REPO, UNLIMITED, Api, assert_core_equals_api, pmsw
+from .helpers import REPO, UNLIMITED, Api, assert_core_equals_api, pmsw, write_properties
 
 pytestmark = pytest.mark.slow
 
@@ -71,15 +71,10 @@ def served(simulated: Path, tmp_path: Path) -> Iterator[RunningSandbox]:
 
 def _properties(path: Path, base_url: str, numbers: range) -> tuple[Path, dict[str, str]]:
     """A properties file of the group's hotels `numbers`, each key in its own variable."""
-    lines, env = ["properties:"], {}
-    for number in numbers:
-        variable = f"KEY_{group_code(number)}"
-        lines += [f"  - code: {group_code(number)}", f"    base_url: {base_url}",
-                  f"    api_key_env: {variable}", f"    rate_per_minute: {CLIENT_RATE}",
-                  f"    burst: {CLIENT_BURST}"]
-        env[variable] = group_key(number)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path, {"PMSW_PROPERTIES_FILE": str(path), **env}
+    variables = {group_code(n): f"KEY_{group_code(n)}" for n in numbers}
+    written = write_properties(path, base_url, codes=variables)
+    keys = {variables[group_code(n)]: group_key(n) for n in numbers}
+    return written, {"PMSW_PROPERTIES_FILE": str(written), **keys}
 
 
 def _sync(env: dict[str, str], warehouse: Path) -> subprocess.CompletedProcess[str]:
