@@ -193,27 +193,30 @@ while True:
 """
 
 
+def _kill_while_copying(warehouse: Path, copy: Path) -> bool:
+    """Start a process that publishes forever; SIGKILL it the moment its temporary copy
+    appears. True when the temporary copy outlived it (killed in the middle of a publish)."""
+    proc = subprocess.Popen([sys.executable, "-c", PUBLISH_FOREVER, str(warehouse)],
+                            cwd=REPO, env=pmsw_env({}), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    if proc.stdout.readline().strip() != "publishing":
+        proc.kill()
+        raise AssertionError(proc.communicate()[1][-3000:])
+    assert proc.stdout.readline().strip() == "publishing"  # one whole publish done
+    temporary = copy.parent / f".{copy.name}.tmp-{proc.pid}"
+    deadline = time.monotonic() + 60
+    while not temporary.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    _close_pipes(proc)
+    return temporary.exists()
+
+
 def test_sigkill_during_a_publish_leaves_the_previous_copy_readable(world: World) -> None:
     copy = read_copy_path(world.warehouse)
-    killed_midway = False
-    for _ in range(5):
-        proc = subprocess.Popen([sys.executable, "-c", PUBLISH_FOREVER, str(world.warehouse)],
-                                cwd=REPO, env=pmsw_env({}), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        first = proc.stdout.readline().strip()
-        if first != "publishing":
-            proc.kill()
-            raise AssertionError(proc.communicate()[1][-3000:])
-        assert proc.stdout.readline().strip() == "publishing"  # one whole publish done
-        time.sleep(0.15)
-        temporary = list(copy.parent.glob(f".{copy.name}.tmp-{proc.pid}"))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
-        _close_pipes(proc)
-        if temporary and temporary[0].exists():
-            killed_midway = True
-            break
+    killed_midway = any(_kill_while_copying(world.warehouse, copy) for _ in range(10))
     assert killed_midway, "never killed during a publish"
     # the previous copy is whole: readers open it
     info = run(["warehouse", "info"], world.env, timeout=60)
