@@ -140,9 +140,9 @@ def run_race(args: argparse.Namespace, work: Path) -> list[Section]:
     for rooms, out, proc in procs:
         if proc.wait() != 0:
             raise RuntimeError(f"the race of the {rooms}-room hotel failed ({proc.returncode})")
-        kept = args.keep / out.name if args.keep else None
-        if kept:
-            shutil.copyfile(out, kept)
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(out, args.keep / out.name)
         runs += [RaceRun(**r) for r in json.loads(out.read_text())]
     scale = (f"the 40-room hotel (property 2) and the 80-room hotel (property 1), each alone "
              f"in its sandbox, {args.days} simulated days (seed {args.seed}) after 180 "
