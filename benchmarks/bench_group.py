@@ -14,6 +14,10 @@ of the N hotels, each with the real limit:
    their sum: the time one run per property takes, as the pool would queue them);
 3. peak memory (RSS of the `pmsw sync` process) of the incremental of 1, 5 and N properties.
 
+With `--memory` it runs only the initial load of the group and then the one-day incremental of
+GRP001 alone, of 5 hotels, of the N hotels, and of the N hotels with `--properties-at-once 5`
+(and 10): peak memory against the number of properties, and what the cap costs in time.
+
 Each figure is a ratio to a baseline run here, in the same process, on the same sandbox. The
 "sync" time is the streams' span in meta.sync_runs (first start to last end); "whole" is the
 command's wall time: interpreter and Dagster start, streams, marts of every property, checks
@@ -70,8 +74,10 @@ def _properties(path: Path, base_url: str, codes: list[str]) -> dict[str, str]:
     return {"PMSW_PROPERTIES_FILE": str(path), **env}
 
 
-def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path) -> Sync:
-    """`pmsw sync` of `codes` into `warehouse` in a child process; its wall time and peak RSS."""
+def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path,
+              at_once: int | None = None) -> Sync:
+    """`pmsw sync` of `codes` into `warehouse` in a child process (`--properties-at-once`
+    `at_once`); its wall time and peak RSS."""
     env = _properties(work / f"properties-{len(codes)}.yaml", base_url, codes)
     clean = {k: v for k, v in os.environ.items()
              if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
@@ -80,7 +86,8 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path) -> S
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "pipelines.cli", "sync", "--no-progress", "--warehouse",
-             str(warehouse)], cwd=REPO, env={**clean, **env}, stdout=out, stderr=out)
+             str(warehouse), *([] if at_once is None else ["--properties-at-once", str(at_once)])],
+            cwd=REPO, env={**clean, **env}, stdout=out, stderr=out)
         _, status, usage = os.wait4(process.pid, 0)
     whole = time.perf_counter() - began
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -113,6 +120,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--days", type=int, default=7, help="simulated days after warm-up")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--latency-ms", type=int, default=100)
+    parser.add_argument("--memory", action="store_true",
+                        help="only peak memory against the number of properties (and the cap)")
     args = parser.parse_args(argv)
     machine = describe()
     print(f"machine: {machine['nproc']} cores, {machine['memory']}, load "
@@ -135,19 +144,26 @@ def main(argv: list[str] | None = None) -> None:
             httpx.put(f"{root}/_sandbox/faults", json={"latency_ms": args.latency_ms},
                       timeout=30).raise_for_status()
             initial = pmsw_sync(work, base_url, codes, work / "group.duckdb")
-            time.sleep(13)  # GRP001's bucket refills (120 calls at 10/s) before its own run
-            alone = pmsw_sync(work, base_url, codes[:1], work / "alone.duckdb")
+            if not args.memory:
+                time.sleep(13)  # GRP001's bucket refills (120 calls at 10/s) before its run
+                alone = pmsw_sync(work, base_url, codes[:1], work / "alone.duckdb")
             httpx.post(f"{root}/_sandbox/advance", json={"days": 1, "property_ids": list(ids)},
                        timeout=1800).raise_for_status()
             start = work / "after-initial.duckdb"
             shutil.copyfile(work / "group.duckdb", start)
 
-            def from_start(name: str, chosen: list[str]) -> Sync:
+            def from_start(name: str, chosen: list[str], at_once: int | None = None) -> Sync:
                 target = work / f"{name}.duckdb"
                 shutil.copyfile(start, target)
                 time.sleep(13)  # every bucket full again, as an hour apart
-                return pmsw_sync(work, base_url, chosen, target)
+                return pmsw_sync(work, base_url, chosen, target, at_once)
 
+            if args.memory:
+                runs = [from_start("one", codes[:1]), from_start("five", codes[:5]),
+                        from_start("group", codes)]
+                capped = [from_start(f"group-{n}", codes, n) for n in (5, 10)]
+                report_memory(args, initial, runs, capped)
+                return
             group = from_start("incremental-group", codes)
             singles = [from_start(f"incremental-{c}", [c]) for c in codes]
             five = from_start("incremental-5", codes[:5])
@@ -193,6 +209,22 @@ def report(args: argparse.Namespace, initial: Sync, alone: Sync, group: Sync,
     print("the whole command's time of the group includes the marts of every hotel, built one "
           "property at a time: " + f"{group.whole - group.span:.1f} s beside "
           f"{slowest.whole - slowest.span:.1f} s for one hotel")
+
+
+def report_memory(args: argparse.Namespace, initial: Sync, runs: list[Sync],
+                  capped: list[Sync]) -> None:
+    one = runs[0]
+    print(f"\n{args.hotels} hotels (odd 80 rooms, even 40), each its own key at {RATE}/min "
+          f"burst {BURST}, {args.latency_ms} ms added latency; one-day incremental\n")
+    print("| run | properties at once | calls | sync s | whole s | peak RSS MiB | RSS vs 1 hotel |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(f"| initial load, {len(initial.codes)} hotels | 20 | {sum(initial.calls.values())} | "
+          f"{initial.span:.1f} | {initial.whole:.1f} | {initial.peak_rss_mib:.0f} | |")
+    for run, at_once in [*((r, min(20, len(r.codes))) for r in runs),
+                         *zip(capped, (5, 10), strict=True)]:
+        print(f"| {len(run.codes)} hotels | {at_once} | {sum(run.calls.values())} | "
+              f"{run.span:.1f} | {run.whole:.1f} | {run.peak_rss_mib:.0f} | "
+              f"{run.peak_rss_mib / one.peak_rss_mib:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -52,13 +52,15 @@ class Bars:
 
 
 def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
-             full_folio_refresh: bool, show_progress: bool, marts: bool = True) -> int:
+             full_folio_refresh: bool, show_progress: bool, marts: bool = True,
+             properties_at_once: int | None = None) -> int:
     """Sync each property (then build its marts); print a line per stream and mart; return
     the process exit code."""
     from pipelines.ingest import SyncSettings
     from pipelines.materialize import materialize
 
-    settings = SyncSettings(full_folio_refresh=full_folio_refresh)
+    at_once = {} if properties_at_once is None else {"properties_at_once": properties_at_once}
+    settings = SyncSettings(full_folio_refresh=full_folio_refresh, **at_once)
     failed = 0
     # Several properties sync at once (one run): their bars would overwrite each other.
     bars = Bars() if show_progress and len(codes) == 1 else None
@@ -123,8 +125,11 @@ def chosen_partitions(codes: Sequence[str]) -> list[str]:
               help="Re-read the folios of every reservation (closed folios stay final).")
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
 @click.option("--no-marts", is_flag=True, help="Land the data only; do not rebuild the marts.")
+@click.option("--properties-at-once", type=click.IntRange(min=1), metavar="N",
+              help="Properties synced at the same time (default 20); fewer hold less memory.")
 def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
-         full_folio_refresh: bool, no_progress: bool, no_marts: bool) -> None:
+         full_folio_refresh: bool, no_progress: bool, no_marts: bool,
+         properties_at_once: int | None) -> None:
     """Land the PMS in the DuckDB warehouse: every stream of every property, incrementally,
     then rebuild the property's marts (mart.*).
 
@@ -140,5 +145,5 @@ def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
     except (PropertyConfigError, PmsError) as error:
         raise click.ClickException(str(error)) from None
     code = run_sync(partitions, warehouse, list(streams) or list(STREAMS), full_folio_refresh,
-                    not no_progress, not no_marts)
+                    not no_progress, not no_marts, properties_at_once)
     raise SystemExit(code)

@@ -127,18 +127,23 @@ folio_keys = _sql_check(
                             "the rest of the stream landed and the marts build from it.")
 def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                            warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    partition = context.run.tags.get("dagster/partition")
-    pid = None
-    if partition:
-        with pms.endpoint(partition).client() as client:
-            pid = client.get_property().id
+    codes = codes_of_run(context.run.tags)
+    pids: list[int] | None = None
+    if codes is not None:  # a run of some properties: theirs only
+        pids = []
+        for code in codes:
+            with pms.endpoint(code).client() as client:
+                pids.append(client.get_property().id)
     with warehouse.connect() as conn:
         rows = conn.execute(
-            "SELECT stream, record_key, error FROM meta.quarantine "
-            "WHERE released_at IS NULL AND ($p IS NULL OR property_id = $p) "
-            "ORDER BY property_id, stream, record_id NULLS LAST, record_key",
-            {"p": pid}).fetchall()
-    named = [f"{stream} {key}: {error}" for stream, key, error in rows]
+            "SELECT coalesce(p.code, q.property_id::VARCHAR), q.stream, q.record_key, q.error "
+            "FROM meta.quarantine q LEFT JOIN core.property p USING (property_id) "
+            "WHERE q.released_at IS NULL AND ($all OR list_contains($p, q.property_id)) "
+            "ORDER BY q.property_id, q.stream, q.record_id NULLS LAST, q.record_key",
+            {"all": pids is None, "p": pids or []}).fetchall()
+    whose = pids is None or len(pids) > 1  # several properties: each record says whose
+    named = [f"{code + ' ' if whose else ''}{stream} {key}: {error}"
+             for code, stream, key, error in rows]
     return dg.AssetCheckResult(
         passed=not rows, severity=dg.AssetCheckSeverity.ERROR,
         description=(f"{len(rows)} record(s) in quarantine: " + "; ".join(named)) if rows
