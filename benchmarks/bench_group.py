@@ -222,7 +222,8 @@ def report_memory(args: argparse.Namespace, initial: Sync, runs: list[Sync],
           f"{initial.span:.1f} | {initial.whole:.1f} | {initial.peak_rss_mib:.0f} | |")
     for run, at_once in [*((r, min(20, len(r.codes))) for r in runs),
                          *zip(capped, (5, 10), strict=True)]:
-        print(f"| {len(run.codes)} hotels | {at_once} | {sum(run.calls.values())} | "
+        hotels = f"{len(run.codes)} hotel{'s' if len(run.codes) > 1 else ''}"
+        print(f"| {hotels} | {at_once} | {sum(run.calls.values())} | "
               f"{run.span:.1f} | {run.whole:.1f} | {run.peak_rss_mib:.0f} | "
               f"{run.peak_rss_mib / one.peak_rss_mib:.2f}x |")
 
