@@ -9,6 +9,7 @@ from ._staging import insert_frame
 from .availability import land_availability
 from .connection import (
     DEFAULT_PATH,
+    MEMORY_ENV,
     WAIT_ENV,
     WAREHOUSE_ENV,
     WarehouseError,
@@ -61,6 +62,7 @@ from .transaction import transaction
 
 __all__ = [
     "DEFAULT_PATH",
+    "MEMORY_ENV",
     "WAIT_ENV",
     "WAREHOUSE_ENV",
     "EventLanding",

@@ -34,10 +34,16 @@ WAREHOUSE_ENV = "PMSW_WAREHOUSE"
 WAIT_ENV = "PMSW_WAREHOUSE_WAIT"
 """Seconds a writer waits for another writer before failing (default DEFAULT_WAIT)."""
 DEFAULT_WAIT = 600.0
+MEMORY_ENV = "PMSW_WAREHOUSE_MEMORY_LIMIT"
+"""DuckDB's memory limit in a writer process, e.g. `1GB` (default: writer_memory_limit())."""
+MEMORY_PER_THREAD_MIB = 128
+"""DuckDB's own floor: it asks for at least 125 MB per thread for a query that spills."""
+MEMORY_FLOOR_MIB = 256
 READ_COPY_SUFFIX = ".read.duckdb"
 STORAGE_VERSION = "v1.4.0"
 """Oldest DuckDB release whose storage format a new warehouse (and every read copy) uses."""
 
+_SIZE = re.compile(r"^\d+(\.\d+)?\s*(B|[KMGT]i?B)$", re.IGNORECASE)
 _HOLDER = re.compile(r"Conflicting lock is held in (?P<holder>.+?)(?:\. See also|$)")
 
 
@@ -79,6 +85,24 @@ def wait_seconds() -> float:
         return max(0.0, float(raw))
     except ValueError:
         raise WarehouseError(f"{WAIT_ENV}={raw!r} is not a number of seconds") from None
+
+
+def writer_memory_limit() -> str:
+    """PMSW_WAREHOUSE_MEMORY_LIMIT when set (a DuckDB size: `512MB`, `2GiB`), else the larger of
+    MEMORY_FLOOR_MIB and MEMORY_PER_THREAD_MIB per core (DuckDB runs a thread per core).
+
+    Why a writer has a limit at all: DuckDB keeps every block it reads or writes in its
+    buffer pool up to its own default, 80 % of the machine's memory, so a writer's memory grew
+    with the data it touched: a run of 20 hotels held about 90 MiB more than a run of one
+    (benchmarks/results.md, "Memory against the number of properties"). Past the limit DuckDB
+    evicts clean blocks and spills to its temporary directory; the readers' own processes keep
+    DuckDB's default (a notebook should cache what it reads)."""
+    raw = os.environ.get(MEMORY_ENV, "").strip()
+    if not raw:
+        return f"{max(MEMORY_FLOOR_MIB, MEMORY_PER_THREAD_MIB * (os.cpu_count() or 1))}MiB"
+    if not _SIZE.match(raw):
+        raise WarehouseError(f"{MEMORY_ENV}={raw!r} is not a size such as 512MB or 2GiB")
+    return raw.replace(" ", "")
 
 
 def lock_holder(error: BaseException) -> str | None:
@@ -155,12 +179,14 @@ def connect(
     `create=False` (and always when read-only) a missing file raises WarehouseMissingError and
     nothing is created. The session time zone is UTC, so TIMESTAMPTZ values read back and
     casts to DATE are UTC whatever the machine's zone. A read-only connection is not migrated.
+    A writer's DuckDB memory is capped at `writer_memory_limit()`.
     """
     if str(path) == ":memory:":
         conn = duckdb.connect(":memory:")
         conn.execute("SET TimeZone = 'UTC'")
         bring_up_to_date(conn)
         return conn
+    limit = None if read_only else writer_memory_limit()  # a bad value: refused, nothing made
     target = resolve(path)
     if not target.is_file():
         if read_only or not create:
@@ -169,7 +195,8 @@ def connect(
         _create(target)
     conn = _open_waiting(target, read_only, wait_seconds() if wait is None else wait)
     _session(conn)
-    if not read_only:
+    if limit is not None:
+        conn.execute(f"SET memory_limit = '{limit}'")  # matched by _SIZE: no quote inside
         bring_up_to_date(conn)
     return conn
 

@@ -1,0 +1,65 @@
+"""A writer's DuckDB memory is capped (pipelines.warehouse.connection.writer_memory_limit;
+docs/operations.md, "A writer's memory"): DuckDB's own default lets its buffer pool keep every
+block a run touches up to 80 % of the machine, so a writer's memory grew with the number of
+properties it synced. Readers keep DuckDB's default."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipelines.warehouse import MEMORY_ENV, WarehouseError, connect, open_read_copy
+from pipelines.warehouse.publish import publish
+
+MIB = 1024 * 1024
+
+
+def _limit_bytes(conn: duckdb.DuckDBPyConnection) -> int:
+    row = conn.execute("SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'"
+                       ).fetchone()
+    assert row is not None
+    number, unit = str(row[0]).split()
+    scale = {"KiB": 1024, "MiB": MIB, "GiB": 1024 * MIB, "TiB": 1024 * 1024 * MIB}[unit]
+    return round(float(number) * scale)
+
+
+def test_a_writer_is_capped_at_128_mib_a_core_and_at_least_256(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(MEMORY_ENV, raising=False)
+    conn = connect(tmp_path / "w.duckdb")
+    try:
+        expected = max(256, 128 * (os.cpu_count() or 1)) * MIB
+        assert _limit_bytes(conn) == expected
+        # far below DuckDB's own default of 80 % of the machine's memory
+        assert expected < 0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    finally:
+        conn.close()
+
+
+def test_the_limit_is_the_environment_s_when_set(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MEMORY_ENV, "1GiB")
+    conn = connect(tmp_path / "w.duckdb")
+    try:
+        assert _limit_bytes(conn) == 1024 * MIB
+        publish(conn, tmp_path / "w.duckdb")
+    finally:
+        conn.close()
+    reader = open_read_copy(tmp_path / "w.duckdb")
+    try:  # a reader's own process: DuckDB's default, not the writer's cap
+        assert _limit_bytes(reader) > 1024 * MIB
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("bad", ["lots", "512", "-1GB", "1GB; DROP TABLE core.rooms"])
+def test_a_bad_limit_is_refused_in_one_line_naming_the_variable_and_creates_nothing(
+        bad: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MEMORY_ENV, bad)
+    with pytest.raises(WarehouseError) as refused:
+        connect(tmp_path / "w.duckdb")
+    assert str(refused.value) == f"{MEMORY_ENV}={bad!r} is not a size such as 512MB or 2GiB"
+    assert list(tmp_path.iterdir()) == []
