@@ -49,7 +49,7 @@ def test_the_limit_is_the_environment_s_when_set(tmp_path: Path,
     finally:
         conn.close()
     reader = open_read_copy(tmp_path / "w.duckdb")
-    try:  # a reader's own process: DuckDB's default, not the writer's cap
+    try:  # the read copy opens in a DuckDB instance of its own: its default, not the cap
         assert _limit_bytes(reader) > 1024 * MIB
     finally:
         reader.close()
