@@ -47,6 +47,7 @@ import duckdb
 import httpx
 
 from pipelines.demo.sandbox_process import sandbox_process
+from pipelines.ingest.settings import SyncSettings
 from pipelines.warehouse import MEMORY_ENV
 from pipelines.warehouse.connection import writer_memory_limit
 from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
@@ -234,14 +235,15 @@ def main(argv: list[str] | None = None) -> None:
 
             if args.memory:
                 capped = f"the writer's ({writer_memory_limit()})"
+                at_once = min(SyncSettings().properties_at_once, args.hotels)
                 duckdb_default = f"{int(0.8 * machine_mib())}MiB"
                 report_memory(args, initial, [
                     ("1 hotel", 1, capped, from_start("one", codes[:1])),
                     ("5 hotels", 5, capped, from_start("five", codes[:5])),
-                    (f"{args.hotels} hotels", 20, capped, from_start("group", codes)),
+                    (f"{args.hotels} hotels", at_once, capped, from_start("group", codes)),
                     (f"{args.hotels} hotels", 5, capped, from_start("group-5", codes, 5)),
                     (f"{args.hotels} hotels", 10, capped, from_start("group-10", codes, 10)),
-                    (f"{args.hotels} hotels", 20, f"DuckDB's default ({duckdb_default})",
+                    (f"{args.hotels} hotels", at_once, f"DuckDB's default ({duckdb_default})",
                      from_start("group-uncapped", codes, env={MEMORY_ENV: duckdb_default})),
                 ])
                 return
@@ -302,7 +304,8 @@ def report_memory(args: argparse.Namespace, initial: Sync,
     print("| run | properties at once | DuckDB memory limit | calls | sync s | whole s | "
           "peak RSS MiB | RSS vs 1 hotel |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")
-    print(f"| initial load, {len(initial.codes)} hotels | 20 | the writer's | "
+    initial_at_once = min(SyncSettings().properties_at_once, len(initial.codes))
+    print(f"| initial load, {len(initial.codes)} hotels | {initial_at_once} | the writer's | "
           f"{sum(initial.calls.values())} | {initial.span:.1f} | {initial.whole:.1f} | "
           f"{initial.peak_rss_mib:.0f} | |")
     for label, at_once, memory, run in runs:
@@ -315,11 +318,13 @@ def report_memory(args: argparse.Namespace, initial: Sync,
           "publish):\n")
     print("| run | properties at once | DuckDB memory limit | " + " | ".join(phases) + " |")
     print("|---|---:|---|" + "---:|" * len(phases))
-    for label, at_once, memory, run in [
-            (f"initial load, {len(initial.codes)} hotels", 20, "the writer's", initial), *runs]:
+    first = (f"initial load, {len(initial.codes)} hotels", initial_at_once, "the writer's",
+             initial)
+    for label, at_once, memory, run in [first, *runs]:
         print(f"| {label} | {at_once} | {memory} | " + " | ".join(
             f"{run.peak_by_phase[p]:.0f}" if p in run.peak_by_phase else "" for p in phases)
             + " |")
+
 
 if __name__ == "__main__":
     main()
