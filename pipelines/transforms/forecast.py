@@ -20,6 +20,14 @@ Methods (rooms of night D as of S):
   months before S's month), x the year-over-year change (finals of the 3 complete months before
   S's month over the same months a year earlier, clipped to [0.8, 1.25]). A month counts
   only when every night of it has a final above 0 (complete, open, within the history).
+- season_books: last_year_season moved toward what the books say, L + w x (OTB(S, D) / p - L)
+  with L = last_year_season(S, D). Fitted on the training nights: the nights D' realized in
+  the `books_window_days` before S (S - 182 <= D' < S) with a last_year_season L' of their own
+  forecast at the same h (as of D' - h): p = sum OTB(D' - h, D') / sum final(D'), the share of
+  the final on the books h days out; w = the least-squares slope through the origin of
+  final(D') - L' on OTB(D' - h, D') / p - L', clipped to [0, 1]. Null with fewer than
+  `books_min_nights` training nights. The books carry the night's own luck, which the level
+  cannot see; w says how much of it they told at that h on the recent nights.
 - chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
   the `choice_days` before S (errors of forecasts made before S, scored on nights before S).
 Every forecast is clipped to [0, capacity + overbooking].
@@ -39,10 +47,10 @@ HORIZONS = (1, 7, 14, 30, 60, 90)
 """The horizons (days before arrival) the backtest scores; a horizon of the forecast takes the
 choice of the smallest of these at or above it (90 beyond 90)."""
 METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend",
-           "last_year_season")
+           "last_year_season", "season_books")
 """In order of preference when two score the same."""
 FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
-            "last_year", "last_year_season")
+            "last_year", "season_books", "last_year_season")
 """When the chosen method has no value for a night: the first of these that has one."""
 CHOSEN = "chosen"
 ON_THE_BOOKS = "on_the_books"
@@ -55,6 +63,11 @@ TREND_MONTHS = 3
 """Complete months before the as-of date's month whose change on a year makes the trend."""
 TREND_CLIP = (0.8, 1.25)
 """Bounds of the year-over-year change applied (a larger one is a break, not a trend)."""
+BOOKS_SUMS = ("nights", "sum_otb", "sum_final", "sum_otb2", "sum_otb_final", "sum_otb_level",
+              "sum_level_final", "sum_level2")
+"""The sums over season_books' training nights its share and weight are made of."""
+BOOKS_TINY = 1e-9
+"""A sum of squared deviations (rooms^2) at or below this is 0 (the rounding of its terms)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,11 @@ class ForecastSettings:
     overbooking_rooms: int | None = None
     """Rooms the hotel sells beyond capacity; None: the most any night before the as-of date
     ended above capacity (0 if none)."""
+    books_window_days: int = 182
+    """season_books: the nights realized in these days before the as-of date fit its share of
+    the final on the books and its weight (each from its own forecast at the same horizon)."""
+    books_min_nights: int = 28
+    """season_books: fewest such nights (with a last_year_season) for a forecast."""
 
 
 def _otb(otb_snapshots: Frame) -> pl.LazyFrame:
@@ -224,6 +242,86 @@ def _clip(expr: pl.Expr) -> pl.Expr:
     return expr.clip(lower_bound=0.0, upper_bound=pl.col("cap").cast(pl.Float64))
 
 
+def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame) -> pl.LazyFrame:
+    """rows (property_id, as_of_date, stay_date, cap, ...) with last_year_season: the level of
+    the night stay_date as of as_of_date (levels and shape from `_season`)."""
+    ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
+    return (
+        rows.with_columns(
+            key_month=pl.col("as_of_date").dt.truncate("1mo"),
+            ly_month=pl.col("stay_date").dt.truncate("1mo").dt.offset_by("-1y"),
+            weekday=pl.col("stay_date").dt.weekday(),
+        )
+        .join(ly_level, on=["property_id", "ly_month"], how="left")
+        .join(shape, on=["property_id", "key_month", "weekday"], how="left")
+        .with_columns(
+            # the month a year back is over by S (it ends before S's month begins)
+            last_year_season=_clip(pl.when(pl.col("ly_month") < pl.col("key_month")).then(
+                pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
+                * pl.col("trend").fill_null(1.0))),
+        )
+        .drop("key_month", "ly_month", "weekday", "ly_month_mean", "weekday_factor", "trend")
+    )
+
+
+def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
+               settings: ForecastSettings) -> pl.LazyFrame:
+    """season_books' share and weight for each target (property_id, as_of_date S,
+    days_before h): targets with books_share p and books_weight w (null when not fitted).
+
+    training: property_id, stay_date D', days_before h, rooms_otb = OTB(D' - h, D'),
+    final = final(D'), last_year_season = L' (as of D' - h), one row per night and h, the
+    nights realized only. The nights of S are those with S - books_window_days <= D' < S:
+    running sums over D' per property and h, read at the last night before S minus at the
+    last night before the window (so nothing at or after S is read). The least-squares sums
+    of dev' = otb'/p - L' and resid' = final' - L' are expanded in p:
+    sum dev' resid' = (sum otb' final' - sum otb' L') / p - (sum L' final' - sum L'^2),
+    sum dev'^2 = sum otb'^2 / p^2 - 2 sum otb' L' / p + sum L'^2."""
+    otb, final = pl.col("rooms_otb").cast(pl.Int64), pl.col("final").cast(pl.Int64)
+    level = pl.col("last_year_season")
+    terms = dict(zip(BOOKS_SUMS, (pl.lit(1, dtype=pl.Int64), otb, final, otb * otb,
+                                  otb * final, otb * level, level * final, level * level),
+                     strict=True))
+    by = ["property_id", "days_before"]
+    running = (
+        training.filter(final.is_not_null(), level.is_not_null())
+        .select(*by, "stay_date", **terms)
+        .sort(*by, "stay_date")
+        .with_columns(pl.col(*BOOKS_SUMS).cum_sum().over(by))
+    )
+
+    def upto(days: int, suffix: str) -> pl.LazyFrame:
+        """The running sums at the last night at or before S - days."""
+        return running.select(*by, night=pl.col("stay_date") + pl.duration(days=days),
+                              **{f"{c}{suffix}": c for c in BOOKS_SUMS}).sort("night")
+
+    window = settings.books_window_days
+    joined = (
+        targets.select(*by, "as_of_date").unique().sort("as_of_date")
+        .join_asof(upto(1, "_to"), left_on="as_of_date", right_on="night", by=by,
+                   strategy="backward", check_sortedness=False).drop("night")
+        .join_asof(upto(window + 1, "_from"), left_on="as_of_date", right_on="night", by=by,
+                   strategy="backward", check_sortedness=False).drop("night")
+        .select(*by, "as_of_date", **{
+            c: pl.col(f"{c}_to") - pl.col(f"{c}_from").fill_null(0) for c in BOOKS_SUMS})
+    )
+    fitted = ((pl.col("nights") >= settings.books_min_nights) & (pl.col("sum_otb") > 0)
+              & (pl.col("sum_final") > 0))
+    p = pl.col("books_share")
+    dev_resid = ((pl.col("sum_otb_final") - pl.col("sum_otb_level")) / p
+                 - (pl.col("sum_level_final") - pl.col("sum_level2")))
+    dev2 = pl.col("sum_otb2") / (p * p) - 2 * pl.col("sum_otb_level") / p + pl.col("sum_level2")
+    return (
+        joined.with_columns(books_share=pl.when(fitted)
+                            .then(pl.col("sum_otb") / pl.col("sum_final")))
+        .with_columns(dev_resid=dev_resid, dev2=dev2)
+        .select(*by, "as_of_date", "books_share",
+                # rounded: the sums' last bits move with the night the running sums start at
+                books_weight=pl.when(pl.col("dev2") > BOOKS_TINY)
+                .then((pl.col("dev_resid") / pl.col("dev2")).clip(0.0, 1.0).round(9)))
+    )
+
+
 def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                      horizons: Sequence[int] | None = None,
                      settings: ForecastSettings | None = None) -> pl.DataFrame:
@@ -240,49 +338,62 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
         "property_id", "as_of_date").unique()
     hs = list(range(s.horizon_days + 1)) if horizons is None else sorted(set(horizons))
+    night = pl.col("stay_date")
     targets = (
         o.join(wanted, left_on=["property_id", "snapshot_date"],
                right_on=["property_id", "as_of_date"], how="inner")
         .filter(pl.col("days_before").is_in(hs))
         .rename({"snapshot_date": "as_of_date"})
-        .with_columns(
-            ref_date=pl.col("stay_date")
-            - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
-            ly_date=pl.col("stay_date") - pl.duration(days=STLY_DAYS),
-            ly_as_of=pl.col("as_of_date") - pl.duration(days=STLY_DAYS),
-            key_month=pl.col("as_of_date").dt.truncate("1mo"),
-            ly_month=pl.col("stay_date").dt.truncate("1mo").dt.offset_by("-1y"),
-            weekday=pl.col("stay_date").dt.weekday(),
-        )
     )
+    # the nights season_books fits on: realized in the window before some as-of date wanted,
+    # each with its own forecast at the same h (h days before it)
+    span = wanted.group_by("property_id").agg(
+        first=pl.col("as_of_date").min(), last=pl.col("as_of_date").max())
+    training = (
+        o.filter(pl.col("days_before").is_in(hs))
+        .join(span, on="property_id", how="inner")
+        .filter(night < pl.col("last"),
+                night >= pl.col("first") - pl.duration(days=s.books_window_days))
+        .rename({"snapshot_date": "as_of_date"})
+        .join(finals.select("property_id", "stay_date", final="final_rooms"),
+              on=["property_id", "stay_date"], how="inner")
+    )
+    caps = _capacity(capacity, finals, pl.concat([
+        wanted, training.select("property_id", "as_of_date").unique()]).unique(), s)
     levels, shape = _season(finals)
-    ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
+
+    def with_level(rows: pl.LazyFrame) -> pl.LazyFrame:
+        return _with_season(rows.join(caps, on=["property_id", "as_of_date"], how="left"),
+                            levels, shape)
+
+    targets = with_level(targets).with_columns(
+        ref_date=night - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
+        ly_date=night - pl.duration(days=STLY_DAYS),
+        ly_as_of=pl.col("as_of_date") - pl.duration(days=STLY_DAYS),
+    )
+    books = _books_fit(with_level(training), targets, s)
     ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
     ly_otb = o.select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
                       ly_otb="rooms_otb")
     stats = _curve_stats(o, finals, s)
-    caps = _capacity(capacity, finals, wanted, s)
     ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
     otb = pl.col("rooms_otb").cast(pl.Float64)
     ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
+    level = pl.col("last_year_season")
     return (
         targets
         .join(stats, on=["property_id", "days_before", "ref_date"], how="left")
         .join(ly_final, on=["property_id", "ly_date"], how="left")
         .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
-        .join(caps, on=["property_id", "as_of_date"], how="left")
-        .join(ly_level, on=["property_id", "ly_month"], how="left")
-        .join(shape, on=["property_id", "key_month", "weekday"], how="left")
+        .join(books, on=["property_id", "days_before", "as_of_date"], how="left")
         .with_columns(
             last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
             last_year_pickup=_clip(pl.when(ly_known).then(
                 otb + pl.col("ly_final") - pl.col("ly_otb"))),
             additive_pickup=_clip(otb + pl.col("mean_pickup")),
             multiplicative_pickup=_clip(otb * ratio),
-            # the month a year back is over by S (it ends before S's month begins)
-            last_year_season=_clip(pl.when(pl.col("ly_month") < pl.col("key_month")).then(
-                pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
-                * pl.col("trend").fill_null(1.0))),
+            season_books=_clip(level + pl.col("books_weight")
+                               * (otb / pl.col("books_share") - level)),
         )
         .with_columns(
             blend=(pl.col("additive_pickup") + pl.col("last_year")) / 2,

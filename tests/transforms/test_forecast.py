@@ -178,6 +178,10 @@ def test_no_leakage(history: pl.DataFrame) -> None:
     # the backtest keeps the as-of date's forecasts whatever happened after it
     assert scored.sort("horizon_days", "method").equals(scored2.sort("horizon_days", "method"))
     assert scored.height > 0
+    # every method has forecasts to compare (season_books from a year and a month of history)
+    for method in METHODS:
+        assert methods[method].is_not_null().any(), method
+    assert set(scored["method"]) == {*METHODS, CHOSEN}
 
 
 def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None:
@@ -255,3 +259,113 @@ def test_last_year_season_by_hand() -> None:
     assert _at(got, "2026-05-09")["last_year_season"] == pytest.approx(14982 / 279)
     # a year back from Wednesday 22 April 2026 is April 2025, with a night at 0: no level
     assert _at(got, "2026-04-22")["last_year_season"] is None
+
+
+# -- season_books by hand ----------------------------------------------------------------------
+
+
+def books_history() -> pl.DataFrame:
+    """Capacity 30. Every night of March 2025 ended with 20 rooms (a flat month: weekday factor
+    1; no month of 2025 has its year-earlier month: trend 1), so last_year_season is 20 for
+    every night of March 2026 as of any date of March 2026. The nights of March 2026 (h = 2):
+
+        night D'   on the books at D' - 2   final
+        03-06          10                     24
+        03-07          12                     20
+        03-08           8                     16
+        03-09          10                     20
+        03-10          11                     26
+    and on the books at 03-10 for 03-12: 13; at 03-11 for 03-13: 20.
+    """
+    rows = [(1, night, night, 20) for night in _days(D("2025-03-01"), D("2025-03-31"))]
+    books = {"2026-03-06": (10, 24), "2026-03-07": (12, 20), "2026-03-08": (8, 16),
+             "2026-03-09": (10, 20), "2026-03-10": (11, 26)}
+    for night_text, (otb, final) in books.items():
+        night = D(night_text)
+        rows += [(1, night - timedelta(days=2), night, otb), (1, night, night, final)]
+    rows += [(1, D("2026-03-10"), D("2026-03-12"), 13), (1, D("2026-03-11"), D("2026-03-13"), 20)]
+    return pl.DataFrame([(*r, 0.0) for r in rows], orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+
+
+BOOKS_SETTINGS = ForecastSettings(books_window_days=4, books_min_nights=3)
+
+
+def test_season_books_by_hand() -> None:
+    """A window of 4 nights, at least 3 (L = L' = 20 throughout; h = 2):
+
+    - as of 03-10, Thursday 03-12: training nights 03-06 .. 03-09. p = (10 + 12 + 8 + 10) /
+      (24 + 20 + 16 + 20) = 40 / 80 = 0.5; dev' = otb' / p - 20 = 0, 4, -4, 0; resid' =
+      final' - 20 = 4, 0, -4, 0; w = (0 + 0 + 16 + 0) / (0 + 16 + 16 + 0) = 0.5. The books
+      say 13 / 0.5 = 26: 20 + 0.5 x (26 - 20) = 23.
+    - as of 03-11, Friday 03-13: training nights 03-07 .. 03-10 (03-06 leaves the window).
+      p = (12 + 8 + 10 + 11) / (20 + 16 + 20 + 26) = 41 / 82 = 0.5; dev' = 4, -4, 0, 2;
+      resid' = 0, -4, 0, 6; w = (0 + 16 + 0 + 12) / (16 + 16 + 0 + 4) = 28 / 36 = 7 / 9.
+      The books say 20 / 0.5 = 40: 20 + 7 / 9 x 20 = 35.56, above the 30 rooms: 30.
+    """
+    capacity = CAPACITY.with_columns(rooms=pl.lit(30))
+    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [D("2026-03-10"),
+                                                                 D("2026-03-11")]})
+    got = method_forecasts(books_history(), capacity, as_of, [2], BOOKS_SETTINGS)
+    thu, fri = _at(got, "2026-03-12"), _at(got, "2026-03-13")
+    assert thu["last_year_season"] == pytest.approx(20.0)
+    assert thu["season_books"] == pytest.approx(23.0)
+    assert fri["last_year_season"] == pytest.approx(20.0)
+    assert fri["cap"] == 30
+    assert fri["season_books"] == pytest.approx(30.0)  # 35.56, clipped to the hotel
+    with_room = method_forecasts(books_history(), CAPACITY.with_columns(rooms=pl.lit(40)), as_of,
+                                 [2], BOOKS_SETTINGS)
+    assert _at(with_room, "2026-03-13")["season_books"] == pytest.approx(20 + 7 / 9 * 20)
+
+
+def test_season_books_needs_its_training_nights() -> None:
+    """Fewer training nights than books_min_nights: null, the level still there."""
+    capacity = CAPACITY.with_columns(rooms=pl.lit(30))
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-10")]})
+    for settings in (ForecastSettings(),  # 4 nights < 28
+                     ForecastSettings(books_window_days=4, books_min_nights=5),
+                     # 03-07 .. 03-09 only: 3 nights < 4
+                     ForecastSettings(books_window_days=3, books_min_nights=4)):
+        thu = _at(method_forecasts(books_history(), capacity, as_of, [2], settings),
+                  "2026-03-12")
+        assert thu["last_year_season"] == pytest.approx(20.0)
+        assert thu["season_books"] is None
+
+
+def test_season_books_is_its_definition(history: pl.DataFrame) -> None:
+    """The running sums against the definition, night by night, on the random history: for
+    every as-of date S of the last 40 and h of HORIZONS, the training nights D' (S - 182 <=
+    D' < S, realized, with a level of their own as of D' - h) give p and w as written in the
+    module docstring; season_books = clip(L + w (OTB / p - L))."""
+    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    every = method_forecasts(history, capacity, history.select(
+        "property_id", as_of_date="snapshot_date").unique(), HORIZONS)
+    finals = dict(history.filter(pl.col("snapshot_date") == pl.col("stay_date"))
+                  .select("stay_date", "rooms_otb").iter_rows())
+    by_h: dict[int, list[tuple[date, int, int, float]]] = {}
+    for r in every.drop_nulls("last_year_season").sort("stay_date").iter_rows(named=True):
+        if r["stay_date"] in finals:
+            by_h.setdefault(r["days_before"], []).append(
+                (r["stay_date"], r["rooms_otb"], finals[r["stay_date"]], r["last_year_season"]))
+    last = history["snapshot_date"].max()
+    checked = nulls = 0
+    for r in every.filter(pl.col("as_of_date") > last - timedelta(days=40)).iter_rows(named=True):
+        s, h = r["as_of_date"], r["days_before"]
+        train = [t for t in by_h.get(h, []) if s - timedelta(days=182) <= t[0] < s]
+        # 50 days and more out, this history has no room on the books: p = 0
+        if len(train) < 28 or r["last_year_season"] is None or sum(t[1] for t in train) == 0:
+            assert r["season_books"] is None
+            nulls += 1
+            continue
+        p = sum(t[1] for t in train) / sum(t[2] for t in train)
+        dev = [t[1] / p - t[3] for t in train]
+        resid = [t[2] - t[3] for t in train]
+        w = min(max(sum(d * e for d, e in zip(dev, resid, strict=True))
+                    / sum(d * d for d in dev), 0.0), 1.0)
+        level = r["last_year_season"]
+        want = min(max(level + w * (r["rooms_otb"] / p - level), 0.0), r["cap"])
+        assert r["season_books"] == pytest.approx(want, abs=1e-6)
+        checked += 1
+    assert checked > 100
+    assert nulls > 0
