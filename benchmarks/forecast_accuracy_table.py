@@ -1,0 +1,82 @@
+"""The accuracy table of docs/forecast.md from a warehouse, straight from the forecast code.
+
+Reads mart.otb_snapshots and the sellable rooms of core.rooms (as pipelines/marts/build.py
+does), runs `forecast.backtest` and `forecast.accuracy` of the code checked out (not the
+mart.forecast_accuracy the warehouse holds, which is that of the code that built it) and
+prints, per hotel and horizon, the WAPE % (MAE rooms) over the last 91 nights realized of
+`chosen`, `season_books`, `last_year_season` and `last_year`, and how much lower the chosen
+method's WAPE is than last year's (as `pmsw report forecast-accuracy` says it), and the nights
+scored (in brackets those of `season_books`, fewer when it had too few training nights: its
+WAPE is then over those nights only).
+
+    python -m benchmarks.forecast_accuracy_table --warehouse data/warehouse.read.duckdb
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import duckdb
+import polars as pl
+
+from pipelines.transforms import forecast as fx
+
+COLUMNS = (fx.CHOSEN, "season_books", "last_year_season", "last_year")
+
+
+def tables(otb: pl.DataFrame, rooms: pl.DataFrame,
+           settings: fx.ForecastSettings) -> pl.DataFrame:
+    """mart.forecast_accuracy of every property of `otb`, one property at a time (as the
+    marts build it)."""
+    parts = [fx.accuracy(fx.backtest(otb.filter(pl.col("property_id") == pid),
+                                     rooms.filter(pl.col("property_id") == pid), settings),
+                         settings)
+             for pid in sorted(set(otb["property_id"]))]
+    return pl.concat(parts)
+
+
+def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
+    lines = []
+    for pid in sorted(set(table["property_id"])):
+        rows = table.filter(pl.col("property_id") == pid)
+        first, last = rows["first_night"].min(), rows["last_night"].max()
+        lines += ["", f"{codes[pid]}: WAPE % (MAE rooms), nights {first} to {last}", "",
+                  "| horizon | " + " | ".join(COLUMNS)
+                  + " | chosen vs last_year | nights (season_books) |",
+                  "|---:|" + "---:|" * (len(COLUMNS) + 2)]
+        for h in fx.HORIZONS:
+            cell = {r["method"]: r for r in rows.filter(horizon_days=h).iter_rows(named=True)}
+            shown = [f"{cell[m]['wape_pct']:.2f} ({cell[m]['mae_rooms']:.2f})" if m in cell
+                     else "-" for m in COLUMNS]
+            ly, chosen = cell.get("last_year"), cell.get(fx.CHOSEN)
+            better = "-" if ly is None or chosen is None or not ly["wape_pct"] else (
+                f"{(ly['wape_pct'] - chosen['wape_pct']) / ly['wape_pct'] * 100:+.1f} %")
+            books = cell.get("season_books")
+            nights = "-" if chosen is None else str(chosen["forecasts"]) + (
+                "" if books is None else f" ({books['forecasts']})")
+            lines.append(f"| {h} | " + " | ".join(shown) + f" | {better} | {nights} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warehouse", required=True, help="a warehouse the demo made")
+    args = parser.parse_args()
+    con = duckdb.connect(args.warehouse, read_only=True)
+    try:
+        otb = con.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, revenue_otb_net "
+                      "FROM mart.otb_snapshots").pl()
+        codes = dict(con.sql("SELECT property_id, code FROM core.property").fetchall())
+        rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms "
+                        "FROM core.rooms GROUP BY 1").pl()
+    finally:
+        con.close()
+    started = time.perf_counter()
+    table = tables(otb, rooms, fx.ForecastSettings())
+    print(markdown(table, codes).lstrip("\n"))
+    print(f"\nbacktest + accuracy: {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
