@@ -40,7 +40,7 @@ def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
     lines = []
     for pid in sorted(set(table["property_id"])):
         rows = table.filter(pl.col("property_id") == pid)
-        first, last = rows["first_night"].min(), rows["last_night"].max()
+        first, last = str(rows["first_night"].min()), str(rows["last_night"].max())
         lines += ["", f"{codes[pid]}: WAPE % (MAE rooms), nights {first} to {last}", "",
                   "| horizon | " + " | ".join(COLUMNS)
                   + " | chosen vs last_year | nights (season_books) |",
