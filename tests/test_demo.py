@@ -25,10 +25,14 @@ def pmsw() -> list[str]:
     return [found]
 
 
+END = "2026-03-02"
+"""The business date the short demo ends on (`--end`): a day the tests pin, not today."""
+
+
 def run_demo(warehouse: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*pmsw(), "demo", "--warehouse", str(warehouse), "--days", "12",
-                           "--daily-syncs", "2"], capture_output=True, text=True, timeout=300,
-                          check=False)
+                           "--daily-syncs", "2", "--end", END], capture_output=True, text=True,
+                          timeout=300, check=False)
 
 
 @pytest.mark.verify  # make verify: two full runs of the short demo (the fixture's run stays)
@@ -50,10 +54,13 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
     conn = duckdb.connect(str(warehouse), read_only=True)
     try:
         first_runs = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
+        last_day = conn.execute("SELECT max(snapshot_date) FROM mart.otb_snapshots").fetchone()
     finally:
         conn.close()
     assert first_runs is not None
     assert first_runs[0] >= 4 + 2 * 2  # final dry run and apply, a close per day and hotel
+    assert last_day is not None
+    assert str(last_day[0]) == END  # the business date asked for
     assert len(re.findall(r"^  asset checks: \d+ passed$", out, re.M)) == 2  # as pmsw sync runs
     assert f"Warehouse: {warehouse}" in out
     assert "notebooks/revenue_manager.ipynb" in out

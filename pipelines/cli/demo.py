@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import click
@@ -16,7 +17,11 @@ from .options import warehouse_option
 @click.option("--daily-syncs", default=28, show_default=True, type=click.IntRange(1, 400),
               help="Days then played one at a time, each followed by a sync.")
 @click.option("--seed", default=42, show_default=True, type=int, help="Simulator seed.")
-def demo(warehouse: Path, days: int, daily_syncs: int, seed: int) -> None:
+@click.option("--end", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="Business date the demo ends on, YYYY-MM-DD (default: today). The same "
+                   "seed and end give the same figures on any day.")
+def demo(warehouse: Path, days: int, daily_syncs: int, seed: int,
+         end: datetime | None) -> None:
     """Run the whole product against the sandbox PMS and print a KPI summary.
 
     \b
@@ -27,11 +32,13 @@ def demo(warehouse: Path, days: int, daily_syncs: int, seed: int) -> None:
     Examples:
       make demo                                  # the same as: pmsw demo
       pmsw demo --days 60 --daily-syncs 7        # a shorter stretch, in well under a minute
+      pmsw demo --end 2026-11-23                 # the data of a given day, whatever today is
     """
     from pipelines.demo import DemoConfig, DemoError, run_demo
 
     config = DemoConfig(data_dir=warehouse.parent, warehouse=warehouse, days=days,
-                        daily_syncs=daily_syncs, seed=seed)
+                        daily_syncs=daily_syncs, seed=seed,
+                        end=None if end is None else end.date())
     click.echo(f"pms-warehouse demo: two hotels, {days + daily_syncs} days of PMS life, the "
                "warehouse, the marts, the reconciliation.")
     try:
