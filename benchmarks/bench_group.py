@@ -23,6 +23,12 @@ Each run's RSS is sampled every 50 ms and its peak told per stream and after the
 `--rate-per-minute 60000` lifts the limit to look at memory in minutes (its times mean
 nothing then).
 
+With `--scale 5,10,20,40` (and `--at-once 5`) it runs the initial load of the N = --hotels
+hotels, then the one-day incremental of the first 5, 10, 20 and 40 of them, 5 at a time, each
+from the same warehouse: peak memory against the number of properties at the same number in
+flight; and the largest again with glibc's own number of malloc arenas (8 per core, what a
+step had before pipelines.defs.malloc_arenas capped them at 2).
+
 Each figure is a ratio to a baseline run here, in the same process, on the same sandbox. The
 "sync" time is the streams' span in meta.sync_runs (first start to last end); "whole" is the
 command's wall time: interpreter and Dagster start, streams, marts of every property, checks
@@ -190,6 +196,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency-ms", type=int, default=100)
     parser.add_argument("--memory", action="store_true",
                         help="only peak memory against the number of properties (and the cap)")
+    parser.add_argument("--scale", default=None,
+                        help="numbers of hotels (comma-separated, at most --hotels): the "
+                             "incremental of each at --at-once, peak memory against them")
+    parser.add_argument("--at-once", type=int, default=5,
+                        help="properties at once of the --scale runs")
     parser.add_argument("--rate-per-minute", type=int, default=RATE,
                         help="each key's limit (sandbox and client); above the spec's 600 "
                              "only to look at memory quickly: the times then mean nothing")
@@ -217,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
             httpx.put(f"{root}/_sandbox/faults", json={"latency_ms": args.latency_ms},
                       timeout=30).raise_for_status()
             initial = pmsw_sync(work, base_url, codes, work / "group.duckdb", limit=limit)
-            if not args.memory:
+            if not (args.memory or args.scale):
                 time.sleep(13)  # GRP001's bucket refills (120 calls at 10/s) before its run
                 alone = pmsw_sync(work, base_url, codes[:1], work / "alone.duckdb",
                                   limit=limit)
@@ -233,6 +244,19 @@ def main(argv: list[str] | None = None) -> None:
                 time.sleep(13)  # every bucket full again, as an hour apart
                 return pmsw_sync(work, base_url, chosen, target, at_once, limit, env)
 
+            if args.scale:
+                sizes = sorted({int(n) for n in args.scale.split(",")})
+                if sizes[-1] > args.hotels:
+                    raise SystemExit(f"--scale {sizes[-1]} is more than --hotels {args.hotels}")
+                glibc = str(8 * (os.cpu_count() or 1))
+                report_memory(args, initial, [
+                    *((f"{n} hotels", args.at_once, "2 (the step's cap)",
+                       from_start(f"scale-{n}", codes[:n], args.at_once)) for n in sizes),
+                    (f"{sizes[-1]} hotels", args.at_once, f"glibc's default ({glibc})",
+                     from_start("scale-glibc", codes[:sizes[-1]], args.at_once,
+                                env={"MALLOC_ARENA_MAX": glibc})),
+                ], setting="malloc arenas", initial_setting="2 (the step's cap)")
+                return
             if args.memory:
                 capped = f"the writer's ({writer_memory_limit()})"
                 at_once = min(SyncSettings().properties_at_once, args.hotels)
@@ -295,17 +319,20 @@ def report(args: argparse.Namespace, initial: Sync, alone: Sync, group: Sync,
 
 
 def report_memory(args: argparse.Namespace, initial: Sync,
-                  runs: list[tuple[str, int, str, Sync]]) -> None:
-    """`runs`: (label, properties at once, DuckDB memory limit, sync); the first is 1 hotel."""
+                  runs: list[tuple[str, int, str, Sync]],
+                  setting: str = "DuckDB memory limit", initial_setting: str = "the writer's",
+                  ) -> None:
+    """`runs`: (label, properties at once, the value of `setting`, sync); the first is the
+    baseline (the fewest hotels)."""
     one = runs[0][3]
     print(f"\n{args.hotels} hotels (odd 80 rooms, even 40), each its own key at "
           f"{args.rate_per_minute}/min, {args.latency_ms} ms added latency; one-day "
           "incremental\n")
-    print("| run | properties at once | DuckDB memory limit | calls | sync s | whole s | "
-          "peak RSS MiB | RSS vs 1 hotel |")
+    print(f"| run | properties at once | {setting} | calls | sync s | whole s | "
+          f"peak RSS MiB | RSS vs {runs[0][0]} |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")
     initial_at_once = min(SyncSettings().properties_at_once, len(initial.codes))
-    print(f"| initial load, {len(initial.codes)} hotels | {initial_at_once} | the writer's | "
+    print(f"| initial load, {len(initial.codes)} hotels | {initial_at_once} | {initial_setting} | "
           f"{sum(initial.calls.values())} | {initial.span:.1f} | {initial.whole:.1f} | "
           f"{initial.peak_rss_mib:.0f} | |")
     for label, at_once, memory, run in runs:
@@ -316,9 +343,9 @@ def report_memory(args: argparse.Namespace, initial: Sync,
     print("\nThe highest RSS sampled (MiB, every 50 ms) while each stream ran (any property), "
           "and after the streams (the marts, one property at a time; the checks; the "
           "publish):\n")
-    print("| run | properties at once | DuckDB memory limit | " + " | ".join(phases) + " |")
+    print(f"| run | properties at once | {setting} | " + " | ".join(phases) + " |")
     print("|---|---:|---|" + "---:|" * len(phases))
-    first = (f"initial load, {len(initial.codes)} hotels", initial_at_once, "the writer's",
+    first = (f"initial load, {len(initial.codes)} hotels", initial_at_once, initial_setting,
              initial)
     for label, at_once, memory, run in [first, *runs]:
         print(f"| {label} | {at_once} | {memory} | " + " | ".join(
