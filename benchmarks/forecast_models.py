@@ -15,6 +15,12 @@ backtest scores (the last 91 realized), WAPE % by horizon of:
   (month x weekday x events x trend, from its parameters and seed, which no forecast reads),
   and `floor_night`: with it. Needs the demo's sandbox database (--sandbox).
 
+With `--transient` (and `--no-models` to skip the two above): the level moved toward the books
+with the group rooms apart, and toward all the books, each weight fitted several ways on the
+nights before S (benchmarks/forecast_transient.py; the books split by benchmarks/otb_split.py).
+The `oracle_*` columns are not methods: the one fixed weight best on the scored nights
+themselves, to show how much any weight could gain.
+
 Nothing here is fitted on a scored night: every model of as-of date S reads nights before S.
 
     python -m benchmarks.forecast_models --warehouse data/warehouse.read.duckdb \\
@@ -32,9 +38,14 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from benchmarks import forecast_transient as ft
+from benchmarks.otb_split import classes_firm, split_otb
 from pipelines.transforms import forecast as fx
 
 HORIZONS = (7, 14, 30, 60, 90)
+ORDER = ("tr_bin", "tr_eb", "tr_ebr", "tr_eb2", "tr_reg", "tr_l1",
+         "tr_w0.1", "tr_w0.2", "tr2_reg", "firm_reg",
+         "all_w0.1", "all_bin", "all_eb", "all_reg", "all_l1")
 GBR_FEATURES = ["days_before", "weekday", "rooms_otb", "last_year", "last_year_season",
                 "additive_pickup", "ly_remaining"]
 
@@ -104,6 +115,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warehouse", required=True, help="the demo's read copy")
     parser.add_argument("--sandbox", help="the demo's sandbox.sqlite (for the floors)")
+    parser.add_argument("--transient", action="store_true",
+                        help="add the transient-books variants (benchmarks/forecast_transient.py)")
+    parser.add_argument("--window", type=int, default=182,
+                        help="training nights of the transient variants: days before S")
+    parser.add_argument("--weekday-share", action="store_true",
+                        help="p_h of the transient variants from the same weekday's nights")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="score the 91 nights ending this many days before the last "
+                             "realized ones (a window the issue's figures do not score)")
+    parser.add_argument("--no-models", action="store_true",
+                        help="skip least_squares and hist_gbr")
     args = parser.parse_args()
     con = duckdb.connect(args.warehouse, read_only=True)
     otb = con.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, revenue_otb_net "
@@ -112,6 +134,7 @@ def main() -> None:
     rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms "
                     "FROM core.rooms GROUP BY 1").pl()
     settings = fx.ForecastSettings()
+    table: list[tuple[str, int, dict[str, float]]] = []
     for pid in sorted(codes):
         o = otb.filter(pl.col("property_id") == pid)
         cap = rooms.filter(pl.col("property_id") == pid)
@@ -122,23 +145,44 @@ def main() -> None:
                           ly_remaining=pl.col("last_year_pickup") - pl.col("rooms_otb"),
                           month=pl.col("as_of_date").dt.truncate("1mo"))
         )
+        if args.transient:
+            every = ft.with_split(every, split_otb(con, pid, classes_firm()))
         last = o["snapshot_date"].max()
         print(f"{codes[pid]}: WAPE % of the last {settings.backtest_days} nights realized")
         for h in HORIZONS:
             rows = every.filter(pl.col("days_before") == h)
-            first = last - timedelta(days=settings.backtest_days)
-            scored = rows.filter(pl.col("stay_date") >= first).drop_nulls(
+            first = last - timedelta(days=settings.backtest_days + args.offset)
+            scored = rows.filter(pl.col("stay_date") >= first,
+                                 pl.col("stay_date") < last - timedelta(days=args.offset)
+                                 ).drop_nulls(
                 "last_year_season").sort("stay_date")
             if scored.is_empty():
                 continue
-            scored = scored.with_columns(least_squares=_least_squares(
-                rows.drop_nulls("last_year_season"), scored))
             cells = {"last_year": _wape(scored, "last_year"),
-                     "last_year_season": _wape(scored, "last_year_season"),
-                     "least_squares": _wape(scored, "least_squares")}
-            gbr = _hist_gbr(every, scored)
-            if gbr is not None:
-                cells["hist_gbr"] = _wape(scored.with_columns(hist_gbr=gbr), "hist_gbr")
+                     "last_year_season": _wape(scored, "last_year_season")}
+            if not args.no_models:
+                scored = scored.with_columns(least_squares=_least_squares(
+                    rows.drop_nulls("last_year_season"), scored))
+                cells["least_squares"] = _wape(scored, "least_squares")
+                gbr = _hist_gbr(every, scored)
+                if gbr is not None:
+                    cells["hist_gbr"] = _wape(scored.with_columns(hist_gbr=gbr), "hist_gbr")
+            if args.transient:
+                made = ft.variants(rows.drop_nulls("last_year_season"), scored, args.window,
+                                   args.weekday_share)
+                weights = {k: made.pop(k) for k in ("w_bin", "w_reg", "w_l1", "p_t", "dev_t",
+                                                    "dev_a")}
+                scored = scored.with_columns(**{k: pl.Series(v) for k, v in made.items()})
+                for k in ORDER:
+                    cells[k] = _wape(scored, k)
+                for name, dev in (("oracle_tr", weights["dev_t"]),
+                                  ("oracle_all", weights["dev_a"])):
+                    w, wape = ft.oracle(scored, dev)
+                    cells[name] = wape
+                    cells[name + "_w"] = w
+                print(f"  h={h:>2} mean w_bin {np.nanmean(weights['w_bin']):.3f} w_reg "
+                      f"{np.nanmean(weights['w_reg']):.3f} w_l1 {np.nanmean(weights['w_l1']):.3f} "
+                      f"p_t {np.nanmean(weights['p_t']):.3f}")
             if args.sandbox:
                 level, night = _floors(args.sandbox, pid, scored["stay_date"].to_list())
                 floors = scored.with_columns(floor_level=level, floor_night=night)
@@ -146,6 +190,14 @@ def main() -> None:
                 cells["floor_night"] = _wape(floors, "floor_night")
             print(f"  h={h:>2} nights={scored.height}  " + "  ".join(
                 f"{k} {v:.2f}" for k, v in cells.items()))
+            table.append((codes[pid], h, cells))
+    if table:
+        names = list(table[0][2])
+        print("\n| hotel | h | " + " | ".join(names) + " |")
+        print("|---|---:|" + "---:|" * len(names))
+        for code, h, cells in table:
+            print(f"| {code} | {h} | " + " | ".join(f"{cells.get(k, float('nan')):.2f}"
+                                                    for k in names) + " |")
 
 
 if __name__ == "__main__":
