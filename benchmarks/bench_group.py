@@ -26,8 +26,9 @@ nothing then).
 With `--scale 5,10,20,40` (and `--at-once 5`) it runs the initial load of the N = --hotels
 hotels, then the one-day incremental of the first 5, 10, 20 and 40 of them, 5 at a time, each
 from the same warehouse: peak memory against the number of properties at the same number in
-flight; and the largest again with glibc's own number of malloc arenas (8 per core, what a
-step had before pipelines.defs.malloc_arenas capped them at 2).
+flight; and the largest again with MALLOC_ARENA_MAX=2 (glibc's malloc keeps an arena per
+thread, up to 8 per core, each holding what its threads freed; capping them was tried at
+252704d and measured no smaller: benchmarks/results.md).
 
 Each figure is a ratio to a baseline run here, in the same process, on the same sandbox. The
 "sync" time is the streams' span in meta.sync_runs (first start to last end); "whole" is the
@@ -248,14 +249,14 @@ def main(argv: list[str] | None = None) -> None:
                 sizes = sorted({int(n) for n in args.scale.split(",")})
                 if sizes[-1] > args.hotels:
                     raise SystemExit(f"--scale {sizes[-1]} is more than --hotels {args.hotels}")
-                glibc = str(8 * (os.cpu_count() or 1))
+                glibc = f"glibc's default ({8 * (os.cpu_count() or 1)})"
                 report_memory(args, initial, [
-                    *((f"{n} hotels", args.at_once, "2 (the step's cap)",
+                    *((f"{n} hotels", args.at_once, glibc,
                        from_start(f"scale-{n}", codes[:n], args.at_once)) for n in sizes),
-                    (f"{sizes[-1]} hotels", args.at_once, f"glibc's default ({glibc})",
-                     from_start("scale-glibc", codes[:sizes[-1]], args.at_once,
-                                env={"MALLOC_ARENA_MAX": glibc})),
-                ], setting="malloc arenas", initial_setting="2 (the step's cap)")
+                    (f"{sizes[-1]} hotels", args.at_once, "2 (MALLOC_ARENA_MAX)",
+                     from_start("scale-arenas", codes[:sizes[-1]], args.at_once,
+                                env={"MALLOC_ARENA_MAX": "2"})),
+                ], setting="malloc arenas", initial_setting=glibc)
                 return
             if args.memory:
                 capped = f"the writer's ({writer_memory_limit()})"

@@ -2,7 +2,6 @@
 group run, `pmsw sync` of several properties) has them all. Each property runs on its own
 thread (its own client, bounded by its own key's limit; its own cursor of the warehouse);
 their landings take turns on the process's writer lock (pipelines.warehouse.transaction).
-The process's malloc arenas are capped first (pipelines.defs.malloc_arenas).
 
 A property that fails does not stop the others: the step waits for every property, then
 raises PropertiesFailedError naming each that failed; what the others landed stays landed.
@@ -13,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TypeVar
-
-from .malloc_arenas import limit_malloc_arenas
 
 T = TypeVar("T")
 
@@ -34,7 +31,6 @@ def each_property(codes: Sequence[str], work: Callable[[str], T],
                   at_once: int) -> tuple[dict[str, T], dict[str, BaseException]]:
     """`work(code)` for every code, `at_once` at a time: (results, errors) by code. A single
     code runs on the caller's thread and its error is raised as it is."""
-    limit_malloc_arenas()  # before the threads: their arenas are made as they allocate
     if len(codes) == 1:
         return {codes[0]: work(codes[0])}, {}
     results: dict[str, T] = {}
