@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import MakeSandbox
 from tests.pipeline.helpers import ALL_SCOPES_KEY, advance, clock, pmsw
 
@@ -18,6 +20,7 @@ def _quiet(done: subprocess.CompletedProcess[str], what: str) -> None:
     assert "leaked" not in done.stderr, f"{what}: {done.stderr[-3000:]}"
 
 
+@pytest.mark.verify  # make verify: 3 fresh interpreters, 54 s; make test tests the commands
 def test_sync_reconcile_and_demo_print_no_leaked_lines(make_sandbox: MakeSandbox,
                                                        tmp_path: Path) -> None:
     sandbox = make_sandbox(clock(), admin=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 
 from pipelines.ingest import Endpoint, sync_property
 from pipelines.reconcile import Mode, run_reconciliation
@@ -311,6 +312,7 @@ def test_a_record_missing_a_field_or_with_an_unknown_enum_value_is_quarantined(
             assert landed[rid].isoformat().replace("+00:00", "Z") != served[rid]["updated_at"]
 
 
+@pytest.mark.verify  # make verify: 29 s; make test keeps the quarantine test above
 def test_a_quarantined_record_is_refetched_each_run_and_released_once_it_validates(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     """docs/ingestion.md, "Quarantine": every later run re-fetches each held record by id
