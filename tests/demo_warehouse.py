@@ -16,7 +16,7 @@ import pytest
 
 _BUILT: dict[str, Path] = {}
 
-SHORT_DAYS, SHORT_DAILY_SYNCS = 40, 4
+SHORT_DAYS, SHORT_DAILY_SYNCS = 40, 2
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -229,8 +229,9 @@ print(json.dumps({"requests": len(requests), "tags": dict(requests[0].tags),
 def test_the_hourly_schedule_starts_one_dagster_run_of_every_property(
         served: RunningSandbox, tmp_path: Path) -> None:
     """The schedule's one run request covers every partition (the range of a single-run
-    backfill); the job's run materializes every asset for every property."""
-    numbers = range(1, GROUP + 1)
+    backfill); the job's run materializes every asset for every property. Two of the group's
+    hotels (the properties file names the partitions): a range, at half the time of four."""
+    numbers = range(1, 3)
     _, env = _properties(tmp_path / "properties.yaml", served.base_url, numbers)
     warehouse = tmp_path / "warehouse.duckdb"
     clean = {k: v for k, v in os.environ.items()
