@@ -23,8 +23,13 @@ lint: setup
 typecheck: setup
 	@$(RUN) mypy --strict models sandbox pipelines
 
+# Two pytest-xdist workers (this machine's two cores; the suite is mostly one process waiting
+# on its children): each test file runs whole on one worker, so its module fixtures are built
+# once. TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 2
+
 test: setup lint typecheck
-	@$(RUN) pytest -q
+	@$(RUN) pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # The long runs, out of `make test` (pyproject addopts deselects the markers `verify` and
 # `soak`); docs/operations.md, "Long runs". -s prints their figures.

@@ -4,10 +4,16 @@ definitions, marts, reconciliation dry run and apply, the read copy published). 
 notebook tests read it; none of them writes to it.
 
 A process of its own: the Dagster partitions are the properties file's, read when
-`pipelines.definitions` is imported, and this test session imported it long before."""
+`pipelines.definitions` is imported, and this test session imported it long before.
+
+Once per session even under pytest-xdist (`make test` runs two workers): the workers share
+the folder above their own temporary roots, and the first to need the warehouse builds it
+under a file lock while the other waits for it."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,14 +26,30 @@ SHORT_DAYS, SHORT_DAILY_SYNCS = 40, 2
 REPO = Path(__file__).resolve().parents[1]
 
 
+def _shared_folder(factory: pytest.TempPathFactory) -> Path:
+    """The session's folder every worker sees (the base temp itself without xdist)."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / "demo-warehouse"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 def demo_warehouse(factory: pytest.TempPathFactory) -> Path:
     """The warehouse file (built on first use in this session)."""
     if "path" not in _BUILT:
-        warehouse = factory.mktemp("demo-warehouse") / "warehouse.duckdb"
-        done = subprocess.run(
-            [sys.executable, "-m", "pipelines.cli", "demo", "--warehouse", str(warehouse),
-             "--days", str(SHORT_DAYS), "--daily-syncs", str(SHORT_DAILY_SYNCS)],
-            cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
-        assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
+        folder = _shared_folder(factory)
+        warehouse, built = folder / "warehouse.duckdb", folder / "built"
+        with (folder / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not built.exists():
+                done = subprocess.run(
+                    [sys.executable, "-m", "pipelines.cli", "demo", "--warehouse",
+                     str(warehouse), "--days", str(SHORT_DAYS), "--daily-syncs",
+                     str(SHORT_DAILY_SYNCS)],
+                    cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+                assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
+                built.touch()
         _BUILT["path"] = warehouse
     return _BUILT["path"]
