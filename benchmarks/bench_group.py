@@ -26,9 +26,11 @@ nothing then).
 With `--scale 5,10,20,40` (and `--at-once 5`) it runs the initial load of the N = --hotels
 hotels, then the one-day incremental of the first 5, 10, 20 and 40 of them, 5 at a time, each
 from the same warehouse: peak memory against the number of properties at the same number in
-flight; and the largest again with MALLOC_ARENA_MAX=2 (glibc's malloc keeps an arena per
-thread, up to 8 per core, each holding what its threads freed; capping them was tried at
-252704d and measured no smaller: benchmarks/results.md).
+flight. With `--writer-memory 48MB` each size runs again with the writer's DuckDB limited to
+that (PMSW_WAREHOUSE_MEMORY_LIMIT): DuckDB's buffer pool keeps the blocks a run touches up to
+its limit, so a run of more properties fills more of it until the limit is reached. (Capping
+glibc's malloc arenas, MALLOC_ARENA_MAX=2, was measured no smaller at 252704d:
+benchmarks/results.md.)
 
 Each figure is a ratio to a baseline run here, in the same process, on the same sandbox. The
 "sync" time is the streams' span in meta.sync_runs (first start to last end); "whole" is the
@@ -202,6 +204,9 @@ def main(argv: list[str] | None = None) -> None:
                              "incremental of each at --at-once, peak memory against them")
     parser.add_argument("--at-once", type=int, default=5,
                         help="properties at once of the --scale runs")
+    parser.add_argument("--writer-memory", default=None,
+                        help="with --scale: each size again with this DuckDB memory limit of "
+                             "the writer (e.g. 48MB)")
     parser.add_argument("--rate-per-minute", type=int, default=RATE,
                         help="each key's limit (sandbox and client); above the spec's 600 "
                              "only to look at memory quickly: the times then mean nothing")
@@ -249,14 +254,16 @@ def main(argv: list[str] | None = None) -> None:
                 sizes = sorted({int(n) for n in args.scale.split(",")})
                 if sizes[-1] > args.hotels:
                     raise SystemExit(f"--scale {sizes[-1]} is more than --hotels {args.hotels}")
-                glibc = f"glibc's default ({8 * (os.cpu_count() or 1)})"
-                report_memory(args, initial, [
-                    *((f"{n} hotels", args.at_once, glibc,
-                       from_start(f"scale-{n}", codes[:n], args.at_once)) for n in sizes),
-                    (f"{sizes[-1]} hotels", args.at_once, "2 (MALLOC_ARENA_MAX)",
-                     from_start("scale-arenas", codes[:sizes[-1]], args.at_once,
-                                env={"MALLOC_ARENA_MAX": "2"})),
-                ], setting="malloc arenas", initial_setting=glibc)
+                default = f"the writer's ({writer_memory_limit()})"
+                rows = [(f"{n} hotels", args.at_once, default,
+                         from_start(f"scale-{n}", codes[:n], args.at_once)) for n in sizes]
+                if args.writer_memory:
+                    rows += [(f"{n} hotels", args.at_once, args.writer_memory,
+                              from_start(f"scale-{n}-capped", codes[:n], args.at_once,
+                                         env={MEMORY_ENV: args.writer_memory}))
+                             for n in sizes]
+                report_memory(args, initial, rows, setting="writer's DuckDB memory",
+                              initial_setting=default)
                 return
             if args.memory:
                 capped = f"the writer's ({writer_memory_limit()})"
