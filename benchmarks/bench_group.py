@@ -27,8 +27,8 @@ With `--scale 5,10,20,40` (and `--at-once 5`) it runs the initial load of the N 
 hotels, then the one-day incremental of the first 5, 10, 20 and 40 of them, 5 at a time, each
 from the same warehouse: peak memory against the number of properties at the same number in
 flight. With `--writer-memory 48MB` each size runs again with the writer's DuckDB limited to
-that (PMSW_WAREHOUSE_MEMORY_LIMIT): DuckDB's buffer pool keeps the blocks a run touches up to
-its limit, so a run of more properties fills more of it until the limit is reached. (Capping
+that (PMSW_WAREHOUSE_MEMORY_LIMIT): is the growth DuckDB's buffer pool, which keeps the blocks
+a run touches up to its limit? (Measured at b3e2b65: mostly not; benchmarks/results.md. Capping
 glibc's malloc arenas, MALLOC_ARENA_MAX=2, was measured no smaller at 252704d:
 benchmarks/results.md.)
 
