@@ -6,7 +6,7 @@ the scored one.
 The marts choose, per property, as-of date S and horizon, the one method with the lowest WAPE
 on the nights realized in the 91 days before S (pipelines/transforms/forecast.py, `choices`).
 Forecast combination is the textbook alternative. Each rule below reads only the WAPE of each
-method over the `window` days before S (91 or 182), as the marts' choice does:
+method over the `window` days before S (91 or 182), from the marts' own `recent_wape`:
 
 - `best`: the marts' rule (the lowest WAPE);
 - `within10`: the mean of the methods within 10 % of the lowest WAPE;
@@ -22,6 +22,7 @@ wins on `test` alone is fitted on the period being scored; one that wins on both
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 import duckdb
 import polars as pl
@@ -42,41 +43,10 @@ def method_errors(otb: pl.DataFrame, capacity: pl.DataFrame) -> pl.DataFrame:
             .rename({"days_before": "horizon_days"}))
 
 
-def recent_wape(errors: pl.DataFrame, as_of: pl.DataFrame, window: int) -> pl.DataFrame:
-    """Per property, as-of date S, horizon and method: the WAPE of the method's forecasts of
-    the nights realized in [S - window, S - 1] (null under the marts' minimum of nights)."""
-    minimum = f.ForecastSettings().min_scored
-    scored = (
-        errors.lazy()
-        .with_columns(abs_error=(pl.col("rooms_forecast") - pl.col("rooms_actual")).abs(),
-                      actual=pl.col("rooms_actual").cast(pl.Float64))
-        .sort("property_id", "horizon_days", "method", "stay_date")
-        .rolling(index_column="stay_date", period=f"{window}d",
-                 group_by=["property_id", "horizon_days", "method"])
-        .agg(scored=pl.len(), sum_abs=pl.col("abs_error").sum(),
-             sum_actual=pl.col("actual").sum())
-        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
-    )
-    grid = (as_of.lazy()
-            .join(pl.LazyFrame({"horizon_days": list(f.HORIZONS)},
-                               schema={"horizon_days": pl.Int64}), how="cross")
-            .join(pl.LazyFrame({"method": list(f.METHODS)}), how="cross"))
-    fresh = (pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < window
-    usable = fresh & (pl.col("scored") >= minimum) & (pl.col("sum_actual") > 0)
-    return (
-        grid.sort("as_of_date")
-        .join_asof(scored.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
-                   by=["property_id", "horizon_days", "method"], strategy="backward",
-                   check_sortedness=False)
-        .with_columns(wape=pl.when(usable).then(pl.col("sum_abs") / pl.col("sum_actual")))
-        .select("property_id", "as_of_date", "horizon_days", "method", "wape")
-        .collect()
-    )
-
-
 def combined(errors: pl.DataFrame, wape: pl.DataFrame, window: int) -> pl.DataFrame:
     """The forecast of each rule: KEY, rooms_actual, rule, rooms_forecast."""
-    rows = (errors.join(wape, on=["property_id", "as_of_date", "horizon_days", "method"])
+    rows = (errors.join(wape.drop("rank"),
+                        on=["property_id", "as_of_date", "horizon_days", "method"])
             .filter(pl.col("wape").is_not_null())
             .with_columns(rank=pl.col("wape").rank("ordinal").over(KEY)))
     forecast, weight = pl.col("rooms_forecast"), 1 / pl.col("wape") ** 2
@@ -125,7 +95,8 @@ def main(argv: list[str] | None = None) -> None:
         conn.close()
     errors = method_errors(otb, capacity)
     as_of = f._as_of_dates(otb)
-    rows = pl.concat([combined(errors, recent_wape(errors, as_of, w), w) for w in (91, 182)])
+    rows = pl.concat([combined(errors, f.recent_wape(errors, as_of, replace(
+        f.ForecastSettings(), choice_days=w)).collect(), w) for w in (91, 182)])
     singles = errors.select(*KEY, "rooms_actual", rule="method",
                             rooms_forecast="rooms_forecast")
     table = scores(pl.concat([rows, singles], how="vertical_relaxed"))

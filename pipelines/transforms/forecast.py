@@ -437,11 +437,11 @@ def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
     return _otb(otb_snapshots).select("property_id", as_of_date="snapshot_date").unique().collect()
 
 
-def choices(errors: pl.DataFrame, as_of: Frame,
-            settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
-    [S - choice_days, S - 1] (ties: the order of METHODS; too few nights: METHODS[0]).
-    property_id, as_of_date, horizon_days, chosen_method."""
+def recent_wape(errors: pl.DataFrame, as_of: Frame,
+                settings: ForecastSettings | None = None) -> pl.LazyFrame:
+    """Per property, as-of date S, horizon and method: the WAPE of the method's forecasts of
+    the nights realized in [S - choice_days, S - 1], null under min_scored nights.
+    property_id, as_of_date, horizon_days, method, rank (its place in METHODS), wape."""
     s = settings or ForecastSettings()
     scored = (
         errors.lazy()
@@ -469,6 +469,17 @@ def choices(errors: pl.DataFrame, as_of: Frame,
                    by=["property_id", "horizon_days", "method"], strategy="backward",
                    check_sortedness=False)
         .with_columns(wape=pl.when(fresh & (pl.col("scored") >= s.min_scored)).then(score))
+        .select("property_id", "as_of_date", "horizon_days", "method", "rank", "wape")
+    )
+
+
+def choices(errors: pl.DataFrame, as_of: Frame,
+            settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
+    [S - choice_days, S - 1] (ties: the order of METHODS; too few nights: METHODS[0]).
+    property_id, as_of_date, horizon_days, chosen_method."""
+    return (
+        recent_wape(errors, as_of, settings)
         .with_columns(key=pl.when(pl.col("wape").is_null()).then(float("inf"))
                       .otherwise(pl.col("wape")))
         .sort("property_id", "as_of_date", "horizon_days", "key", "rank")
