@@ -28,9 +28,12 @@ hotels, then the one-day incremental of the first 5, 10, 20 and 40 of them, 5 at
 from the same warehouse: peak memory against the number of properties at the same number in
 flight. With `--writer-memory 48MB` each size runs again with the writer's DuckDB limited to
 that (PMSW_WAREHOUSE_MEMORY_LIMIT): is the growth DuckDB's buffer pool, which keeps the blocks
-a run touches up to its limit? (Measured at b3e2b65: mostly not; benchmarks/results.md. Capping
-glibc's malloc arenas, MALLOC_ARENA_MAX=2, was measured no smaller at 252704d:
-benchmarks/results.md.)
+a run touches up to its limit? (Measured at b3e2b65: not alone; benchmarks/results.md.) Each
+`--variant LABEL:VAR=VALUE[,VAR=VALUE]` runs each size again with those variables in the
+command's environment: another malloc (`LD_PRELOAD` of jemalloc, from Debian's libjemalloc2),
+glibc's tunables (`MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`), the writer's limit together
+with them. `--repeat R` runs every size and variant R times, the repeats apart, and tells the
+median with the min and max.
 
 Each figure is a ratio to a baseline run here, in the same process, on the same sandbox. The
 "sync" time is the streams' span in meta.sync_runs (first start to last end); "whole" is the
@@ -51,6 +54,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from statistics import median
 
 import duckdb
 import httpx
@@ -186,6 +190,19 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path,
                     [(str(name), began, ended) for name, began, ended in streams]))
 
 
+def variant(text: str) -> tuple[str, dict[str, str]]:
+    """`LABEL:VAR=VALUE[,VAR=VALUE]` as (label, environment); a preloaded library must exist
+    (the loader would only warn, and the run would measure without it)."""
+    label, sep, assignments = text.partition(":")
+    env = dict(pair.split("=", 1) for pair in assignments.split(",") if "=" in pair)
+    if not sep or not label or not env:
+        raise SystemExit(f"--variant {text!r}: expected LABEL:VAR=VALUE[,VAR=VALUE]")
+    for library in env.get("LD_PRELOAD", "").split():
+        if not Path(library).is_file():
+            raise SystemExit(f"--variant {label}: LD_PRELOAD {library} is not a file")
+    return label, env
+
+
 def bound(calls: int) -> float:
     """Seconds the rate limit alone needs for `calls` on one key: the burst, then 10/s."""
     return max(0, calls - BURST) / (RATE / 60)
@@ -206,11 +223,23 @@ def main(argv: list[str] | None = None) -> None:
                         help="properties at once of the --scale runs")
     parser.add_argument("--writer-memory", default=None,
                         help="with --scale: each size again with this DuckDB memory limit of "
-                             "the writer (e.g. 48MB)")
+                             "the writer (e.g. 48MB); the same as --variant "
+                             "SIZE:PMSW_WAREHOUSE_MEMORY_LIMIT=SIZE")
+    parser.add_argument("--variant", action="append", default=[],
+                        metavar="LABEL:VAR=VALUE[,VAR=VALUE]",
+                        help="with --scale: each size again with these variables in `pmsw "
+                             "sync`'s environment (e.g. jemalloc:LD_PRELOAD=/usr/lib/x86_64-"
+                             "linux-gnu/libjemalloc.so.2); repeatable")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="with --scale: runs of each size and variant (the median, min "
+                             "and max are told)")
     parser.add_argument("--rate-per-minute", type=int, default=RATE,
                         help="each key's limit (sandbox and client); above the spec's 600 "
                              "only to look at memory quickly: the times then mean nothing")
     args = parser.parse_args(argv)
+    variants = [*([(f"the writer's DuckDB at {args.writer_memory}",
+                    {MEMORY_ENV: args.writer_memory})] if args.writer_memory else []),
+                *(variant(v) for v in args.variant)]
     machine = describe()
     print(f"machine: {machine['nproc']} cores, {machine['memory']}, load "
           f"{machine['load average at start (1/5/15 min)']}")
@@ -247,22 +276,25 @@ def main(argv: list[str] | None = None) -> None:
                            env: dict[str, str] | None = None) -> Sync:
                 target = work / f"{name}.duckdb"
                 shutil.copyfile(start, target)
-                time.sleep(13)  # every bucket full again, as an hour apart
+                if args.rate_per_minute == RATE:
+                    time.sleep(13)  # every bucket full again, as an hour apart
                 return pmsw_sync(work, base_url, chosen, target, at_once, limit, env)
 
             if args.scale:
                 sizes = sorted({int(n) for n in args.scale.split(",")})
                 if sizes[-1] > args.hotels:
                     raise SystemExit(f"--scale {sizes[-1]} is more than --hotels {args.hotels}")
-                default = f"the writer's ({writer_memory_limit()})"
-                rows = [(f"{n} hotels", args.at_once, default,
-                         from_start(f"scale-{n}", codes[:n], args.at_once)) for n in sizes]
-                if args.writer_memory:
-                    rows += [(f"{n} hotels", args.at_once, args.writer_memory,
-                              from_start(f"scale-{n}-capped", codes[:n], args.at_once,
-                                         env={MEMORY_ENV: args.writer_memory}))
-                             for n in sizes]
-                report_memory(args, initial, rows, setting="writer's DuckDB memory",
+                default = f"as shipped (the writer's DuckDB at {writer_memory_limit()})"
+                plan = [(label, env, n) for label, env in [(default, {}), *variants]
+                        for n in sizes]
+                done: list[list[Sync]] = [[] for _ in plan]
+                for repeat in range(args.repeat):  # the repeats apart, not back to back
+                    for i, (_, env, n) in enumerate(plan):
+                        done[i].append(from_start(f"scale-{n}-{i}-{repeat}", codes[:n],
+                                                  args.at_once, env=env))
+                rows = [(f"{n} hotels", args.at_once, label, runs)
+                        for (label, _, n), runs in zip(plan, done, strict=True)]
+                report_memory(args, initial, rows, setting="setting",
                               initial_setting=default)
                 return
             if args.memory:
@@ -270,13 +302,14 @@ def main(argv: list[str] | None = None) -> None:
                 at_once = min(SyncSettings().properties_at_once, args.hotels)
                 duckdb_default = f"{int(0.8 * machine_mib())}MiB"
                 report_memory(args, initial, [
-                    ("1 hotel", 1, capped, from_start("one", codes[:1])),
-                    ("5 hotels", 5, capped, from_start("five", codes[:5])),
-                    (f"{args.hotels} hotels", at_once, capped, from_start("group", codes)),
-                    (f"{args.hotels} hotels", 5, capped, from_start("group-5", codes, 5)),
-                    (f"{args.hotels} hotels", 10, capped, from_start("group-10", codes, 10)),
+                    ("1 hotel", 1, capped, [from_start("one", codes[:1])]),
+                    ("5 hotels", 5, capped, [from_start("five", codes[:5])]),
+                    (f"{args.hotels} hotels", at_once, capped, [from_start("group", codes)]),
+                    (f"{args.hotels} hotels", 5, capped, [from_start("group-5", codes, 5)]),
+                    (f"{args.hotels} hotels", 10, capped, [from_start("group-10", codes, 10)]),
                     (f"{args.hotels} hotels", at_once, f"DuckDB's default ({duckdb_default})",
-                     from_start("group-uncapped", codes, env={MEMORY_ENV: duckdb_default})),
+                     [from_start("group-uncapped", codes,
+                                 env={MEMORY_ENV: duckdb_default})]),
                 ])
                 return
             group = from_start("incremental-group", codes)
@@ -327,15 +360,17 @@ def report(args: argparse.Namespace, initial: Sync, alone: Sync, group: Sync,
 
 
 def report_memory(args: argparse.Namespace, initial: Sync,
-                  runs: list[tuple[str, int, str, Sync]],
+                  runs: list[tuple[str, int, str, list[Sync]]],
                   setting: str = "DuckDB memory limit", initial_setting: str = "the writer's",
                   ) -> None:
-    """`runs`: (label, properties at once, the value of `setting`, sync); the first is the
-    baseline (the fewest hotels)."""
-    one = runs[0][3]
+    """`runs`: (label, properties at once, the value of `setting`, its runs); the first is
+    the baseline (the fewest hotels). Each figure is the median of the runs, with their min
+    and max when there are several."""
+    baseline = median([r.peak_rss_mib for r in runs[0][3]])
     print(f"\n{args.hotels} hotels (odd 80 rooms, even 40), each its own key at "
           f"{args.rate_per_minute}/min, {args.latency_ms} ms added latency; one-day "
-          "incremental\n")
+          "incremental" + (f"; median of {args.repeat} runs (min-max)" if args.repeat > 1
+                           else "") + "\n")
     print(f"| run | properties at once | {setting} | calls | sync s | whole s | "
           f"peak RSS MiB | RSS vs {runs[0][0]} |")
     print("|---|---:|---|---:|---:|---:|---:|---:|")
@@ -343,22 +378,32 @@ def report_memory(args: argparse.Namespace, initial: Sync,
     print(f"| initial load, {len(initial.codes)} hotels | {initial_at_once} | {initial_setting} | "
           f"{sum(initial.calls.values())} | {initial.span:.1f} | {initial.whole:.1f} | "
           f"{initial.peak_rss_mib:.0f} | |")
-    for label, at_once, memory, run in runs:
-        print(f"| {label} | {at_once} | {memory} | {sum(run.calls.values())} | "
-              f"{run.span:.1f} | {run.whole:.1f} | {run.peak_rss_mib:.0f} | "
-              f"{run.peak_rss_mib / one.peak_rss_mib:.2f}x |")
+    for label, at_once, value, syncs in runs:
+        peak = [r.peak_rss_mib for r in syncs]
+        print(f"| {label} | {at_once} | {value} | {sum(syncs[0].calls.values())} | "
+              f"{spread([r.span for r in syncs], '.1f')} | "
+              f"{spread([r.whole for r in syncs], '.1f')} | {spread(peak, '.0f')} | "
+              f"{median(peak) / baseline:.2f}x |")
     phases = list(initial.peak_by_phase)
-    print("\nThe highest RSS sampled (MiB, every 50 ms) while each stream ran (any property), "
-          "and after the streams (the marts, one property at a time; the checks; the "
-          "publish):\n")
+    print("\nThe highest RSS sampled (MiB, every 50 ms; the median of the runs) while each "
+          "stream ran (any property), and after the streams (the marts, one property at a "
+          "time; the checks; the publish):\n")
     print(f"| run | properties at once | {setting} | " + " | ".join(phases) + " |")
     print("|---|---:|---|" + "---:|" * len(phases))
     first = (f"initial load, {len(initial.codes)} hotels", initial_at_once, initial_setting,
-             initial)
-    for label, at_once, memory, run in [first, *runs]:
-        print(f"| {label} | {at_once} | {memory} | " + " | ".join(
-            f"{run.peak_by_phase[p]:.0f}" if p in run.peak_by_phase else "" for p in phases)
-            + " |")
+             [initial])
+    for label, at_once, value, syncs in [first, *runs]:
+        cells = [[r.peak_by_phase[p] for r in syncs if p in r.peak_by_phase] for p in phases]
+        print(f"| {label} | {at_once} | {value} | " + " | ".join(
+            f"{median(c):.0f}" if c else "" for c in cells) + " |")
+
+
+def spread(values: list[float], form: str) -> str:
+    """The median, and (min-max) when there are several values."""
+    if len(values) == 1:
+        return format(values[0], form)
+    return f"{format(median(values), form)} ({format(min(values), form)}-" \
+           f"{format(max(values), form)})"
 
 
 if __name__ == "__main__":
