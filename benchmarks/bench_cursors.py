@@ -23,16 +23,9 @@ import threading
 from contextlib import nullcontext
 from pathlib import Path
 
-from .machine import describe
+from .machine import describe, rss_mib
 
 ROWS = 500
-
-
-def _rss_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
 
 
 def child(mode: str, threads: int, batches: int) -> dict[str, float]:
@@ -42,7 +35,7 @@ def child(mode: str, threads: int, batches: int) -> dict[str, float]:
     work = Path(tempfile.mkdtemp(prefix="pmsw-bench-cursors-"))
     conn = connect(work / "w.duckdb")
     conn.execute("CREATE TABLE t (p INTEGER, k INTEGER, v VARCHAR, PRIMARY KEY (p, k))")
-    began = peak = _rss_mib()
+    began = peak = rss_mib()
     shared = threading.Lock()  # the one connection serves one thread at a time
     peak_lock = threading.Lock()
 
@@ -57,7 +50,7 @@ def child(mode: str, threads: int, batches: int) -> dict[str, float]:
                     cursor.execute(f"INSERT OR REPLACE INTO t VALUES {values}")
                 cursor.execute("SELECT count(*), max(k) FROM t WHERE p = ?", [prop]).fetchall()
             with peak_lock:
-                peak = max(peak, _rss_mib())
+                peak = max(peak, rss_mib())
         if cursor is not conn:
             cursor.close()
 

@@ -30,14 +30,7 @@ from typing import Any
 
 import yaml
 
-from .machine import describe
-
-
-def rss_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
+from .machine import describe, rss_mib
 
 
 def trimmed_rss() -> float:

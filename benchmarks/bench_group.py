@@ -66,7 +66,7 @@ from pipelines.warehouse.connection import writer_memory_limit
 from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
 from sandbox.simulator.run import simulate_database
 
-from .machine import describe
+from .machine import describe, rss_mib
 
 REPO = Path(__file__).resolve().parents[1]
 RATE, BURST = 600, 120
@@ -106,15 +106,11 @@ class RssSampler:
         self._thread.join()
 
     def _run(self) -> None:
-        status = Path(f"/proc/{self.pid}/status")
         while not self._stop.wait(0.05):
             try:
-                text = status.read_text()
-            except OSError:
+                self.samples.append((datetime.now(UTC), rss_mib(self.pid)))
+            except OSError:  # it has exited
                 return
-            for line in text.splitlines():
-                if line.startswith("VmRSS:"):
-                    self.samples.append((datetime.now(UTC), int(line.split()[1]) / 1024))
 
     def by_phase(self, streams: list[tuple[str, datetime, datetime]]) -> dict[str, float]:
         """The highest sample inside each stream's span (first start to last end over the

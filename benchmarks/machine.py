@@ -48,3 +48,14 @@ def describe() -> dict[str, str]:
         "libraries": ", ".join(f"{n} {_version(n)}" for n in LIBRARIES),
         "load average at start (1/5/15 min)": f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}",
     }
+
+
+def rss_mib(pid: int | None = None) -> float:
+    """Resident memory (VmRSS) of process `pid` (this one by default) in MiB. OSError once it
+    has exited: ProcessLookupError while a zombie (it has no VmRSS), FileNotFoundError once
+    reaped."""
+    status = Path(f"/proc/{'self' if pid is None else pid}/status").read_text()
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise ProcessLookupError(f"process {pid} has exited")
