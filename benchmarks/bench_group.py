@@ -274,7 +274,11 @@ def main(argv: list[str] | None = None) -> None:
                 shutil.copyfile(start, target)
                 if args.rate_per_minute == RATE:
                     time.sleep(13)  # every bucket full again, as an hour apart
-                return pmsw_sync(work, base_url, chosen, target, at_once, limit, env)
+                try:
+                    return pmsw_sync(work, base_url, chosen, target, at_once, limit, env)
+                finally:  # a copy of the group's warehouse per run would fill the disk
+                    for copy in (target, target.with_suffix(".read.duckdb")):
+                        copy.unlink(missing_ok=True)
 
             if args.scale:
                 sizes = sorted({int(n) for n in args.scale.split(",")})
