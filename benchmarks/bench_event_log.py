@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
                 kept["result"] = materialize(*a, **k)
                 return kept["result"]
 
-            dg.materialize = keeping_the_instance  # type: ignore[assignment]
+            dg.materialize = keeping_the_instance
             runs = run_module.materialize(codes, work / "warehouse.duckdb", list(STREAMS))
             assert all(r.error is None for r in runs), [r.error for r in runs]
             instance, result = kept["instance"], kept["result"]

@@ -72,8 +72,9 @@ def synthetic_versions(hotels: int, years: int) -> pl.DataFrame:
         .when(pl.col("cancelled")).then(pl.col("cancel_at")).otherwise(null_ts)
     )
     cancel_end = pl.when(pl.col("cancelled")).then(pl.col("cancel_at")).otherwise(null_ts)
-    common = ["property_id", pl.col("booking_id").alias("reservation_room_id"), "arrival",
-              "departure"]
+    common: list[str | pl.Expr] = ["property_id",
+                                   pl.col("booking_id").alias("reservation_room_id"),
+                                   "arrival", "departure"]
     v1 = bookings.select(*common, status=pl.lit("confirmed"), total_cents="total_cents",
                          valid_from="created", valid_to=first_end)
     v2 = bookings.filter("has_change").select(
