@@ -50,11 +50,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from pipelines import materialize as run_module
     from pipelines.ingest import STREAMS
-    from sandbox.clock import SimulatedClock
-    from sandbox.db import open_db
-    from sandbox.http.server import running_sandbox
+    from sandbox.http.server import serving_simulation
     from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
-    from sandbox.settings import SandboxSettings, stored_clock
     from sandbox.simulator.params import SimParams
     from sandbox.simulator.run import simulate_database
 
@@ -68,13 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         simulate_database(str(db), days=3, seed=18, group=n,
                           params=replace(SimParams(), warmup_days=30),
                           property_ids=tuple(GROUP_FIRST_ID + i for i in range(n)))
-        conn = open_db(str(db))
-        now = stored_clock(conn)
-        conn.close()
-        assert now is not None
-        settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=1_000_000,
-                                   burst=1_000_000)
-        with running_sandbox(settings, SimulatedClock(now)) as sandbox:
+        with serving_simulation(db) as sandbox:
             codes = [group_code(i) for i in range(1, n + 1)]
             properties = {"properties": [
                 {"code": code, "base_url": sandbox.base_url, "api_key_env": f"KEY_{code}",

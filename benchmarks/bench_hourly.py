@@ -33,9 +33,7 @@ from pipelines.ingest import Endpoint, SyncSettings, sync_property  # noqa: E402
 from pipelines.marts import build_marts  # noqa: E402
 from pipelines.warehouse import connect, publish  # noqa: E402
 from sandbox.clock import SimulatedClock  # noqa: E402
-from sandbox.db import open_db  # noqa: E402
-from sandbox.http.server import running_sandbox  # noqa: E402
-from sandbox.settings import SandboxSettings, stored_clock  # noqa: E402
+from sandbox.http.server import serving_simulation  # noqa: E402
 
 KEY = "sbx_test_all_scopes"
 HOURLY = ["reference", "events", "reservations", "folios", "pos_ledger"]
@@ -52,16 +50,11 @@ def main() -> None:
     subprocess.run([sys.executable, "-m", "pipelines.cli", "sandbox", "simulate", "--db",
                     str(db), "--days", str(args.days), "--seed", str(args.seed)], cwd=REPO,
                    check=True, stdout=subprocess.DEVNULL)
-    conn = open_db(str(db))
-    now = stored_clock(conn)
-    conn.close()
-    assert now is not None
-    clock = SimulatedClock(now)
-    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=100_000_000,
-                               burst=100_000_000)
     warehouse = work / "warehouse.duckdb"
     sync_settings = SyncSettings()
-    with running_sandbox(settings, clock) as sandbox:
+    with serving_simulation(db, 100_000_000, 100_000_000) as sandbox:
+        clock = sandbox.state.clock
+        assert isinstance(clock, SimulatedClock)
         endpoint = Endpoint("rome", sandbox.base_url, KEY, 10_000_000, 100_000)
 
         def sync(run_id: str, streams: list[str] | None = None) -> dict[str, int]:

@@ -8,12 +8,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
 
-from ..clock import Clock
-from ..settings import SandboxSettings
+from ..clock import Clock, SimulatedClock
+from ..db import open_db
+from ..settings import SandboxSettings, stored_clock
 from .app import create_app
 from .state import ServerState
 
@@ -64,3 +66,22 @@ def running_sandbox(
         server.should_exit = True
         thread.join(timeout=20)
         app.state.sandbox.conn.close()
+
+
+@contextmanager
+def serving_simulation(db: Path, rate_per_minute: int = 1_000_000,
+                       burst: int = 1_000_000) -> Iterator[RunningSandbox]:
+    """Serve a simulated database (admin routes on) until the block ends, its clock carrying
+    on from where the simulation stopped; each key's limit as given (by default far above any
+    test's calls)."""
+    conn = open_db(str(db))
+    try:
+        now = stored_clock(conn)
+    finally:
+        conn.close()
+    if now is None:
+        raise ValueError(f"{db} has no simulated clock: simulate it first")
+    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=rate_per_minute,
+                               burst=burst)
+    with running_sandbox(settings, SimulatedClock(now)) as sandbox:
+        yield sandbox

@@ -17,11 +17,11 @@ from pipelines.api import PmsClient
 from pipelines.reconcile import Mode, ReconReport, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect, publish
-from sandbox.http.server import RunningSandbox
+from sandbox.http.server import RunningSandbox, serving_simulation
 from sandbox.simulator.params import PosParams, SimParams
 from sandbox.simulator.run import simulate_database
 from tests.conftest import ALL_SCOPES_KEY
-from tests.reconcile.test_sandbox import _sync, running_sandbox_for
+from tests.reconcile.test_sandbox import _sync
 
 START = date(2025, 5, 1)
 DAYS = 10
@@ -71,7 +71,7 @@ def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
     assert report.failures == {}
     served = folder / "served.sqlite"
     shutil.copy(db, served)
-    with running_sandbox_for(served) as sandbox:
+    with serving_simulation(served) as sandbox:
         _sync(sandbox, warehouse, pos)
     return Stretch(db, pos, warehouse)
 
@@ -82,7 +82,7 @@ def world(stretch: Stretch, tmp_path: Path) -> Iterator[World]:
     shutil.copy(stretch.db, db)
     shutil.copy(stretch.warehouse, warehouse)
     _publish(warehouse)
-    with running_sandbox_for(db) as sandbox, PmsClient(
+    with serving_simulation(db) as sandbox, PmsClient(
             sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
             burst=1_000_000) as client:
         yield World(sandbox, warehouse, stretch.pos, client)

@@ -28,11 +28,8 @@ import httpx
 import pytest
 
 from pipelines.warehouse import Quarantined, connect, quarantine_records
-from sandbox.clock import SimulatedClock
-from sandbox.db import open_db
-from sandbox.http.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox, serving_simulation
 from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
-from sandbox.settings import SandboxSettings, stored_clock
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.run import simulate_database
 
@@ -60,13 +57,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def served(simulated: Path, tmp_path: Path) -> Iterator[RunningSandbox]:
     db = tmp_path / "pms.sqlite"
     shutil.copy(simulated, db)
-    conn = open_db(str(db))
-    now = stored_clock(conn)
-    conn.close()
-    assert now is not None
-    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=UNLIMITED,
-                               burst=UNLIMITED)
-    with running_sandbox(settings, SimulatedClock(now)) as sandbox:
+    with serving_simulation(db, UNLIMITED, UNLIMITED) as sandbox:
         yield sandbox
 
 

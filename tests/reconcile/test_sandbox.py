@@ -17,7 +17,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -33,10 +32,7 @@ from pipelines.properties import Endpoint
 from pipelines.reconcile import Mode, ReconReport, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect
-from sandbox.clock import SimulatedClock
-from sandbox.db import open_db
-from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings, stored_clock
+from sandbox.http.server import RunningSandbox, serving_simulation
 from sandbox.simulator.params import PosParams, SimParams
 from sandbox.simulator.run import simulate_database
 from tests.conftest import ALL_SCOPES_KEY
@@ -101,7 +97,7 @@ def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
     assert report.failures == {}
     served = folder / "served.sqlite"
     shutil.copy(db, served)
-    with running_sandbox_for(served) as sandbox:
+    with serving_simulation(served) as sandbox:
         _sync(sandbox, warehouse, pos)
     conn = sqlite3.connect(db)
     truth = frozenset(
@@ -114,25 +110,12 @@ def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
     return Stretch(db, pos, warehouse, truth)
 
 
-@contextmanager
-def running_sandbox_for(db: Path) -> Iterator[RunningSandbox]:
-    """Serve a simulated database, its clock carrying on from where the simulation ended."""
-    conn = open_db(str(db))
-    now = stored_clock(conn)
-    conn.close()
-    assert now is not None
-    settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=1_000_000,
-                               burst=1_000_000)
-    with running_sandbox(settings, SimulatedClock(now)) as sandbox:
-        yield sandbox
-
-
 @pytest.fixture
 def world(stretch: Stretch, tmp_path: Path) -> Iterator[World]:
     db, warehouse = tmp_path / "pms.sqlite", tmp_path / "warehouse.duckdb"
     shutil.copy(stretch.db, db)
     shutil.copy(stretch.warehouse, warehouse)
-    with running_sandbox_for(db) as sandbox, PmsClient(
+    with serving_simulation(db) as sandbox, PmsClient(
             sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
             burst=1_000_000) as client:
         yield World(sandbox, warehouse, stretch.pos, client)

@@ -24,10 +24,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from sandbox.clock import SimulatedClock
-from sandbox.db import open_db
-from sandbox.http.server import running_sandbox
-from sandbox.settings import SandboxSettings, stored_clock
+from sandbox.http.server import serving_simulation
 from sandbox.simulator.run import simulate_database
 from tests.conftest import auth
 
@@ -75,13 +72,7 @@ def hotels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Hotel
     report = simulate_database(str(db_path), days=DAYS, seed=2025, start=START,
                                property_ids=(1, 2), pos_export=folder / "pos")
     assert report.failures == {}
-    conn = open_db(str(db_path))
-    now = stored_clock(conn)
-    conn.close()
-    assert now is not None
-    settings = SandboxSettings(db_path=str(db_path), rate_per_minute=1_000_000,
-                               burst=1_000_000, admin=True)
-    with running_sandbox(settings, SimulatedClock(now)) as server:
+    with serving_simulation(db_path) as server:
         found = {}
         for code, key in KEYS.items():
             api = httpx.Client(base_url=server.base_url, headers=auth(key), timeout=60)
