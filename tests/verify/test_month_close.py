@@ -31,8 +31,8 @@ import pytest
 from pipelines.api import PmsClient
 from pipelines.reconcile import Mode, daily_close, run_backlog
 from pipelines.transforms.reconcile import load_rules
+from sandbox.http.server import serving_simulation
 from tests.conftest import ALL_SCOPES_KEY
-from tests.reconcile.test_sandbox import running_sandbox_for
 
 pytestmark = [pytest.mark.verify, pytest.mark.timeout(3600)]
 
@@ -141,7 +141,7 @@ def test_blocked_only_when_the_posting_came_after_the_folio_closed(month: Month)
 
 def test_a_rerun_and_a_backlog_post_nothing_twice(month: Month) -> None:
     rules = load_rules()
-    with running_sandbox_for(month.sandbox_db) as sandbox, PmsClient(
+    with serving_simulation(month.sandbox_db) as sandbox, PmsClient(
             sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
             burst=1_000_000) as client:
         rerun = daily_close(month.warehouse, rules, client, property_id=ROME)
