@@ -31,9 +31,10 @@ that (PMSW_WAREHOUSE_MEMORY_LIMIT): is the growth DuckDB's buffer pool, which ke
 a run touches up to its limit? (Measured at b3e2b65: not alone; benchmarks/results.md.) Each
 `--variant LABEL:VAR=VALUE[,VAR=VALUE]` runs each size again with those variables in the
 command's environment: another malloc (`LD_PRELOAD` of jemalloc, from Debian's libjemalloc2),
-glibc's tunables (`MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`), the writer's limit together
-with them. `--repeat R` runs every size and variant R times, the repeats apart, and tells the
-median with the min and max.
+glibc's tunables (`MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`), polars' allocator options
+(`_RJEM_MALLOC_CONF`, its value may hold commas), the writer's limit together with them.
+`--repeat R` runs every size and variant R times, the repeats apart, and tells the median with
+the min and max.
 
 Each figure is a ratio to a baseline run here, in the same process, on the same sandbox. The
 "sync" time is the streams' span in meta.sync_runs (first start to last end); "whole" is the
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -190,8 +192,11 @@ def variant(text: str) -> tuple[str, dict[str, str]]:
     """`LABEL:VAR=VALUE[,VAR=VALUE]` as (label, environment); a preloaded library must exist
     (the loader would only warn, and the run would measure without it)."""
     label, sep, assignments = text.partition(":")
-    env = dict(pair.split("=", 1) for pair in assignments.split(",") if "=" in pair)
-    if not sep or not label or not env:
+    # A comma starts another assignment only before NAME=: a value may hold commas
+    # (_RJEM_MALLOC_CONF=dirty_decay_ms:100,muzzy_decay_ms:0).
+    pairs = re.split(r",(?=[A-Za-z_][A-Za-z0-9_]*=)", assignments) if assignments else []
+    env = dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+    if not sep or not label or not env or len(env) != len(pairs):
         raise SystemExit(f"--variant {text!r}: expected LABEL:VAR=VALUE[,VAR=VALUE]")
     for library in env.get("LD_PRELOAD", "").split():
         if not Path(library).is_file():
