@@ -1,12 +1,12 @@
 """pms-warehouse: ingestion, warehouse, marts and reports (the `pmsw` command, the Dagster code
 location pipelines.definitions).
 
-Importing the package sets how promptly polars' allocator and glibc's malloc give freed memory
-back, unless the user set either already (pipelines.allocators): a group's run then keeps a
-nearly flat peak whatever the number of properties.
+Importing the package sets how promptly polars' allocator gives freed memory back, unless the
+user set it already (pipelines.allocators): jemalloc reads it when polars is imported, so it
+must be set before. glibc's malloc is tuned where a writer's process starts (`pmsw`, the code
+location), not here: a notebook that imports `pipelines` keeps glibc's own behaviour.
 """
 
-from pipelines.allocators import set_polars_allocator, tune_glibc_malloc
+from pipelines.allocators import set_polars_allocator
 
 set_polars_allocator()
-tune_glibc_malloc()

@@ -1,17 +1,20 @@
 """How our processes' two allocators give memory back (docs/operations.md, "A group's memory and
 the allocator"; benchmarks/results.md, "polars' allocator" and "glibc's malloc tuned by
-default"). Each setting is applied when `pipelines` is imported, unless the user set it
-already in the environment: theirs is kept.
+default"). Neither is made when the user set it already in the environment: theirs is kept.
 
 - polars allocates through its own jemalloc, which keeps freed pages 500 ms and then 1,000 ms
   more as pages the kernel may take back but still counts as the process's. Within 100 ms, the
   peak of a group's run is lower at every size. jemalloc reads `_RJEM_MALLOC_CONF` when polars
-  is imported, so this holds when `pipelines` is imported first (`pmsw`, the code location).
+  is imported, so `pipelines` sets it when imported: it holds in `pmsw`, the code location and
+  a notebook that imports `pipelines` before polars.
 - Everything else (Python, DuckDB, httpx, Dagster) allocates through glibc's malloc, whose
   arenas fragment over a long multi-threaded run: a group's peak grew with the number of
   properties at the same number in flight. Two arenas, and every block of 128 KiB or more
-  mapped apart and returned on free, keep it nearly flat. glibc reads its environment when the
-  process starts, so the same settings are made here with `mallopt`.
+  mapped apart and returned on free, cut that growth by more than half. glibc reads its
+  environment when the process starts, so the same settings are made with `mallopt` where a
+  writer's process starts: the `pmsw` command and the code location (pipelines.definitions,
+  whose process and run workers write the warehouse). A notebook keeps glibc's own
+  behaviour, as it keeps DuckDB's own memory limit (a reader should cache what it reads).
 """
 
 from __future__ import annotations

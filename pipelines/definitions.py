@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import dagster as dg
 
+from pipelines.allocators import tune_glibc_malloc
 from pipelines.defs import automation, checks, ingest, marts, publish, reconcile
 from pipelines.defs.resources import default_resources
+
+# The code location's process and its run workers write the warehouse. Dagster has started
+# them already, so threads it made keep their arenas: no more are made past two.
+tune_glibc_malloc()
 
 MODULES = (ingest, checks, automation, marts, reconcile, publish)
 

@@ -6,11 +6,15 @@ point group (the sandbox does so), so `pipelines` never imports `sandbox`.
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+from pipelines.allocators import tune_glibc_malloc
 
-import click
+tune_glibc_malloc()  # first, before any thread has an arena: `pmsw` is a writer's process
 
-from .options import OneLineGroup
+from importlib.metadata import entry_points  # noqa: E402
+
+import click  # noqa: E402
+
+from .options import OneLineGroup  # noqa: E402
 
 
 @click.group(cls=OneLineGroup)

@@ -1,6 +1,6 @@
-"""Importing `pipelines` sets how polars' allocator and glibc's malloc give memory back
-(pipelines/allocators.py; docs/operations.md, "A group's memory and the allocator"), unless
-the user said otherwise in the environment.
+"""Importing `pipelines` sets how polars' allocator gives memory back, and a writer's process
+(`pmsw`, the code location) tunes glibc's malloc (pipelines/allocators.py; docs/operations.md,
+"A group's memory and the allocator"), unless the user said otherwise in the environment.
 
 Each case runs in a fresh interpreter: jemalloc reads its options once, when polars is first
 imported, and glibc's malloc is set once per process. What the settings do to a run's memory is
@@ -25,7 +25,7 @@ glibc_only = pytest.mark.skipif(
 OURS = ("_RJEM_MALLOC_CONF", *GLIBC_USERS_OWN)
 
 ARENAS = textwrap.dedent("""
-    import ctypes, re, tempfile, threading
+    import contextlib, ctypes, re, tempfile, threading
     {imports}
     libc = ctypes.CDLL(None)
     libc.malloc.restype = ctypes.c_void_p
@@ -33,6 +33,13 @@ ARENAS = textwrap.dedent("""
     libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
     libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
     libc.fclose.argtypes = [ctypes.c_void_p]
+    def arenas():
+        with tempfile.NamedTemporaryFile(suffix=".xml") as info:
+            out = libc.fopen(info.name.encode(), b"w")
+            libc.malloc_info(0, out)
+            libc.fclose(out)
+            return len(re.findall(r'<heap nr="', open(info.name).read()))
+    before = arenas()
     # glibc gives a thread's first malloc an arena of its own while it may create one more
     all_in = threading.Barrier(9)
     def allocate():
@@ -43,16 +50,12 @@ ARENAS = textwrap.dedent("""
     for thread in threads:
         thread.start()
     all_in.wait()
-    with tempfile.NamedTemporaryFile(suffix=".xml") as info:
-        out = libc.fopen(info.name.encode(), b"w")
-        libc.malloc_info(0, out)
-        libc.fclose(out)
-        print(len(re.findall(r'<heap nr="', open(info.name).read())))
+    print(before, arenas())
     all_in.wait()
 """)
 
 MAPPED = textwrap.dedent("""
-    import ctypes
+    import contextlib, ctypes
     {imports}
     class MallInfo2(ctypes.Structure):
         _fields_ = [(name, ctypes.c_size_t) for name in (
@@ -69,6 +72,16 @@ MAPPED = textwrap.dedent("""
     block = libc.malloc(1 << 20)
     print(libc.mallinfo2().hblks - before)
 """)
+
+
+NOTHING = ""
+NOTEBOOK = "import pipelines, pipelines.reports.reports, pipelines.warehouse"
+CODE_LOCATION = "import pipelines.definitions"
+PMSW = """
+from pipelines.cli import main
+with contextlib.suppress(Exception):  # `pmsw warehouse` alone: the group runs, then its usage
+    main(["warehouse"], standalone_mode=False)
+"""
 
 
 def _run(code: str, **env: str) -> str:
@@ -91,26 +104,45 @@ def test_a_users_own_polars_setting_is_kept() -> None:
     assert POLARS_ALLOCATOR not in seen
 
 
-@glibc_only
-def test_importing_pipelines_caps_glibcs_arenas() -> None:
-    assert GLIBC_MALLOC["M_ARENA_MAX"] == 2
-    # Without it, 8 threads allocating at once get 8 arenas besides the main one.
-    assert _run(ARENAS.format(imports="")) == "9"
-    assert _run(ARENAS.format(imports="import pipelines")) == "2"
+def _arenas(process: str, **env: str) -> tuple[int, int]:
+    """glibc's arenas after `process` started, and after 8 more threads allocated at once."""
+    before, after = _run(ARENAS.format(imports=process), **env).splitlines()[-1].split()
+    return int(before), int(after)
 
 
 @glibc_only
-def test_importing_pipelines_maps_large_blocks_apart() -> None:
+@pytest.mark.parametrize("process", [NOTHING, NOTEBOOK])
+def test_other_processes_keep_glibcs_arenas(process: str) -> None:
+    before, after = _arenas(process)
+    assert after == before + 8  # an arena for each new thread: glibc's own on 2 cores or more
+
+
+@glibc_only
+@pytest.mark.parametrize("process", [CODE_LOCATION, PMSW])
+def test_a_writers_process_caps_glibcs_arenas(process: str) -> None:
+    before, after = _arenas(process)
+    # Threads started before the setting keep their arenas; none is created past two.
+    assert after == max(before, GLIBC_MALLOC["M_ARENA_MAX"]), (before, after)
+
+
+@glibc_only
+def test_pmsw_sets_it_before_a_third_arena() -> None:
+    before, after = _arenas(PMSW)
+    assert before <= after == GLIBC_MALLOC["M_ARENA_MAX"], (before, after)
+
+
+@glibc_only
+@pytest.mark.parametrize(("process", "mapped"), [
+    (NOTHING, "0"), (NOTEBOOK, "0"), (CODE_LOCATION, "1"), (PMSW, "1")])
+def test_a_writers_process_maps_large_blocks_apart(process: str, mapped: str) -> None:
     assert GLIBC_MALLOC["M_MMAP_THRESHOLD"] == 128 * 1024
     # glibc's own threshold follows the largest block freed: 1 MiB then comes from the heap.
-    assert _run(MAPPED.format(imports="")) == "0"
-    assert _run(MAPPED.format(imports="import pipelines")) == "1"
+    assert _run(MAPPED.format(imports=process)).splitlines()[-1] == mapped
 
 
 @glibc_only
 def test_a_users_own_glibc_setting_is_kept() -> None:
-    with_pipelines = ARENAS.format(imports="import pipelines")
-    assert _run(with_pipelines, MALLOC_ARENA_MAX="4") == "4"
-    assert _run(with_pipelines, GLIBC_TUNABLES="glibc.malloc.arena_max=3") == "3"
-    mapped = MAPPED.format(imports="import pipelines")
-    assert _run(mapped, MALLOC_MMAP_THRESHOLD_=str(8 << 20)) == "0"
+    assert _arenas(PMSW, MALLOC_ARENA_MAX="4")[1] == 4
+    assert _arenas(PMSW, GLIBC_TUNABLES="glibc.malloc.arena_max=3")[1] == 3
+    mapped = MAPPED.format(imports=PMSW)
+    assert _run(mapped, MALLOC_MMAP_THRESHOLD_=str(8 << 20)).splitlines()[-1] == "0"
