@@ -114,7 +114,8 @@ def _arenas(process: str, **env: str) -> tuple[int, int]:
 @pytest.mark.parametrize("process", [NOTHING, NOTEBOOK])
 def test_other_processes_keep_glibcs_arenas(process: str) -> None:
     before, after = _arenas(process)
-    assert after == before + 8  # an arena for each new thread: glibc's own on 2 cores or more
+    # An arena for each new thread, up to glibc's own limit of 8 per core.
+    assert after == min(before + 8, 8 * (os.cpu_count() or 1)), (before, after)
 
 
 @glibc_only
@@ -134,7 +135,7 @@ def test_pmsw_sets_it_before_a_third_arena() -> None:
 @glibc_only
 @pytest.mark.parametrize(("process", "mapped"), [
     (NOTHING, "0"), (NOTEBOOK, "0"), (CODE_LOCATION, "1"), (PMSW, "1")])
-def test_a_writers_process_maps_large_blocks_apart(process: str, mapped: str) -> None:
+def test_only_a_writers_process_maps_large_blocks_apart(process: str, mapped: str) -> None:
     assert GLIBC_MALLOC["M_MMAP_THRESHOLD"] == 128 * 1024
     # glibc's own threshold follows the largest block freed: 1 MiB then comes from the heap.
     assert _run(MAPPED.format(imports=process)).splitlines()[-1] == mapped
