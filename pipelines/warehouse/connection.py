@@ -39,11 +39,20 @@ MEMORY_ENV = "PMSW_WAREHOUSE_MEMORY_LIMIT"
 MEMORY_PER_THREAD_MIB = 128
 """DuckDB's own floor: it asks for at least 125 MB per thread for a query that spills."""
 MEMORY_FLOOR_MIB = 256
+LEAST_MEMORY_LIMIT = "48MB"
+"""The least PMSW_WAREHOUSE_MEMORY_LIMIT accepted: the least a 40-hotel group's sync was run with
+(benchmarks/results.md, "The same with the writer's DuckDB at 48 MB"). At `0B` every write
+fails in DuckDB and is rolled back."""
+LEAST_MEMORY_BYTES = 48 * 1000 ** 2
 READ_COPY_SUFFIX = ".read.duckdb"
 STORAGE_VERSION = "v1.4.0"
 """Oldest DuckDB release whose storage format a new warehouse (and every read copy) uses."""
 
-_SIZE = re.compile(r"^\d+(\.\d+)?\s*(B|[KMGT]i?B)$", re.IGNORECASE)
+_SIZE = re.compile(r"^(?P<number>\d+(\.\d+)?)\s*(?P<unit>B|[KMGT]i?B)$", re.IGNORECASE)
+_UNIT_BYTES: dict[str, int] = {
+    "B": 1, **{f"{prefix}B": 1000 ** power for power, prefix in enumerate("KMGT", 1)},
+    **{f"{prefix}IB": 1024 ** power for power, prefix in enumerate("KMGT", 1)}}
+"""DuckDB's units: KB, MB... are powers of 1000; KiB, MiB... of 1024."""
 _HOLDER = re.compile(r"Conflicting lock is held in (?P<holder>.+?)(?:\. See also|$)")
 
 
@@ -100,9 +109,21 @@ def writer_memory_limit() -> str:
     raw = os.environ.get(MEMORY_ENV, "").strip()
     if not raw:
         return f"{max(MEMORY_FLOOR_MIB, MEMORY_PER_THREAD_MIB * (os.cpu_count() or 1))}MiB"
-    if not _SIZE.match(raw):
+    size = _size_bytes(raw)
+    if size is None:
         raise WarehouseError(f"{MEMORY_ENV}={raw!r} is not a size such as 512MB or 2GiB")
+    if size < LEAST_MEMORY_BYTES:
+        raise WarehouseError(f"{MEMORY_ENV}={raw!r} is below {LEAST_MEMORY_LIMIT}, the least "
+                             "a writer is run with (docs/operations.md, \"A writer's memory\")")
     return raw.replace(" ", "")
+
+
+def _size_bytes(size: str) -> float | None:
+    """The bytes of a DuckDB size (`512MB`, `2 GiB`), None when it is not one."""
+    match = _SIZE.match(size)
+    if match is None:
+        return None
+    return float(match["number"]) * _UNIT_BYTES[match["unit"].upper()]
 
 
 def lock_holder(error: BaseException) -> str | None:

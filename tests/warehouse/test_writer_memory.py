@@ -63,3 +63,30 @@ def test_a_bad_limit_is_refused_in_one_line_naming_the_variable_and_creates_noth
         connect(tmp_path / "w.duckdb")
     assert str(refused.value) == f"{MEMORY_ENV}={bad!r} is not a size such as 512MB or 2GiB"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("small", ["0B", "1MB", "47MB", "45MiB"])
+def test_a_limit_below_the_least_a_writer_runs_with_is_refused_and_creates_nothing(
+        small: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # at 0B every write would fail inside DuckDB; 48MB is the least a group's sync was run with
+    monkeypatch.setenv(MEMORY_ENV, small)
+    with pytest.raises(WarehouseError) as refused:
+        connect(tmp_path / "w.duckdb")
+    assert str(refused.value) == (
+        f"{MEMORY_ENV}={small!r} is below 48MB, the least a writer is run with "
+        "(docs/operations.md, \"A writer's memory\")")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("least", "expected_bytes"), [("48MB", 48_000_000),
+                                                       ("46MiB", 46 * MIB)])
+def test_the_least_limit_is_accepted_and_a_fresh_warehouse_is_migrated_under_it(
+        least: str, expected_bytes: int, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(MEMORY_ENV, least)
+    conn = connect(tmp_path / "w.duckdb")
+    try:
+        assert abs(_limit_bytes(conn) - expected_bytes) < 0.01 * expected_bytes  # DuckDB rounds
+        assert conn.execute("SELECT count(*) FROM core.rooms").fetchone() == (0,)
+    finally:
+        conn.close()
