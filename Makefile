@@ -21,7 +21,7 @@ lint: setup
 	@$(RUN) vulture
 
 typecheck: setup
-	@$(RUN) mypy --strict models sandbox pipelines
+	@$(RUN) mypy --strict models sandbox pipelines benchmarks
 
 # Two pytest-xdist workers (this machine's two cores; the suite is mostly one process waiting
 # on its children): each test file runs whole on one worker, so its module fixtures are built

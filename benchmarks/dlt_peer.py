@@ -93,8 +93,9 @@ class DltPeer:
         pipeline = dlt.pipeline(
             pipeline_name="pms_peer", pipelines_dir=str(self.work / "pipelines"),
             destination=dlt.destinations.duckdb(str(self.database)), dataset_name="pms")
-        source = rest_api_source(rest_api_config(self.base_url, self.api_key, self.parallel,
-                                                     self.complete))  # type: ignore[arg-type]
+        config: Any = rest_api_config(self.base_url, self.api_key, self.parallel,
+                                      self.complete)  # dlt's RESTAPIConfig is a TypedDict
+        source = rest_api_source(config)
         pipeline.run(source)
 
     def rows(self) -> dict[str, set[tuple[Any, ...]]]:
