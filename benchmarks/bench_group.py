@@ -12,7 +12,8 @@ of the N hotels, each with the real limit:
 2. the hotels live one more day (POST /_sandbox/advance), then the one-day incremental: the
    group in one run, against each property alone from the same warehouse (the slowest, and
    their sum: the time one run per property takes, as the pool would queue them);
-3. peak memory (RSS of the `pmsw sync` process) of the incremental of 1, 5 and N properties.
+3. peak memory (RSS of the `pmsw sync` process, started from benchmarks/launch.py so that the
+   peak is its own and not this process's) of the incremental of 1, 5 and N properties.
 
 With `--memory` it runs only the initial load of the group and then the one-day incremental of
 GRP001 alone, of 5 hotels, of the N hotels, of the N hotels with `--properties-at-once 5`
@@ -72,6 +73,7 @@ from sandbox.simulator.run import simulate_database
 from .machine import describe, high_water_mib, rss_mib
 
 REPO = Path(__file__).resolve().parents[1]
+LAUNCHER = Path(__file__).with_name("launch.py")
 RATE, BURST = 600, 120
 """The spec's limit per key, on the sandbox and in each property's client."""
 
@@ -170,16 +172,18 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path,
              if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
     log = work / "sync.log"
     began = time.perf_counter()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pipelines.cli", "sync", "--no-progress", "--warehouse",
-             str(warehouse), *([] if at_once is None else ["--properties-at-once", str(at_once)])],
-            cwd=REPO, env={**clean, **env, **(env_extra or {})}, stdout=out, stderr=out)
-        with RssSampler(process.pid) as sampler:
-            _, status, usage = os.wait4(process.pid, 0)
+    log.unlink(missing_ok=True)
+    launcher = subprocess.Popen(  # the sync's peak free of this process's (launch.py)
+        [sys.executable, str(LAUNCHER), str(log), "--", sys.executable, "-m", "pipelines.cli",
+         "sync", "--no-progress", "--warehouse", str(warehouse),
+         *([] if at_once is None else ["--properties-at-once", str(at_once)])],
+        cwd=REPO, env={**clean, **env, **(env_extra or {})}, stdout=subprocess.PIPE, text=True)
+    assert launcher.stdout is not None
+    with RssSampler(int(launcher.stdout.readline())) as sampler:
+        code, peak_kib = (int(v) for v in launcher.stdout.readline().split())
+    launcher.wait()
     whole = time.perf_counter() - began
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
+    if code != 0:
         raise RuntimeError(f"pmsw sync failed:\n{log.read_text()[-3000:]}")
     conn = duckdb.connect(str(warehouse), read_only=True)
     try:
@@ -197,7 +201,7 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path,
         conn.close()
     span = (max(r[3] for r in rows) - min(r[2] for r in rows)).total_seconds()
     return Sync(codes, whole, span, {str(r[0]): int(r[1]) for r in rows},
-                usage.ru_maxrss / 1024, sampler.by_phase(
+                peak_kib / 1024, sampler.by_phase(
                     [(str(name), began, ended) for name, began, ended in streams]))
 
 
