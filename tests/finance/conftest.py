@@ -1,14 +1,13 @@
-"""A short simulated stretch of the sandbox's 40-room hotel (Rome) with a raised share of lost
-postings, synced into a template warehouse by the ingestion code, once per session. Each test
-serves its own copy of the database and works on its own copy of the warehouse, over real
-HTTP (as tests/reconcile/test_sandbox.py)."""
+"""The reconciliation's short stretch of the 40-room hotel with a raised share of lost postings
+(tests/lost_postings.py), ten days of it, synced into a template warehouse once per session.
+Each test serves its own copy of the database and works on its own copy of the warehouse,
+over real HTTP."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -17,24 +16,12 @@ from pipelines.api import PmsClient
 from pipelines.reconcile import Mode, ReconReport, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
 from pipelines.warehouse import connect, publish
-from sandbox.http.server import RunningSandbox, serving_simulation
-from sandbox.simulator.params import PosParams, SimParams
-from sandbox.simulator.run import simulate_database
-from tests.conftest import ALL_SCOPES_KEY
-from tests.reconcile.test_sandbox import _sync
+from sandbox.http.server import RunningSandbox
+from tests.lost_postings import START, Stretch, serving_copy, simulate_stretch, sync
 
-START = date(2025, 5, 1)
 DAYS = 10
 FIRST, LAST = START, START + timedelta(days=DAYS - 1)
-PARAMS = replace(SimParams(), warmup_days=14, pos=replace(PosParams(), drop_share=0.06))
 RULES = load_rules()
-
-
-@dataclass(frozen=True)
-class Stretch:
-    db: Path
-    pos: Path
-    warehouse: Path
 
 
 @dataclass
@@ -49,7 +36,7 @@ class World:
                                   client=self.client if mode is Mode.APPLY else None)
 
     def sync(self, streams: list[str] | None = None) -> None:
-        _sync(self.sandbox, self.warehouse, self.pos, streams)
+        sync(self.sandbox, self.warehouse, self.pos, streams)
         _publish(self.warehouse)
 
 
@@ -64,25 +51,12 @@ def _publish(warehouse: Path) -> None:
 
 @pytest.fixture(scope="session")
 def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
-    folder = tmp_path_factory.mktemp("finance")
-    db, pos, warehouse = folder / "sim.sqlite", folder / "pos", folder / "template.duckdb"
-    report = simulate_database(str(db), days=DAYS, seed=7, start=START, params=PARAMS,
-                               pos_export=pos)
-    assert report.failures == {}
-    served = folder / "served.sqlite"
-    shutil.copy(db, served)
-    with serving_simulation(served) as sandbox:
-        _sync(sandbox, warehouse, pos)
-    return Stretch(db, pos, warehouse)
+    return simulate_stretch(tmp_path_factory.mktemp("finance"), days=DAYS, warmup_days=14,
+                            seed=7)
 
 
 @pytest.fixture
 def world(stretch: Stretch, tmp_path: Path) -> Iterator[World]:
-    db, warehouse = tmp_path / "pms.sqlite", tmp_path / "warehouse.duckdb"
-    shutil.copy(stretch.db, db)
-    shutil.copy(stretch.warehouse, warehouse)
-    _publish(warehouse)
-    with serving_simulation(db) as sandbox, PmsClient(
-            sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
-            burst=1_000_000) as client:
+    with serving_copy(stretch, tmp_path) as (sandbox, warehouse, client):
+        _publish(warehouse)
         yield World(sandbox, warehouse, stretch.pos, client)

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import duckdb
@@ -27,22 +26,16 @@ import polars as pl
 import pytest
 
 from pipelines.api import PmsClient, RetryPolicy
-from pipelines.ingest import SyncSettings, sync_property
-from pipelines.properties import Endpoint
 from pipelines.reconcile import Mode, ReconReport, run_reconciliation
 from pipelines.transforms.reconcile import load_rules
-from pipelines.warehouse import connect
-from sandbox.http.server import RunningSandbox, serving_simulation
-from sandbox.simulator.params import PosParams, SimParams
-from sandbox.simulator.run import simulate_database
+from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY
+from tests.lost_postings import START, Stretch, serving_copy, simulate_stretch, sync
 
 pytestmark = pytest.mark.slow
 
-START = date(2025, 5, 1)
 DAYS = 14
 FIRST, LAST = START, START + timedelta(days=DAYS - 1)
-PARAMS = replace(SimParams(), warmup_days=21, pos=replace(PosParams(), drop_share=0.06))
 RULES = load_rules()
 
 Charge = tuple[int, str, str, str]
@@ -50,11 +43,10 @@ Charge = tuple[int, str, str, str]
 
 
 @dataclass(frozen=True)
-class Stretch:
-    db: Path
-    pos: Path
-    warehouse: Path
+class Lost:
+    stretch: Stretch
     truth: frozenset[Charge]
+    """The postings the simulator lost (its ground truth: sim_dropped_postings)."""
 
 
 @dataclass
@@ -69,18 +61,7 @@ class World:
                                   client=(client or self.client) if mode is Mode.APPLY else None)
 
     def sync(self, streams: list[str] | None = None) -> None:
-        _sync(self.sandbox, self.warehouse, self.pos, streams)
-
-
-def _sync(sandbox: RunningSandbox, warehouse: Path, pos: Path,
-          streams: list[str] | None = None) -> None:
-    endpoint = Endpoint("rome", sandbox.base_url, ALL_SCOPES_KEY, 1_000_000, 1_000_000, pos)
-    conn = connect(warehouse)
-    try:
-        sync_property(endpoint, conn, f"sync-{time.monotonic_ns()}",
-                      SyncSettings(stay_guests=False, availability_nights=1), streams)
-    finally:
-        conn.close()
+        sync(self.sandbox, self.warehouse, self.pos, streams)
 
 
 def _charge(row: dict[str, object]) -> Charge:
@@ -89,17 +70,10 @@ def _charge(row: dict[str, object]) -> Charge:
 
 
 @pytest.fixture(scope="module")
-def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
-    folder = tmp_path_factory.mktemp("recon")
-    db, pos, warehouse = folder / "sim.sqlite", folder / "pos", folder / "template.duckdb"
-    report = simulate_database(str(db), days=DAYS, seed=5, start=START, params=PARAMS,
-                               pos_export=pos)
-    assert report.failures == {}
-    served = folder / "served.sqlite"
-    shutil.copy(db, served)
-    with serving_simulation(served) as sandbox:
-        _sync(sandbox, warehouse, pos)
-    conn = sqlite3.connect(db)
+def lost(tmp_path_factory: pytest.TempPathFactory) -> Lost:
+    stretch = simulate_stretch(tmp_path_factory.mktemp("recon"), days=DAYS, warmup_days=21,
+                               seed=5)
+    conn = sqlite3.connect(stretch.db)
     truth = frozenset(
         (rrid, day, item, f"{ticket}/{line}" if kind == "pos" else "rule:city_tax")
         for kind, rrid, day, item, ticket, line in conn.execute(
@@ -107,18 +81,13 @@ def stretch(tmp_path_factory: pytest.TempPathFactory) -> Stretch:
             "FROM sim_dropped_postings"))
     conn.close()
     assert len(truth) >= 30, "the stretch should lose enough postings to be a test"
-    return Stretch(db, pos, warehouse, truth)
+    return Lost(stretch, truth)
 
 
 @pytest.fixture
-def world(stretch: Stretch, tmp_path: Path) -> Iterator[World]:
-    db, warehouse = tmp_path / "pms.sqlite", tmp_path / "warehouse.duckdb"
-    shutil.copy(stretch.db, db)
-    shutil.copy(stretch.warehouse, warehouse)
-    with serving_simulation(db) as sandbox, PmsClient(
-            sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
-            burst=1_000_000) as client:
-        yield World(sandbox, warehouse, stretch.pos, client)
+def world(lost: Lost, tmp_path: Path) -> Iterator[World]:
+    with serving_copy(lost.stretch, tmp_path) as (sandbox, warehouse, client):
+        yield World(sandbox, warehouse, lost.stretch.pos, client)
 
 
 def not_matched(report: ReconReport) -> pl.DataFrame:
@@ -141,12 +110,12 @@ def lines_on_folios(client: PmsClient, rows: pl.DataFrame) -> dict[str, int]:
     return counts
 
 
-def test_dry_run_finds_exactly_the_dropped_postings(stretch: Stretch, world: World) -> None:
+def test_dry_run_finds_exactly_the_dropped_postings(lost: Lost, world: World) -> None:
     """Issue 7, Safety: the dry run finds exactly the charges the simulator dropped and
     nothing else; it posts nothing and writes one run with its results."""
     report = world.run()
     found = {_charge(r) for r in not_matched(report).iter_rows(named=True)}
-    assert found == stretch.truth
+    assert found == lost.truth
     summary = report.summary
     assert summary["amount_mismatch"] == (0, 0)
     assert summary["posted"] == (0, 0)
