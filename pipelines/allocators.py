@@ -8,12 +8,13 @@ default"). Neither is made when the user set it already in the environment: thei
   is imported, so `pipelines` sets it when imported: it holds in `pmsw`, the code location and
   a notebook that imports `pipelines` before polars.
 - Everything else (Python, DuckDB, httpx, Dagster) allocates through glibc's malloc, whose
-  arenas fragment over a long multi-threaded run: a group's peak grew with the number of
-  properties at the same number in flight. Two arenas, and every block of 128 KiB or more
-  mapped apart and returned on free, cut that growth by more than half. glibc reads its
-  environment when the process starts, so the same settings are made with `mallopt` where a
-  writer's process starts: the `pmsw` command and the code location (pipelines.definitions,
-  whose process and run workers write the warehouse). A notebook keeps glibc's own
+  arenas fragment over a long multi-threaded run. Two arenas, and every block of 128 KiB or
+  more mapped apart and returned on free, took 28 MiB off the peak of a 40 hotels' run
+  (434 MiB against 462; the growth with the properties stays, benchmarks/results.md, "The
+  peak RSS of a child counted its parent's"). glibc reads its environment when the process
+  starts, so the same settings are made with `mallopt` where a writer's process starts: the
+  `pmsw` command and the code location (pipelines.definitions, whose process and run workers
+  write the warehouse). A notebook keeps glibc's own
   behaviour, as it keeps DuckDB's own memory limit (a reader should cache what it reads).
 """
 
