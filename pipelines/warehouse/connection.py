@@ -39,11 +39,12 @@ MEMORY_ENV = "PMSW_WAREHOUSE_MEMORY_LIMIT"
 MEMORY_PER_THREAD_MIB = 128
 """DuckDB's own floor: it asks for at least 125 MB per thread for a query that spills."""
 MEMORY_FLOOR_MIB = 256
-LEAST_MEMORY_LIMIT = "48MB"
+LEAST_MEMORY_MB = 48
+LEAST_MEMORY_LIMIT = f"{LEAST_MEMORY_MB}MB"
 """The least PMSW_WAREHOUSE_MEMORY_LIMIT accepted: the least a 40-hotel group's sync was run with
 (benchmarks/results.md, "The same with the writer's DuckDB at 48 MB"). At `0B` every write
 fails in DuckDB and is rolled back."""
-LEAST_MEMORY_BYTES = 48 * 1000 ** 2
+LEAST_MEMORY_BYTES = LEAST_MEMORY_MB * 1000 ** 2
 READ_COPY_SUFFIX = ".read.duckdb"
 STORAGE_VERSION = "v1.4.0"
 """Oldest DuckDB release whose storage format a new warehouse (and every read copy) uses."""
