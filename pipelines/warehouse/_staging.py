@@ -8,7 +8,8 @@ the typed core table casts them, so no float ever touches an amount.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -38,30 +39,49 @@ class _ArrowStream:
         return self._frame.__arrow_c_stream__(requested_schema)
 
 
+@contextmanager
+def _registered(conn: duckdb.DuckDBPyConnection, view: str,
+                frame: pl.DataFrame) -> Iterator[str]:
+    """`frame` as DuckDB view `view` for the block. A statement that failed inside it has
+    aborted the transaction, and unregistering would then raise over the statement's own
+    error (the one the user must see, e.g. out of memory), so that error is the one raised."""
+    conn.register(view, _ArrowStream(frame))
+    try:
+        yield view
+    except BaseException:
+        with suppress(duckdb.Error):
+            conn.unregister(view)
+        raise
+    conn.unregister(view)
+
+
 def stage(conn: duckdb.DuckDBPyConnection, name: str, schema: Schema,
           rows: Sequence[Mapping[str, Any]]) -> int:
     """(Re)create temp table `name` holding `rows` with the column types of `schema`."""
-    columns = {col: [row[col] for row in rows] for col in schema}
-    frame = pl.DataFrame(columns, schema=dict(schema))
-    view = f"{name}_arrow"
-    conn.register(view, _ArrowStream(frame))
-    try:
+    frame = frame_of(schema, rows)
+    with _registered(conn, f"{name}_arrow", frame) as view:
         conn.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {view}")
-    finally:
-        conn.unregister(view)
     return frame.height
 
 
-def insert_frame(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> int:
+def insert_frame(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame,
+                 derived: str = "") -> int:
     """INSERT `frame` into `table`, columns matched by name (DuckDB casts to the table's
-    types). Joins the caller's transaction. Returns the rows inserted."""
-    view = f"_insert_{table.replace('.', '_')}_arrow"
-    conn.register(view, _ArrowStream(frame))
-    try:
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {view}")
-    finally:
-        conn.unregister(view)
+    types), plus the `derived` select expressions (e.g. `f(x) AS y`) over the frame's columns.
+    Joins the caller's transaction. Returns the rows inserted.
+
+    Straight from the Arrow stream, with no temp table between: DuckDB writes a large insert's
+    row groups to the file as they fill, where a temp table would hold every row in the
+    writer's capped memory until the insert ends (docs/operations.md, "A writer's memory")."""
+    extra = f", {derived}" if derived else ""
+    with _registered(conn, f"_insert_{table.replace('.', '_')}_arrow", frame) as view:
+        conn.execute(f"INSERT INTO {table} BY NAME SELECT *{extra} FROM {view}")
     return frame.height
+
+
+def frame_of(schema: Schema, rows: Sequence[Mapping[str, Any]]) -> pl.DataFrame:
+    """`rows` as a polars frame with the column types of `schema`."""
+    return pl.DataFrame({col: [row[col] for row in rows] for col in schema}, schema=dict(schema))
 
 
 def drop(conn: duckdb.DuckDBPyConnection, *names: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel
 
-from ._staging import INT, JSON, STR, TS, drop, require_aware, stage
+from ._staging import INT, JSON, STR, TS, frame_of, insert_frame, require_aware
 
 Payload = Mapping[str, Any]
 
@@ -37,10 +37,7 @@ def append_raw(conn: duckdb.DuckDBPyConnection, property_id: int, stream: str,
     } for p in payloads]
     if not rows:
         return 0
-    stage(conn, "_stg_raw", {"property_id": INT, "stream": STR, "payload": JSON,
-                             "fetched_at": TS, "run_id": STR}, rows)
-    conn.execute("INSERT INTO raw.payloads BY NAME SELECT *, "
-                 "TRY_CAST(json_extract(payload::JSON, '$.id') AS BIGINT) AS entity_id "
-                 "FROM _stg_raw")
-    drop(conn, "_stg_raw")
-    return len(rows)
+    frame = frame_of({"property_id": INT, "stream": STR, "payload": JSON, "fetched_at": TS,
+                      "run_id": STR}, rows)
+    return insert_frame(conn, "raw.payloads", frame,
+                        "TRY_CAST(json_extract_string(payload, '$.id') AS BIGINT) AS entity_id")

@@ -6,13 +6,24 @@ properties it synced. Readers keep DuckDB's default."""
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
-from pipelines.warehouse import MEMORY_ENV, WarehouseError, connect, open_read_copy
+from pipelines.warehouse import (
+    MEMORY_ENV,
+    WarehouseError,
+    connect,
+    insert_frame,
+    open_read_copy,
+    transaction,
+)
+from pipelines.warehouse.connection import LEAST_MEMORY_LIMIT
 from pipelines.warehouse.publish import publish
+from pipelines.warehouse.raw import append_raw
 
 MIB = 1024 * 1024
 
@@ -83,5 +94,50 @@ def test_the_least_limit_is_accepted_and_a_fresh_warehouse_is_migrated_under_it(
     try:
         assert abs(_limit_bytes(conn) - expected_bytes) < 0.01 * expected_bytes  # DuckDB rounds
         assert conn.execute("SELECT count(*) FROM core.rooms").fetchone() == (0,)
+    finally:
+        conn.close()
+
+
+def test_a_large_landing_fits_in_the_least_limit(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer's memory does not grow with the size of one transaction: 20,000 payloads of
+    about 1 KB (20 MB of JSON, the first load of a large hotel's book) land in
+    raw.payloads in one transaction at the least limit, 48MB. (Extracting the id through a
+    `::JSON` cast ran out of DuckDB's memory here; so did the demo's first sync.)"""
+    monkeypatch.setenv(MEMORY_ENV, LEAST_MEMORY_LIMIT)
+    payloads = [{"id": n, "notes": "x" * 1000, "rooms": [{"id": 10 * n, "nights": [1, 2, 3]}]}
+                for n in range(20_000)]
+    conn = connect(tmp_path / "w.duckdb")
+    try:
+        with transaction(conn):
+            landed = append_raw(conn, 1, "reservations", payloads, run_id="r1",
+                                fetched_at=datetime(2026, 11, 27, tzinfo=UTC))
+        assert landed == 20_000
+        assert conn.execute("SELECT count(*), sum(entity_id), count(DISTINCT payload) "
+                            "FROM raw.payloads").fetchone() == (20_000, 19_999 * 10_000, 20_000)
+    finally:
+        conn.close()
+
+
+def test_a_failed_insert_raises_its_own_error_not_the_aborted_transaction_s(
+        tmp_path: Path) -> None:
+    """When an INSERT from a frame fails inside a transaction, the user sees why (here the
+    NOT NULL of raw.payloads.run_id), not DuckDB's "transaction is aborted" from the cleanup
+    after it; and nothing is written."""
+    conn = connect(tmp_path / "w.duckdb")
+    at = datetime(2026, 11, 27, tzinfo=UTC)
+    no_run = pl.DataFrame({"property_id": [1], "stream": ["events"], "payload": ["{}"],
+                           "fetched_at": [at], "run_id": [None]},
+                          schema_overrides={"run_id": pl.String})
+
+    def land_then_fail() -> None:
+        with transaction(conn):
+            append_raw(conn, 1, "events", [{"id": 1}], run_id="r1", fetched_at=at)
+            insert_frame(conn, "raw.payloads", no_run)
+
+    try:
+        with pytest.raises(duckdb.ConstraintException, match="run_id"):
+            land_then_fail()
+        assert conn.execute("SELECT count(*) FROM raw.payloads").fetchone() == (0,)
     finally:
         conn.close()
