@@ -13,6 +13,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TypeVar
 
+import duckdb
+
+from pipelines.warehouse import out_of_memory
+
 T = TypeVar("T")
 
 
@@ -31,6 +35,7 @@ def each_property(codes: Sequence[str], work: Callable[[str], T],
                   at_once: int) -> tuple[dict[str, T], dict[str, BaseException]]:
     """`work(code)` for every code, `at_once` at a time: (results, errors) by code. A single
     code runs on the caller's thread and its error is raised as it is."""
+    work = _explained(work)
     if len(codes) == 1:
         return {codes[0]: work(codes[0])}, {}
     results: dict[str, T] = {}
@@ -46,3 +51,13 @@ def each_property(codes: Sequence[str], work: Callable[[str], T],
             else:
                 errors[code] = error
     return results, errors
+
+
+def _explained(work: Callable[[str], T]) -> Callable[[str], T]:
+    """`work`, with DuckDB's out-of-memory error told as the setting that bounds it."""
+    def run(code: str) -> T:
+        try:
+            return work(code)
+        except duckdb.OutOfMemoryException as error:
+            raise out_of_memory(error) from error
+    return run

@@ -22,6 +22,7 @@ import os
 import re
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import duckdb
@@ -36,9 +37,12 @@ WAIT_ENV = "PMSW_WAREHOUSE_WAIT"
 DEFAULT_WAIT = 600.0
 MEMORY_ENV = "PMSW_WAREHOUSE_MEMORY_LIMIT"
 """DuckDB's memory limit in a writer process, e.g. `1GB` (default: writer_memory_limit())."""
-MEMORY_PER_THREAD_MIB = 128
-"""DuckDB's own floor: it asks for at least 125 MB per thread for a query that spills."""
-MEMORY_FLOOR_MIB = 256
+MEMORY_PER_THREAD_MIB = 32
+MEMORY_FLOOR_MIB = 64
+"""The default limit: the larger of the floor and 32 MiB a core. A writer appends, merges a
+batch and reads one property at a time, so a small pool serves it; what DuckDB does not keep
+it reads again from the file's pages in the kernel's cache (docs/operations.md, "A writer's
+memory")."""
 LEAST_MEMORY_MB = 48
 LEAST_MEMORY_LIMIT = f"{LEAST_MEMORY_MB}MB"
 """The least PMSW_WAREHOUSE_MEMORY_LIMIT accepted: the least a 40-hotel group's sync was run with
@@ -102,11 +106,11 @@ def writer_memory_limit() -> str:
     MEMORY_FLOOR_MIB and MEMORY_PER_THREAD_MIB per core (DuckDB runs a thread per core).
 
     Why a writer has a limit at all: DuckDB keeps every block it reads or writes in its
-    buffer pool up to its own default, 80 % of the machine's memory, so a writer's memory grew
-    with the data it touched (benchmarks/results.md, "Memory with the writer's DuckDB capped,
-    by phase": 20 hotels, 551 MiB uncapped, 502 capped). Past the limit DuckDB
-    evicts clean blocks and spills to its temporary directory; the readers' own processes keep
-    DuckDB's default (a notebook should cache what it reads)."""
+    buffer pool up to its limit, by default 80 % of the machine's memory, so a writer's memory
+    grew with the data it touched, and a group's run with its properties (benchmarks/results.md,
+    "99 hotels with the writer's DuckDB at 48 MB"). Past the limit DuckDB evicts clean blocks
+    and spills to its temporary directory; the readers' own processes keep DuckDB's default
+    (a notebook should cache what it reads)."""
     raw = os.environ.get(MEMORY_ENV, "").strip()
     if not raw:
         return f"{max(MEMORY_FLOOR_MIB, MEMORY_PER_THREAD_MIB * (os.cpu_count() or 1))}MiB"
@@ -117,6 +121,15 @@ def writer_memory_limit() -> str:
         raise WarehouseError(f"{MEMORY_ENV}={raw!r} is below {LEAST_MEMORY_LIMIT}, the least "
                              "a writer is run with (docs/operations.md, \"A writer's memory\")")
     return raw.replace(" ", "")
+
+
+def out_of_memory(error: duckdb.OutOfMemoryException) -> WarehouseError:
+    """DuckDB's out-of-memory error as the user can act on it: the variable to raise, not
+    DuckDB's own `SET memory_limit` advice (a writer sets it on every open)."""
+    return WarehouseError(
+        f"DuckDB ran out of the writer's memory, {MEMORY_ENV}={writer_memory_limit()} "
+        f"({_first_line(error)}): set {MEMORY_ENV} higher, e.g. 512MB, and run again "
+        "(docs/operations.md, \"A writer's memory\"); the write was rolled back")
 
 
 def _size_bytes(size: str) -> float | None:
@@ -218,9 +231,36 @@ def connect(
     conn = _open_waiting(target, read_only, wait_seconds() if wait is None else wait)
     _session(conn)
     if limit is not None:
-        conn.execute(f"SET memory_limit = '{limit}'")  # matched by _SIZE: no quote inside
+        _cap_memory(conn, target, limit)
         bring_up_to_date(conn)
     return conn
+
+
+WAL_SHARE_OF_MEMORY = 16
+"""A writer checkpoints once its WAL reaches 1/16 of its memory limit (DuckDB's own threshold,
+16 MiB, at 256 MiB). What is committed but not yet checkpointed stays in DuckDB's memory,
+pinned, and takes several times its WAL size there: with DuckDB's threshold a 64 MiB writer
+ran out of memory building a year's marts (docs/operations.md, "A writer's memory")."""
+
+
+def _cap_memory(conn: duckdb.DuckDBPyConnection, path: Path, limit: str) -> None:
+    """Set the writer's memory limit and the WAL size that triggers a checkpoint. A WAL left by
+    an earlier process (a crash, a larger limit) was replayed into memory on open: it is
+    checkpointed first, else the limit could not be set below what it holds."""
+    wal = path.with_name(path.name + ".wal")
+    if wal.is_file() and wal.stat().st_size > 0:
+        # Another connection of this process writing: the WAL is its own, held already.
+        with suppress(duckdb.TransactionException):
+            conn.execute("CHECKPOINT")
+    try:
+        conn.execute(f"SET memory_limit = '{limit}'")  # matched by _SIZE: no quote inside
+    except duckdb.OutOfMemoryException as error:
+        conn.close()
+        raise WarehouseError(f"the warehouse {path} holds more than {MEMORY_ENV}={limit} "
+                             f"allows ({_first_line(error)}); raise it") from None
+    limit_bytes = _size_bytes(limit) or LEAST_MEMORY_BYTES
+    conn.execute(f"SET checkpoint_threshold = "
+                 f"'{int(limit_bytes // WAL_SHARE_OF_MEMORY // 1024)}KiB'")
 
 
 def _session(conn: duckdb.DuckDBPyConnection) -> None:

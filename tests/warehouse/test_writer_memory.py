@@ -6,6 +6,8 @@ properties it synced. Readers keep DuckDB's default."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from pipelines.warehouse.publish import publish
 from pipelines.warehouse.raw import append_raw
 
 MIB = 1024 * 1024
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _limit_bytes(conn: duckdb.DuckDBPyConnection) -> int:
@@ -37,12 +40,12 @@ def _limit_bytes(conn: duckdb.DuckDBPyConnection) -> int:
     return round(float(number) * scale)
 
 
-def test_a_writer_is_capped_at_128_mib_a_core_and_at_least_256(
+def test_a_writer_is_capped_at_32_mib_a_core_and_at_least_64(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(MEMORY_ENV, raising=False)
     conn = connect(tmp_path / "w.duckdb")
     try:
-        expected = max(256, 128 * (os.cpu_count() or 1)) * MIB
+        expected = max(64, 32 * (os.cpu_count() or 1)) * MIB
         assert _limit_bytes(conn) == expected
         # far below DuckDB's own default of 80 % of the machine's memory
         assert expected < 0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -139,5 +142,45 @@ def test_a_failed_insert_raises_its_own_error_not_the_aborted_transaction_s(
         with pytest.raises(duckdb.ConstraintException, match="run_id"):
             land_then_fail()
         assert conn.execute("SELECT count(*) FROM raw.payloads").fetchone() == (0,)
+    finally:
+        conn.close()
+
+
+LEAVE_A_WAL = """
+import os, sys
+from datetime import UTC, datetime
+from pipelines.warehouse import connect, transaction
+from pipelines.warehouse.raw import append_raw
+conn = connect(sys.argv[1])
+payloads = [{"id": n, "notes": "x" * 1000} for n in range(30_000)]
+with transaction(conn):
+    append_raw(conn, 1, "events", payloads, run_id="r1", fetched_at=datetime.now(UTC))
+os._exit(0)  # no close, so no checkpoint: the committed rows are left in the WAL
+"""
+
+
+def test_a_wal_left_by_a_larger_writer_is_checkpointed_before_the_limit_is_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that wrote at a large limit and died leaves its last commits in the WAL, which
+    DuckDB replays into memory, pinned, on the next open. A writer at the least limit
+    checkpoints it before setting its limit (a year's WAL replayed held more than 48MB, and
+    the limit could not be set), reads every row, and checkpoints its own WAL at a sixteenth
+    of its limit."""
+    warehouse = tmp_path / "w.duckdb"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("PMSW_")}
+    left = subprocess.run([sys.executable, "-c", LEAVE_A_WAL, str(warehouse)],
+                          env={**clean, MEMORY_ENV: "2GiB"}, cwd=REPO,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert left.returncode == 0, left.stderr[-2000:]
+    assert Path(f"{warehouse}.wal").stat().st_size > 20 * MIB
+    monkeypatch.setenv(MEMORY_ENV, LEAST_MEMORY_LIMIT)
+    conn = connect(warehouse)
+    try:
+        wal = Path(f"{warehouse}.wal")
+        assert not wal.exists() or wal.stat().st_size == 0  # checkpointed on open
+        assert conn.execute("SELECT count(*) FROM raw.payloads").fetchone() == (30_000,)
+        assert abs(_limit_bytes(conn) - 48_000_000) < 480_000
+        threshold = conn.execute("SELECT current_setting('checkpoint_threshold')").fetchone()
+        assert threshold == ("2.8 MiB",), threshold  # 48,000,000 / 16 bytes
     finally:
         conn.close()
