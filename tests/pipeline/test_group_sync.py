@@ -6,8 +6,8 @@ Dagster run the hourly schedule starts, sync them in ONE run whose steps fetch t
 concurrently and land them one transaction at a time. Checked here: every property ends equal
 to the API field by field, the properties' streams ran at the same time (their intervals in
 meta.sync_runs overlap: one after another they could not), a property that fails is named and
-the others land their day with their marts, the schedule's run request covers every
-partition in one run, and a mart step keeps nothing of a property once it has built it.
+the others land their day with their marts, and the schedule's run request covers every
+partition in one run.
 """
 
 from __future__ import annotations
@@ -242,58 +242,6 @@ def test_the_hourly_schedule_starts_one_dagster_run_of_every_property(
     for asset in ("pms/reservations", "pms/folios", "mart/occupancy_daily", "meta/read_copy"):
         assert {(asset, code) for code in codes} <= materialized, asset
     _equal_to_api(warehouse, served.base_url, numbers)
-
-
-MART_STEPS = """
-import json, sys
-import pipelines.defs.marts as marts
-from pipelines.materialize import materialize
-
-HELD = "SELECT sum(memory_usage_bytes) FROM duckdb_memory()"
-held: dict[str, list[int]] = {}
-build = marts.build_mart
-
-def build_noting_what_duckdb_holds(conn, name, property_id, *args):
-    held.setdefault(name, []).append(int(conn.execute(HELD).fetchone()[0]))
-    return build(conn, name, property_id, *args)
-
-marts.build_mart = build_noting_what_duckdb_holds
-runs = materialize(sys.argv[2:], sys.argv[1], streams=[], marts=True, publish=False)
-print(json.dumps({"errors": [repr(r.error) for r in runs if r.error], "held": held}))
-"""
-
-
-SLACK = 2 * 256 * 1024
-"""Two of DuckDB's blocks: the file's own metadata, a little larger once the first property's
-rows are written (measured: one block more)."""
-
-
-def test_a_mart_step_holds_nothing_of_the_properties_it_built_before(
-        served: RunningSandbox, tmp_path: Path) -> None:
-    """The marts of a group's run are built one property at a time, each on a connection of
-    its own (docs/operations.md, "A group's memory"): when a property's mart starts, DuckDB
-    holds no more memory than when the first property's did (give or take the file's
-    metadata), none of the blocks the earlier properties read or wrote. (With one connection
-    for the whole step, mart.booking_outcomes of the third property started with 6 MiB held
-    against 1 MiB for the first.)"""
-    numbers = range(1, 4)
-    _, env = _properties(tmp_path / "properties.yaml", served.base_url, numbers)
-    warehouse = tmp_path / "warehouse.duckdb"
-    landed = _sync(env, warehouse, "--no-marts")
-    assert landed.returncode == 0, landed.stderr[-3000:]
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
-    done = subprocess.run([sys.executable, "-c", MART_STEPS, str(warehouse),
-                           *(group_code(n) for n in numbers)], cwd=REPO,
-                          env={**clean, **env}, capture_output=True, text=True, timeout=600,
-                          check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert found["errors"] == []
-    assert len(found["held"]) == 15, sorted(found["held"])  # every mart.* table
-    for mart, held in found["held"].items():
-        assert len(held) == len(numbers), (mart, held)
-        assert all(later <= held[0] + SLACK for later in held[1:]), (mart, held)
 
 
 def test_the_group_seed_gives_each_hotel_its_own_key_and_property(simulated: Path) -> None:
