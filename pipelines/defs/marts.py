@@ -105,8 +105,7 @@ def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
     def _asset(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
                config: MartConfig) -> dg.MaterializeResult:  # type: ignore[type-arg]
         # One connection for the step: what DuckDB keeps of the properties built before is
-        # bounded by the writer's memory limit (docs/operations.md, "A writer's memory"), and
-        # a connection per property cost a fifth more of the marts' time.
+        # bounded by the writer's memory limit (docs/operations.md, "A writer's memory").
         with warehouse.connect() as conn:
             def one(code: str) -> dict[str, Any]:
                 pid = property_of_partition(conn, code, context.run_id)
