@@ -109,9 +109,11 @@ def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
         with warehouse.connect() as conn:
             def one(code: str) -> dict[str, Any]:
                 pid = property_of_partition(conn, code, context.run_id)
-                rows = build_mart(conn, name, pid, config.settings(), context.run_id)
-                context.log.info(f"mart.{name} of property {pid}: {rows.height} rows")
-                return _metadata(pid, rows)
+                rows, written = build_mart(conn, name, pid, config.settings(), context.run_id)
+                context.log.info(f"mart.{name} of property {pid}: {rows.height} rows "
+                                 f"({written.inserted} inserted, {written.deleted} deleted)")
+                return {**_metadata(pid, rows), "inserted": written.inserted,
+                        "deleted": written.deleted}
 
             # One property at a time: the transforms use every core already, and the
             # memory of a step stays that of one property whatever the group's size.

@@ -36,7 +36,7 @@ from pipelines.transforms.stay_nights import stay_nights
 from pipelines.transforms.tieout import revenue_tieout
 
 from . import read
-from .write import replace_rows
+from .write import Replaced, replace_rows
 
 
 @dataclass(frozen=True)
@@ -204,14 +204,15 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
 
 
 def build_mart(conn: duckdb.DuckDBPyConnection, name: str, property_id: int,
-               settings: MartSettings | None = None, run_id: str | None = None) -> pl.DataFrame:
+               settings: MartSettings | None = None,
+               run_id: str | None = None) -> tuple[pl.DataFrame, Replaced]:
     """Compute mart `name` of the property from the warehouse and replace its rows (one
-    transaction, which also records `run_id` in meta.mart_builds); return the rows written."""
+    transaction, which also records `run_id` in meta.mart_builds, writing only the rows that
+    changed); return the rows built and what was written."""
     builder, _ = MARTS[name]
     rows = builder(Inputs(conn, read.property_facts(conn, property_id),
                           settings or MartSettings()))
-    replace_rows(conn, name, property_id, rows, run_id)
-    return rows
+    return rows, replace_rows(conn, name, property_id, rows, run_id)
 
 
 def build_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
@@ -219,5 +220,5 @@ def build_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
                 names: Sequence[str] | None = None, run_id: str | None = None) -> dict[str, int]:
     """Build the marts `names` (all by default) in dependency order; rows written per mart."""
     wanted = list(MARTS) if names is None else [n for n in MARTS if n in names]
-    return {name: build_mart(conn, name, property_id, settings, run_id).height
+    return {name: build_mart(conn, name, property_id, settings, run_id)[0].height
             for name in wanted}

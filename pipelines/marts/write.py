@@ -1,27 +1,99 @@
-"""Replace one property's rows of a mart table with a polars frame, in one transaction."""
+"""Replace one property's rows of a mart table with a polars frame, in one transaction.
+
+Only the difference is written: a row already stored with the same values stays, a stored row
+the frame no longer holds (or holds with other values) is deleted by its primary key, a row of
+the frame not stored is inserted. After a sync most of a property's history is unchanged, so a
+rebuild writes the snapshots the sync touched, not three years of them (docs/scaling.md,
+"Marts against history and change"). The table ends equal to the frame either way.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from uuid import uuid4
 
 import duckdb
 import polars as pl
 
 from pipelines.warehouse import insert_frame, transaction
+from pipelines.warehouse._staging import registered
+from pipelines.warehouse.frames import query_frame
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """What a replace did: the property's rows now in the table, and the rows written."""
+
+    rows: int
+    inserted: int
+    deleted: int
+
+
+def primary_key(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    """The primary key columns of `mart.<table>`; empty when it has none."""
+    found = conn.execute(
+        "SELECT constraint_column_names FROM duckdb_constraints() WHERE schema_name = 'mart' "
+        "AND table_name = ? AND constraint_type = 'PRIMARY KEY'", [table]).fetchall()
+    return list(found[0][0]) if found else []
+
+
+def _exact(frame_type: pl.DataType, stored_type: pl.DataType) -> bool:
+    """Whether every value of `frame_type` compares to the stored one as DuckDB would store it.
+    A float stored as a decimal does not: polars and DuckDB round its halves differently."""
+    if frame_type == stored_type or (frame_type.is_integer() and stored_type.is_integer()):
+        return True
+    if isinstance(frame_type, pl.Decimal) and isinstance(stored_type, pl.Decimal):
+        return frame_type.scale <= stored_type.scale
+    return isinstance(frame_type, pl.Datetime) and isinstance(stored_type, pl.Datetime)
+
+
+def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
+                key: list[str]) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """(keys of the stored rows to delete, rows to insert), compared on every column of `rows`
+    cast to the stored types; None when a column does not compare exactly (`_exact`)."""
+    columns = rows.columns
+    if not all(c in stored.schema and _exact(rows.schema[c], stored.schema[c])
+               for c in columns):
+        return None
+    typed = rows.select(pl.col(c).cast(stored.schema[c]) for c in columns)
+    kept = stored.select(columns)
+    stale = kept.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
+    new = typed.with_row_index("_row").join(kept, on=columns, how="anti", nulls_equal=True)
+    fresh = rows.select(pl.all().gather(new["_row"]))  # as built: DuckDB casts on insert
+    return stale, fresh
 
 
 def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
-                 rows: pl.DataFrame, run_id: str | None = None) -> int:
-    """DELETE the property's rows of `mart.<table>` and INSERT `rows` (matched by column name;
-    DuckDB casts to the table's types), and record the build in meta.mart_builds (`run_id`,
-    default a fresh id), all or nothing. Returns the rows written."""
+                 rows: pl.DataFrame, run_id: str | None = None) -> Replaced:
+    """Make the property's rows of `mart.<table>` equal `rows` (matched by column name; DuckDB
+    casts to the table's types) and record the build in meta.mart_builds (`run_id`, default a
+    fresh id), all or nothing. A table without a primary key (no row to match) or with a column
+    that does not compare exactly (`_exact`) has its property's rows all deleted and `rows`
+    inserted."""
     if rows.height and rows["property_id"].unique().to_list() != [property_id]:
         raise ValueError(f"mart.{table}: rows of another property than {property_id}")
+    key = primary_key(conn, table)
     with transaction(conn):
-        conn.execute(f"DELETE FROM mart.{table} WHERE property_id = ?", [property_id])
-        if rows.height:
-            insert_frame(conn, f"mart.{table}", rows)
+        difference = None
+        if key and rows.width:
+            stored = query_frame(conn, f"SELECT * FROM mart.{table} WHERE property_id = ?",
+                                 [property_id])
+            difference = _difference(stored, rows, key)
+        if difference is not None:
+            stale, fresh = difference
+            if stale.height:
+                matches = " AND ".join(f"t.{c} = s.{c}" for c in key)
+                with registered(conn, f"_stale_{table}_arrow", stale) as view:
+                    conn.execute(f"DELETE FROM mart.{table} AS t USING {view} AS s "
+                                 f"WHERE {matches}")
+            deleted = stale.height
+        else:
+            deleted = conn.execute(f"DELETE FROM mart.{table} WHERE property_id = ?",
+                                   [property_id]).fetchone()[0]  # type: ignore[index]
+            fresh = rows
+        if fresh.height:
+            insert_frame(conn, f"mart.{table}", fresh)
         conn.execute(
             "INSERT OR REPLACE INTO meta.mart_builds (property_id, mart, run_id, built_at) "
             "VALUES (?, ?, ?, now())", [property_id, table, run_id or f"mart-{uuid4().hex}"])
-    return rows.height
+    return Replaced(rows=rows.height, inserted=fresh.height, deleted=deleted)

@@ -40,7 +40,7 @@ class _ArrowStream:
 
 
 @contextmanager
-def _registered(conn: duckdb.DuckDBPyConnection, view: str,
+def registered(conn: duckdb.DuckDBPyConnection, view: str,
                 frame: pl.DataFrame) -> Iterator[str]:
     """`frame` as DuckDB view `view` for the block. A statement that failed inside it has
     aborted the transaction, and unregistering would then raise over the statement's own
@@ -59,7 +59,7 @@ def stage(conn: duckdb.DuckDBPyConnection, name: str, schema: Schema,
           rows: Sequence[Mapping[str, Any]]) -> int:
     """(Re)create temp table `name` holding `rows` with the column types of `schema`."""
     frame = frame_of(schema, rows)
-    with _registered(conn, f"{name}_arrow", frame) as view:
+    with registered(conn, f"{name}_arrow", frame) as view:
         conn.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {view}")
     return frame.height
 
@@ -74,7 +74,7 @@ def insert_frame(conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFram
     row groups to the file as they fill, where a temp table would hold every row in the
     writer's capped memory until the insert ends (docs/operations.md, "A writer's memory")."""
     extra = f", {derived}" if derived else ""
-    with _registered(conn, f"_insert_{table.replace('.', '_')}_arrow", frame) as view:
+    with registered(conn, f"_insert_{table.replace('.', '_')}_arrow", frame) as view:
         conn.execute(f"INSERT INTO {table} BY NAME SELECT *{extra} FROM {view}")
     return frame.height
 

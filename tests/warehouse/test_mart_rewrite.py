@@ -1,0 +1,122 @@
+"""A mart's rebuild writes only what changed, and the table ends equal to the rebuild
+(pipelines.marts.write; docs/scaling.md, "Marts against history and change")."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import duckdb
+import polars as pl
+import pytest
+
+from pipelines.marts import replace_rows
+
+D = date(2026, 3, 1)
+E = date(2026, 3, 2)
+
+
+def snapshots(*rows: tuple[int, date, date, int, str]) -> pl.DataFrame:
+    """mart.otb_snapshots rows (property, snapshot date, stay date, rooms, revenue) as a
+    transform builds them: Int64 rooms, revenue a Decimal of scale 2."""
+    return pl.DataFrame(
+        [(p, s, d, rooms, Decimal(rev), 0, False) for p, s, d, rooms, rev in rows],
+        schema={"property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+                "rooms_otb": pl.Int64, "revenue_otb_net": pl.Decimal(38, 2),
+                "rooms_option": pl.Int64, "is_rebuilt": pl.Boolean}, orient="row")
+
+
+def stored(conn: duckdb.DuckDBPyConnection, table: str, order: str) -> list[tuple[object, ...]]:
+    return conn.execute(f"SELECT * FROM mart.{table} ORDER BY {order}").fetchall()
+
+
+def test_only_the_changed_rows_are_written_and_the_table_equals_the_rebuild(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    first = snapshots((1, D, D, 10, "1000.00"), (1, D, E, 8, "800.00"), (1, E, E, 9, "900.00"),
+                      (2, D, D, 5, "500.00"))
+    replace_rows(conn, "otb_snapshots", 1, first.filter(pl.col("property_id") == 1))
+    replace_rows(conn, "otb_snapshots", 2, first.filter(pl.col("property_id") == 2))
+    # The sync changed one row's revenue, dropped one row and brought one new row.
+    rebuilt = snapshots((1, D, D, 10, "1000.00"), (1, D, E, 8, "810.00"),
+                        (1, E, date(2026, 3, 3), 4, "400.00"))
+
+    written = replace_rows(conn, "otb_snapshots", 1, rebuilt, run_id="run-2")
+
+    assert (written.rows, written.inserted, written.deleted) == (3, 2, 2)
+    assert stored(conn, "otb_snapshots", "property_id, snapshot_date, stay_date") == [
+        (1, D, D, 10, Decimal("1000.00"), 0, False),
+        (1, D, E, 8, Decimal("810.00"), 0, False),
+        (1, E, date(2026, 3, 3), 4, Decimal("400.00"), 0, False),
+        (2, D, D, 5, Decimal("500.00"), 0, False),  # another property's rows are left alone
+    ]
+    assert conn.execute("SELECT run_id FROM meta.mart_builds WHERE property_id = 1 "
+                        "AND mart = 'otb_snapshots'").fetchone() == ("run-2",)
+
+
+def test_a_rebuild_with_nothing_changed_writes_nothing_and_records_the_build(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    rows = snapshots((1, D, D, 10, "1000.00"), (1, D, E, 8, "800.00"))
+    replace_rows(conn, "otb_snapshots", 1, rows)
+
+    written = replace_rows(conn, "otb_snapshots", 1, rows, run_id="run-again")
+
+    assert (written.inserted, written.deleted) == (0, 0)
+    assert len(stored(conn, "otb_snapshots", "stay_date")) == 2
+    assert conn.execute("SELECT run_id FROM meta.mart_builds WHERE mart = 'otb_snapshots'"
+                        ).fetchone() == ("run-again",)
+
+
+def pace(stly: int | None) -> pl.DataFrame:
+    return pl.DataFrame(
+        {"property_id": [1], "stay_date": [E], "days_before": [3], "rooms_otb": [7],
+         "revenue_otb_net": [Decimal("700.00")], "is_rebuilt": [False],
+         "stly_rooms_otb": [stly], "stly_revenue_otb_net": [None], "stly_is_rebuilt": [None],
+         "ly_actual_rooms_sold": [None], "ly_actual_room_revenue_net": [None]},
+        schema_overrides={"stly_rooms_otb": pl.Int64, "stly_revenue_otb_net": pl.Decimal(38, 2),
+                          "stly_is_rebuilt": pl.Boolean, "ly_actual_rooms_sold": pl.Int64,
+                          "ly_actual_room_revenue_net": pl.Decimal(38, 2)})
+
+
+def test_a_null_equals_a_stored_null_and_a_value_replaces_it(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """mart.pace's STLY columns are null when last year's snapshot was not taken."""
+    replace_rows(conn, "pace", 1, pace(None))
+
+    unchanged = replace_rows(conn, "pace", 1, pace(None))
+    filled = replace_rows(conn, "pace", 1, pace(6))
+
+    assert (unchanged.inserted, unchanged.deleted) == (0, 0)
+    assert (filled.inserted, filled.deleted) == (1, 1)
+    assert conn.execute("SELECT stly_rooms_otb FROM mart.pace").fetchall() == [(6,)]
+
+
+def accuracy(mae: float) -> pl.DataFrame:
+    return pl.DataFrame({"property_id": [1], "horizon_days": [30], "method": ["chosen"],
+                         "first_night": [D], "last_night": [E], "forecasts": [91],
+                         "rooms_actual": [5000], "mae_rooms": [mae], "wape_pct": [10.0],
+                         "bias_rooms": [-0.5]})
+
+
+def test_a_float_stored_as_a_decimal_is_rounded_as_duckdb_rounds_it(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """polars casts 57.425 to 57.42 and DuckDB to 57.43: comparing in polars would keep a
+    stored 57.42 that a full rebuild replaces, so such a mart is replaced whole."""
+    replace_rows(conn, "forecast_accuracy", 1, accuracy(57.42))
+
+    written = replace_rows(conn, "forecast_accuracy", 1, accuracy(57.425))
+
+    assert (written.inserted, written.deleted) == (1, 1)
+    assert conn.execute("SELECT mae_rooms FROM mart.forecast_accuracy").fetchone() == (
+        conn.execute("SELECT 57.425::DOUBLE::DECIMAL(9,2)").fetchone())
+
+
+def test_a_failed_write_leaves_the_stored_rows(conn: duckdb.DuckDBPyConnection) -> None:
+    rows = snapshots((1, D, D, 10, "1000.00"), (1, D, E, 8, "800.00"))
+    replace_rows(conn, "otb_snapshots", 1, rows)
+    twice = snapshots((1, D, E, 9, "900.00"), (1, D, E, 7, "700.00"))  # one key, two rows
+
+    with pytest.raises(duckdb.ConstraintException, match="duplicate key"):
+        replace_rows(conn, "otb_snapshots", 1, twice)
+
+    assert stored(conn, "otb_snapshots", "stay_date") == [
+        (1, D, D, 10, Decimal("1000.00"), 0, False), (1, D, E, 8, Decimal("800.00"), 0, False)]
