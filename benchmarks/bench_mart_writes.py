@@ -5,10 +5,11 @@ One synthetic 80-room property (bench_marts's history) at 1, 2 and 3 years, each
 own process (its peak RSS its own). Its three largest marts (otb_snapshots, pickup, pace) are
 built by the transforms and stored in a real warehouse file by the writer at its default memory
 limit. Then a sync gives 1 %, 10 % or 100 % of the room entries a new version (a 5 % price
-change, bench_marts_growth.changed) on the last day, the marts are built again and written
-twice from the same stored state: by `pipelines.marts.replace_rows` (the rows that changed) and,
-as the baseline in the same process, by the former whole replace (DELETE the property's rows,
-INSERT every row). Transform time is not counted here (bench_marts_growth measures it).
+change, bench_marts_growth.changed) on the last day, or the accommodation VAT changes from 10
+to 22 % (every revenue differs: the most a rebuild can write). The marts are built again and
+written twice from the same stored state: by `pipelines.marts.replace_rows` (the rows that
+changed) and, as the baseline in the same process, by the former whole replace (DELETE the
+property's rows, INSERT every row). Transform time is not counted here (bench_marts_growth measures it).
 
     .venv/bin/python -m benchmarks.bench_mart_writes              # 1, 2 and 3 years
     .venv/bin/python -m benchmarks.bench_mart_writes --years 2    # one size, this process
@@ -24,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -44,11 +46,12 @@ _LINE = re.compile(r"^writes: .*$", re.M)
 Marts = dict[str, pl.DataFrame]
 
 
-def build(versions: pl.DataFrame, days: int) -> Marts:
+def build(versions: pl.DataFrame, days: int, vat_pct: int = 10) -> Marts:
     ranges = pl.DataFrame({"property_id": [1]}).with_columns(
         first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1)))
-    otb = otb_snapshots(versions, ranges, TZ)
-    return {"otb_snapshots": otb, "pickup": pickup(versions, ranges, WINDOWS, TZ),
+    otb = otb_snapshots(versions, ranges, TZ, Decimal(vat_pct))
+    return {"otb_snapshots": otb, "pickup": pickup(versions, ranges, WINDOWS, TZ,
+                                                   Decimal(vat_pct)),
             "pace": pace(otb)}
 
 
@@ -85,13 +88,15 @@ def one_size(years: int) -> None:
         try:
             timed(conn, before, replace_whole)
             stored = sum(f.height for f in before.values())
-            for share in CHANGES:
-                after = build(changed(versions, share, at), days)
+            afters = [(f"{share:g}", build(changed(versions, share, at), days))
+                      for share in CHANGES]
+            afters.append(("vat", build(versions, days, vat_pct=22)))  # every revenue differs
+            for change, after in afters:
                 whole, whole_rows = timed(conn, after, replace_whole)
                 timed(conn, before, replace_whole)
                 diff, diff_rows = timed(conn, after, replace_changed)
                 timed(conn, before, replace_whole)
-                print(f"writes: years={years} rows={stored} change={share:g} "
+                print(f"writes: years={years} rows={stored} change={change} "
                       f"whole={whole:.3f} whole_rows={whole_rows} changed={diff:.3f} "
                       f"changed_rows={diff_rows} ratio={diff / whole:.2f}")
         finally:
