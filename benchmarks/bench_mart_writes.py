@@ -9,7 +9,8 @@ change, bench_marts_growth.changed) on the last day, or the accommodation VAT ch
 to 22 % (every revenue differs: the most a rebuild can write). The marts are built again and
 written twice from the same stored state: by `pipelines.marts.replace_rows` (the rows that
 changed) and, as the baseline in the same process, by the former whole replace (DELETE the
-property's rows, INSERT every row). Transform time is not counted here (bench_marts_growth measures it).
+property's rows, INSERT every row). Transform time is not counted here (bench_marts_growth
+measures it).
 
     .venv/bin/python -m benchmarks.bench_mart_writes              # 1, 2 and 3 years
     .venv/bin/python -m benchmarks.bench_mart_writes --years 2    # one size, this process
