@@ -218,7 +218,7 @@ def build_mart(conn: duckdb.DuckDBPyConnection, name: str, property_id: int,
 def build_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
                 settings: MartSettings | None = None,
                 names: Sequence[str] | None = None, run_id: str | None = None) -> dict[str, int]:
-    """Build the marts `names` (all by default) in dependency order; rows written per mart."""
+    """Build the marts `names` (all by default) in dependency order; the rows of each mart."""
     wanted = list(MARTS) if names is None else [n for n in MARTS if n in names]
     return {name: build_mart(conn, name, property_id, settings, run_id)[0].height
             for name in wanted}

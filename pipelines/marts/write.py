@@ -44,7 +44,8 @@ def _exact(frame_type: pl.DataType, stored_type: pl.DataType) -> bool:
         return True
     if isinstance(frame_type, pl.Decimal) and isinstance(stored_type, pl.Decimal):
         return frame_type.scale <= stored_type.scale
-    return isinstance(frame_type, pl.Datetime) and isinstance(stored_type, pl.Datetime)
+    return (isinstance(frame_type, pl.Datetime) and isinstance(stored_type, pl.Datetime)
+            and frame_type.time_unit == stored_type.time_unit)
 
 
 def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
