@@ -15,8 +15,7 @@ from uuid import uuid4
 import duckdb
 import polars as pl
 
-from pipelines.warehouse import insert_frame, transaction
-from pipelines.warehouse._staging import registered
+from pipelines.warehouse import insert_frame, registered, transaction
 from pipelines.warehouse.frames import query_frame
 
 

@@ -5,7 +5,7 @@ core rows and its cursor in ONE transaction (`transaction()`; nested blocks join
 Nothing here knows HTTP or Dagster. Tables and columns: docs/warehouse.md.
 """
 
-from ._staging import insert_frame
+from ._staging import insert_frame, registered
 from .availability import land_availability
 from .connection import (
     DEFAULT_PATH,
@@ -114,6 +114,7 @@ __all__ = [
     "record_folio_classes",
     "record_folio_reads",
     "record_sync_run",
+    "registered",
     "release_records",
     "require_full_resync",
     "reset_cursor",
