@@ -18,10 +18,6 @@ measures it).
 
 from __future__ import annotations
 
-import argparse
-import re
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -34,7 +30,7 @@ import polars as pl
 
 from benchmarks.bench_marts import START, TZ, WINDOWS, peak_mib, synthetic_versions
 from benchmarks.bench_marts_growth import CHANGES, changed
-from benchmarks.machine import describe
+from benchmarks.by_years import main_by_years
 from pipelines.marts import replace_rows
 from pipelines.transforms.otb import otb_snapshots
 from pipelines.transforms.pace import pace
@@ -42,8 +38,6 @@ from pipelines.transforms.pickup import pickup
 from pipelines.warehouse import connect, insert_frame, transaction
 from pipelines.warehouse.connection import writer_memory_limit
 
-REPO = Path(__file__).resolve().parents[1]
-_LINE = re.compile(r"^writes: .*$", re.M)
 Marts = dict[str, pl.DataFrame]
 
 
@@ -107,18 +101,7 @@ def one_size(years: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--years", type=int, help="One size in this process.")
-    args = parser.parse_args()
-    if args.years is not None:
-        one_size(args.years)
-        return
-    print(describe())
-    for years in (1, 2, 3):
-        done = subprocess.run([sys.executable, "-m", "benchmarks.bench_mart_writes",
-                               "--years", str(years)], cwd=REPO, capture_output=True,
-                              text=True, check=True)
-        print("\n".join(_LINE.findall(done.stdout)), flush=True)
+    main_by_years("benchmarks.bench_mart_writes", __doc__.splitlines()[0], "writes", one_size)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,6 @@ printed as a ratio to the same marts in DuckDB SQL in the same process.
 
 from __future__ import annotations
 
-import argparse
-import re
-import subprocess
-import sys
 import tempfile
 import time
 from datetime import timedelta
@@ -38,15 +34,13 @@ from benchmarks.bench_marts import (
     sql_pickup,
     synthetic_versions,
 )
-from benchmarks.machine import describe
+from benchmarks.by_years import main_by_years
 from pipelines.transforms.occupancy import occupancy_daily
 from pipelines.transforms.otb import otb_snapshots
 from pipelines.transforms.pickup import pickup
 from pipelines.transforms.stay_nights import stay_nights
 
-REPO = Path(__file__).resolve().parents[1]
 CHANGES = (0.01, 0.10, 1.0)
-_LINE = re.compile(r"^growth: .*$", re.M)
 
 
 def changed(versions: pl.DataFrame, share: float, at: pl.Expr) -> pl.DataFrame:
@@ -127,18 +121,7 @@ def one_size(years: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--years", type=int, help="One size in this process.")
-    args = parser.parse_args()
-    if args.years is not None:
-        one_size(args.years)
-        return
-    print(describe())
-    for years in (1, 2, 3):
-        done = subprocess.run([sys.executable, "-m", "benchmarks.bench_marts_growth",
-                               "--years", str(years)], cwd=REPO, capture_output=True,
-                              text=True, check=True)
-        print("\n".join(_LINE.findall(done.stdout)), flush=True)
+    main_by_years("benchmarks.bench_marts_growth", __doc__.splitlines()[0], "growth", one_size)
 
 
 if __name__ == "__main__":
