@@ -514,19 +514,34 @@ def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def backtest(otb_snapshots: Frame, capacity: Frame,
-             settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """Errors of the METHODS and of the chosen one (method `chosen`) at every as-of date
-    and horizon whose night is realized: property_id, as_of_date, stay_date, horizon_days,
-    method, rooms_forecast, rooms_actual."""
-    s = settings or ForecastSettings()
-    as_of = _as_of_dates(otb_snapshots)
-    forecasts = method_forecasts(otb_snapshots, capacity, as_of, HORIZONS, s)
-    errors = (
-        _long(forecasts).drop_nulls("rooms_forecast")
+def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
+                     settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """Every method's forecast as of every snapshot date, at the HORIZONS the backtest scores
+    (`method_forecasts`): what `backtest` scores and what `forecast_daily` chooses its methods
+    by. The costliest step of both; a caller building both computes it once."""
+    return method_forecasts(otb_snapshots, capacity, _as_of_dates(otb_snapshots), HORIZONS,
+                            settings)
+
+
+def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
+    """The forecasts of `scored` whose night is realized, beside its actual rooms."""
+    return (
+        _long(scored).drop_nulls("rooms_forecast")
         .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
         .rename({"days_before": "horizon_days"})
     )
+
+
+def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings | None = None,
+             scored: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Errors of the METHODS and of the chosen one (method `chosen`) at every as-of date
+    and horizon whose night is realized: property_id, as_of_date, stay_date, horizon_days,
+    method, rooms_forecast, rooms_actual. `scored`: `scored_forecasts` of the same
+    snapshots, capacity and settings when already computed."""
+    s = settings or ForecastSettings()
+    as_of = _as_of_dates(otb_snapshots)
+    forecasts = scored_forecasts(otb_snapshots, capacity, s) if scored is None else scored
+    errors = _errors(forecasts, otb_snapshots)
     picked = _pick(forecasts, choices(errors, as_of, s)).select(
         *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
     ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
@@ -568,11 +583,17 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> 
 
 
 def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = None,
-                   settings: ForecastSettings | None = None) -> pl.DataFrame:
+                   settings: ForecastSettings | None = None,
+                   scored: pl.DataFrame | None = None) -> pl.DataFrame:
     """mart.forecast_daily: as of `as_of_date` (default each property's last snapshot), the
     nights S .. S + horizon_days: rooms on the books, rooms forecast by the method chosen for
-    the horizon, its low/high band, room revenue, ADR and occupancy forecast."""
+    the horizon, its low/high band, room revenue, ADR and occupancy forecast. `scored`:
+    `scored_forecasts` of the same snapshots, capacity and settings when already computed;
+    only as of the last snapshot (an earlier as-of date scores on its own history)."""
     s = settings or ForecastSettings()
+    if scored is not None and as_of_date is not None:
+        raise ValueError("forecast_daily: scored forecasts are for the last snapshot date; "
+                         f"as_of_date {as_of_date} computes its own")
     every = _as_of_dates(otb_snapshots)
     if as_of_date is None:
         wanted = every.group_by("property_id").agg(pl.col("as_of_date").max())
@@ -582,12 +603,8 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
         wanted.lazy(), on="property_id").filter(
         pl.col("snapshot_date") <= pl.col("as_of_date")).drop("as_of_date").collect()
     forecasts = method_forecasts(history, capacity, wanted, None, s)
-    errors = (
-        _long(method_forecasts(history, capacity, _as_of_dates(history), HORIZONS, s))
-        .drop_nulls("rooms_forecast")
-        .join(_realized(history), on=["property_id", "stay_date"], how="inner")
-        .rename({"days_before": "horizon_days"})
-    )
+    errors = _errors(scored_forecasts(history, capacity, s) if scored is None else scored,
+                     history)
     picked = _pick(forecasts, choices(errors, wanted, s))
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)

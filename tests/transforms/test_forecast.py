@@ -38,6 +38,7 @@ from pipelines.transforms.forecast import (
     backtest,
     forecast_daily,
     method_forecasts,
+    scored_forecasts,
 )
 
 D = date.fromisoformat
@@ -207,6 +208,23 @@ def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None
     # on this history the pickup methods beat the same night last year at 30 days
     ly = table.filter(method="last_year", horizon_days=30)["wape_pct"].item()
     assert chosen.filter(horizon_days=30)["wape_pct"].item() < ly
+
+
+def test_the_backtest_forecasts_computed_once_give_the_same_marts(
+        history: pl.DataFrame) -> None:
+    """The marts step computes the backtest's forecasts once for forecast_daily and
+    forecast_accuracy (pipelines/marts/build.py): each mart is the same as computed alone."""
+    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    settings = ForecastSettings(horizon_days=AHEAD)
+    scored = scored_forecasts(history, capacity, settings)
+    assert backtest(history, capacity, settings, scored=scored).equals(
+        backtest(history, capacity, settings))
+    daily = forecast_daily(history, capacity, settings=settings)
+    assert forecast_daily(history, capacity, settings=settings, scored=scored).equals(daily)
+    assert daily.height == AHEAD + 1
+    # scored as of the last snapshot would score an earlier as-of date on nights after it
+    with pytest.raises(ValueError, match="as_of_date"):
+        forecast_daily(history, capacity, START + timedelta(days=400), settings, scored=scored)
 
 
 # -- last_year_season by hand ----------------------------------------------------------------
