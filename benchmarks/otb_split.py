@@ -52,7 +52,7 @@ def split_otb(conn: duckdb.DuckDBPyConnection, pid: int,
                          cls=(classify if classify is not None else classes_default()))
     typed = versions.join(types, on="reservation_room_id", how="left")
     assert typed["cls"].null_count() == 0
-    ranges = inputs.ranges(versions)
+    ranges = inputs.ranges()
     key = ["property_id", "snapshot_date", "stay_date"]
     out = None
     names = sorted(typed["cls"].unique().to_list())

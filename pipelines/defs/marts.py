@@ -1,13 +1,14 @@
 """The revenue marts (issue 6): one asset per mart.* table, partitioned by property like the
-ingestion assets they follow, all in pool `duckdb`.
+ingestion assets they follow, all in pool `duckdb`, built by one step (a multi-asset).
 
-Each asset reads core.* (and the marts before it) into polars, runs the transforms of
-`pipelines.transforms` and replaces the property's rows in one transaction
-(`pipelines.marts.build_mart`). Definitions: docs/kpi.md. The jobs of
-`pipelines.defs.automation` build them after each sync; `pms_marts` rebuilds them alone.
+For each property of the run the step reads core.* once into polars, and builds each selected
+mart in dependency order with the transforms of `pipelines.transforms`, each mart replacing
+the property's rows in its own transaction (`pipelines.marts.built_marts`). Definitions:
+docs/kpi.md. The jobs of `pipelines.defs.automation` build them after each sync; `pms_marts`
+rebuilds them alone.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -15,7 +16,7 @@ import dagster as dg
 import duckdb
 import polars as pl
 
-from pipelines.marts import MARTS, MartSettings, build_mart
+from pipelines.marts import MARTS, MartSettings, Replaced, built_marts
 from pipelines.properties import DEFAULT_CODE
 from pipelines.transforms.departments import CODES
 from pipelines.warehouse import property_row
@@ -94,68 +95,64 @@ def property_of_partition(conn: duckdb.DuckDBPyConnection, code: str, run_id: st
     return property_row(conn, None if code == DEFAULT_CODE else code)[0]
 
 
-def _metadata(property_id: int, rows: pl.DataFrame) -> dict[str, Any]:
-    return {"property_id": property_id, "rows": rows.height,
-            "columns": len(rows.columns),
+def _metadata(property_id: int, rows: pl.DataFrame, written: Replaced) -> dict[str, Any]:
+    return {"property_id": property_id, "rows": rows.height, "columns": len(rows.columns),
             "preview": dg.MetadataValue.md(markdown(rows.columns,
-                                                    rows.head(PREVIEW_ROWS).iter_rows()))}
+                                                    rows.head(PREVIEW_ROWS).iter_rows())),
+            "inserted": written.inserted, "deleted": written.deleted}
 
 
-def _mart_asset(name: str, reads: Sequence[str]) -> dg.AssetsDefinition:
-    def _asset(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
-               config: MartConfig) -> dg.MaterializeResult:  # type: ignore[type-arg]
-        # One connection for the step: what DuckDB keeps of the properties built before is
-        # bounded by the writer's memory limit (docs/operations.md, "A writer's memory").
-        with warehouse.connect() as conn:
-            def one(code: str) -> dict[str, Any]:
-                pid = property_of_partition(conn, code, context.run_id)
-                rows, written = build_mart(conn, name, pid, config.settings(), context.run_id)
+def _spec(name: str) -> dg.AssetSpec:
+    return dg.AssetSpec(
+        mart_key(name), group_name=MARTS_GROUP, description=DESCRIPTIONS[name], owners=OWNERS,
+        kinds={"polars", "duckdb"}, partitions_def=PROPERTIES,
+        deps=[*(stream_key(s) for s in INGESTED), *(mart_key(m) for m in MARTS[name][1])])
+
+
+def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
+           config: MartConfig) -> Iterator[dg.MaterializeResult]:  # type: ignore[type-arg]
+    names = [n for n in MARTS if mart_key(n) in context.selected_asset_keys]
+    codes = context.partition_keys
+    built: dict[str, dict[str, dict[str, Any]]] = {code: {} for code in codes}
+    # One connection for the step: what DuckDB keeps of the properties built before is
+    # bounded by the writer's memory limit (docs/operations.md, "A writer's memory").
+    with warehouse.connect() as conn:
+        def one(code: str) -> None:
+            pid = property_of_partition(conn, code, context.run_id)
+            for name, rows, written in built_marts(conn, pid, config.settings(), names,
+                                                   context.run_id):
                 context.log.info(f"mart.{name} of property {pid}: {rows.height} rows "
                                  f"({written.inserted} inserted, {written.deleted} deleted)")
-                return {**_metadata(pid, rows), "inserted": written.inserted,
-                        "deleted": written.deleted}
+                built[code][name] = _metadata(pid, rows, written)
 
-            # One property at a time: the transforms use every core already, and the
-            # memory of a step stays that of one property whatever the group's size.
-            built, errors = each_property(context.partition_keys, one, at_once=1)
-        for code, metadata in built.items():
-            context.add_asset_metadata(metadata, partition_key=code)
-        if errors:
-            raise PropertiesFailedError(f"mart.{name}", errors)
-        return dg.MaterializeResult()
-
-    with one_run_accepted():
-        return dg.asset(
-            key=mart_key(name), group_name=MARTS_GROUP, description=DESCRIPTIONS[name],
-            owners=OWNERS, kinds={"polars", "duckdb"}, pool=POOL, partitions_def=PROPERTIES,
-            backfill_policy=ONE_RUN,
-            deps=[*(stream_key(s) for s in INGESTED), *(mart_key(m) for m in reads)],
-        )(_asset)
-
-
-def _asset_of(name: str) -> dg.AssetsDefinition:
-    return _mart_asset(name, MARTS[name][1])
+        # One property at a time, all its marts together (they share its core.* reads): the
+        # transforms use every core already, and the memory of the step stays that of one
+        # property whatever the group's size.
+        try:
+            _, errors = each_property(codes, one, at_once=1)
+        except Exception as error:  # a run of one property: its error, as it was raised
+            errors = {codes[0]: error}
+    for name in names:  # a mart built for every property of the run is materialized
+        if all(name in built[code] for code in codes):
+            for code in codes:
+                context.add_asset_metadata(built[code][name], asset_key=mart_key(name),
+                                           partition_key=code)
+            yield dg.MaterializeResult(asset_key=mart_key(name))
+    if errors:
+        stopped = {code: [n for n in names if n not in built[code]] for code in errors}
+        raise PropertiesFailedError("marts (stopped: " + ", ".join(
+            f"{code} at mart.{left[0]}" for code, left in sorted(stopped.items()) if left)
+            + ")", errors)
 
 
-stay_nights_asset = _asset_of("stay_nights")
-revenue_daily_asset = _asset_of("revenue_daily")
-room_fees_asset = _asset_of("room_fees")
-occupancy_daily_asset = _asset_of("occupancy_daily")
-occupancy_by_room_type_asset = _asset_of("occupancy_by_room_type")
-segment_daily_asset = _asset_of("segment_daily")
-revenue_tieout_asset = _asset_of("revenue_tieout")
-otb_snapshots_asset = _asset_of("otb_snapshots")
-pickup_asset = _asset_of("pickup")
-pace_asset = _asset_of("pace")
-booking_outcomes_asset = _asset_of("booking_outcomes")
-booking_kpis_asset = _asset_of("booking_kpis")
-forecast_daily_asset = _asset_of("forecast_daily")
-forecast_accuracy_asset = _asset_of("forecast_accuracy")
-alerts_asset = _asset_of("alerts")
-MART_ASSETS = [stay_nights_asset, revenue_daily_asset, room_fees_asset, occupancy_daily_asset,
-               occupancy_by_room_type_asset, segment_daily_asset, revenue_tieout_asset,
-               otb_snapshots_asset, pickup_asset, pace_asset, booking_outcomes_asset,
-               booking_kpis_asset, forecast_daily_asset, forecast_accuracy_asset, alerts_asset]
+with one_run_accepted():
+    marts_asset = dg.multi_asset(
+        name="marts", specs=[_spec(name) for name in MARTS], can_subset=True, pool=POOL,
+        partitions_def=PROPERTIES, backfill_policy=ONE_RUN,
+        description="Every mart.* table of the run's properties, one property at a time, its "
+                    "marts in dependency order in one step (a subset when fewer are selected)."
+    )(_marts)
+MART_ASSETS = [marts_asset]
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP)

@@ -2,11 +2,12 @@
 `pipelines.transforms`, replace the property's rows of each mart in one transaction
 (writing only the rows that changed).
 
-Dagster-free: the assets of `pipelines.defs.marts` (and so `pmsw sync`) call `build_mart`.
+Dagster-free: the marts step of `pipelines.defs.marts` (and so `pmsw sync`) calls `built_marts`.
 Definitions: docs/kpi.md; tables: docs/warehouse.md.
 """
 
-from .build import MARTS, MartSettings, build_mart, build_marts
+from .build import MARTS, MartSettings, build_mart, build_marts, built_marts
 from .write import Replaced, replace_rows
 
-__all__ = ["MARTS", "MartSettings", "Replaced", "build_mart", "build_marts", "replace_rows"]
+__all__ = ["MARTS", "MartSettings", "Replaced", "build_mart", "build_marts", "built_marts",
+           "replace_rows"]

@@ -5,9 +5,10 @@ MARTS is in build order: a mart reads only core.* and the marts before it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar, cast
 
 import duckdb
 import polars as pl
@@ -15,7 +16,13 @@ import polars as pl
 from pipelines.transforms.alerts import AlertSettings, alerts
 from pipelines.transforms.booking_kpis import booking_kpis
 from pipelines.transforms.booking_outcomes import booking_outcomes
-from pipelines.transforms.forecast import ForecastSettings, accuracy, backtest, forecast_daily
+from pipelines.transforms.forecast import (
+    ForecastSettings,
+    accuracy,
+    backtest,
+    forecast_daily,
+    scored_forecasts,
+)
 from pipelines.transforms.history import rebuild_before_first_sync, snapshot_ranges
 from pipelines.transforms.line_rooms import with_single_room_entries
 from pipelines.transforms.no_shows import cancellations, with_no_show_flag
@@ -52,13 +59,27 @@ class MartSettings:
     alerts: AlertSettings = field(default_factory=AlertSettings)
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class Inputs:
-    """What a builder works with: the connection, the property and the settings."""
+    """What a builder works with: the connection, the property and the settings.
+
+    Each core.* frame (and what is derived from it alone) is read once per Inputs, however many
+    marts use it: the marts of a property built in one pass (`built_marts`) share them. core.*
+    does not change meanwhile: the pass holds the writer's connection. A stored mart is read
+    anew each time (`mart`), since a mart built earlier in the pass rewrites it."""
 
     conn: duckdb.DuckDBPyConnection
     facts: read.PropertyFacts
     settings: MartSettings
+    _read: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def _once(self, name: str, make: Callable[[], T]) -> T:
+        if name not in self._read:
+            self._read[name] = make()
+        return cast(T, self._read[name])
 
     @property
     def pid(self) -> int:
@@ -68,86 +89,112 @@ class Inputs:
     def vat(self) -> Decimal:
         if self.settings.vat_pct is not None:
             return self.settings.vat_pct
-        return read.accommodation_vat(self.conn, self.pid)
+        return self._once("vat", lambda: read.accommodation_vat(self.conn, self.pid))
+
+    def mart(self, name: str) -> pl.DataFrame:
+        """The property's rows of mart.<name> as stored now."""
+        return read.mart(self.conn, name, self.pid)
 
     def properties(self) -> pl.DataFrame:
         return pl.DataFrame({"property_id": [self.pid],
                              "business_date": [self.facts.business_date]})
 
+    def items(self) -> pl.DataFrame:
+        return self._once("items", lambda: read.items(self.conn, self.pid))
+
+    def room_catalogue(self) -> pl.DataFrame:
+        """core.rooms: the property's rooms."""
+        return self._once("room_catalogue", lambda: read.rooms(self.conn, self.pid))
+
+    def availability(self) -> pl.DataFrame:
+        return self._once("availability", lambda: read.availability(self.conn, self.pid))
+
+    def _entries(self) -> pl.DataFrame:
+        return self._once("entries", lambda: read.room_entries(self.conn, self.pid))
+
+    def _room_versions(self) -> pl.DataFrame:
+        return self._once("room_versions", lambda: read.room_versions(self.conn, self.pid))
+
     def rooms(self) -> pl.DataFrame:
         """core.reservation_rooms with persons, is_no_show and is_lapsed_option."""
-        entries = with_persons(read.room_entries(self.conn, self.pid),
-                               read.age_brackets(self.conn, self.pid))
-        return with_no_show_flag(entries, read.room_versions(self.conn, self.pid), self.lines(),
-                                 read.items(self.conn, self.pid), self.facts.timezone)
+        return self._once("rooms", lambda: with_no_show_flag(
+            with_persons(self._entries(), read.age_brackets(self.conn, self.pid)),
+            self._room_versions(), self.lines(), self.items(), self.facts.timezone))
 
     def lines(self) -> pl.DataFrame:
-        return with_single_room_entries(read.folio_lines(self.conn, self.pid),
-                                        read.room_entries(self.conn, self.pid))
+        return self._once("lines", lambda: with_single_room_entries(
+            read.folio_lines(self.conn, self.pid), self._entries()))
 
     def versions(self) -> pl.DataFrame:
         """Room versions with the history before the first sync rebuilt."""
-        return rebuild_before_first_sync(read.room_versions(self.conn, self.pid),
-                                         cancellations(read.events(self.conn, self.pid)))
+        return self._once("versions", lambda: rebuild_before_first_sync(
+            self._room_versions(), cancellations(read.events(self.conn, self.pid))))
 
-    def ranges(self, versions: pl.DataFrame) -> pl.DataFrame:
-        return snapshot_ranges(read.business_dates(self.conn, self.pid), versions,
-                               self.facts.timezone)
+    def ranges(self) -> pl.DataFrame:
+        return self._once("ranges", lambda: snapshot_ranges(
+            read.business_dates(self.conn, self.pid), self.versions(), self.facts.timezone))
+
+    def capacity(self) -> pl.DataFrame:
+        """property_id, rooms: the sellable rooms of core.rooms."""
+        rooms = self.room_catalogue()
+        sellable = rooms.filter(pl.col("sellable")).height if rooms.height else 0
+        return pl.DataFrame({"property_id": [self.pid], "rooms": [sellable]})
+
+    def scored_forecasts(self) -> pl.DataFrame:
+        """The backtest's forecasts (`scored_forecasts`) of the stored mart.otb_snapshots, once
+        for forecast_daily and forecast_accuracy: both come after otb_snapshots in MARTS."""
+        return self._once("scored", lambda: scored_forecasts(
+            self.mart("otb_snapshots"), self.capacity(), self.settings.forecast))
 
 
 def _stay_nights(i: Inputs) -> pl.DataFrame:
-    return stay_nights(i.rooms(), i.properties(), i.lines(), read.items(i.conn, i.pid), i.vat)
+    return stay_nights(i.rooms(), i.properties(), i.lines(), i.items(), i.vat)
 
 
 def _revenue_daily(i: Inputs) -> pl.DataFrame:
-    return revenue_daily(i.lines(), read.items(i.conn, i.pid))
+    return revenue_daily(i.lines(), i.items())
 
 
 def _room_fees(i: Inputs) -> pl.DataFrame:
-    return room_fees(i.lines(), read.items(i.conn, i.pid), i.rooms())
+    return room_fees(i.lines(), i.items(), i.rooms())
 
 
 def _occupancy_daily(i: Inputs) -> pl.DataFrame:
-    other = other_revenue_daily(read.mart(i.conn, "revenue_daily", i.pid))
-    return occupancy_daily(read.mart(i.conn, "stay_nights", i.pid), read.rooms(i.conn, i.pid),
-                           read.availability(i.conn, i.pid), i.properties(), other,
-                           read.mart(i.conn, "room_fees", i.pid))
+    other = other_revenue_daily(i.mart("revenue_daily"))
+    return occupancy_daily(i.mart("stay_nights"), i.room_catalogue(),
+                           i.availability(), i.properties(), other,
+                           i.mart("room_fees"))
 
 
 def _occupancy_by_room_type(i: Inputs) -> pl.DataFrame:
-    nights = read.mart(i.conn, "stay_nights", i.pid)
-    rooms = read.rooms(i.conn, i.pid)
-    other = other_revenue_by_room_type(i.lines(), read.items(i.conn, i.pid), nights, rooms)
-    return occupancy_by_room_type(nights, rooms, read.availability(i.conn, i.pid),
-                                  i.properties(), other, read.mart(i.conn, "room_fees", i.pid))
+    nights = i.mart("stay_nights")
+    rooms = i.room_catalogue()
+    other = other_revenue_by_room_type(i.lines(), i.items(), nights, rooms)
+    return occupancy_by_room_type(nights, rooms, i.availability(),
+                                  i.properties(), other, i.mart("room_fees"))
 
 
 def _segment_daily(i: Inputs) -> pl.DataFrame:
-    return segment_daily(read.mart(i.conn, "stay_nights", i.pid),
-                         read.mart(i.conn, "room_fees", i.pid))
+    return segment_daily(i.mart("stay_nights"), i.mart("room_fees"))
 
 
 def _revenue_tieout(i: Inputs) -> pl.DataFrame:
-    return revenue_tieout(i.lines(), read.items(i.conn, i.pid), i.rooms(),
-                          read.mart(i.conn, "stay_nights", i.pid),
-                          read.mart(i.conn, "occupancy_daily", i.pid), i.properties())
+    return revenue_tieout(i.lines(), i.items(), i.rooms(), i.mart("stay_nights"),
+                          i.mart("occupancy_daily"), i.properties())
 
 
 def _otb_snapshots(i: Inputs) -> pl.DataFrame:
-    versions = i.versions()
-    return otb_snapshots(versions, i.ranges(versions), i.facts.timezone, i.vat,
+    return otb_snapshots(i.versions(), i.ranges(), i.facts.timezone, i.vat,
                          i.settings.horizon_days)
 
 
 def _pickup(i: Inputs) -> pl.DataFrame:
-    versions = i.versions()
-    return pickup(versions, i.ranges(versions), i.settings.pickup_windows, i.facts.timezone,
+    return pickup(i.versions(), i.ranges(), i.settings.pickup_windows, i.facts.timezone,
                   i.vat, i.settings.horizon_days)
 
 
 def _pace(i: Inputs) -> pl.DataFrame:
-    return pace(read.mart(i.conn, "otb_snapshots", i.pid),
-                read.mart(i.conn, "occupancy_daily", i.pid))
+    return pace(i.mart("otb_snapshots"), i.mart("occupancy_daily"))
 
 
 def _booking_outcomes(i: Inputs) -> pl.DataFrame:
@@ -155,30 +202,23 @@ def _booking_outcomes(i: Inputs) -> pl.DataFrame:
 
 
 def _booking_kpis(i: Inputs) -> pl.DataFrame:
-    return booking_kpis(read.mart(i.conn, "booking_outcomes", i.pid))
-
-
-def _capacity(i: Inputs) -> pl.DataFrame:
-    """property_id, rooms: the sellable rooms of core.rooms."""
-    rooms = read.rooms(i.conn, i.pid)
-    sellable = rooms.filter(pl.col("sellable")).height if rooms.height else 0
-    return pl.DataFrame({"property_id": [i.pid], "rooms": [sellable]})
+    return booking_kpis(i.mart("booking_outcomes"))
 
 
 def _forecast_daily(i: Inputs) -> pl.DataFrame:
-    return forecast_daily(read.mart(i.conn, "otb_snapshots", i.pid), _capacity(i),
-                          settings=i.settings.forecast)
+    return forecast_daily(i.mart("otb_snapshots"), i.capacity(), settings=i.settings.forecast,
+                          scored=i.scored_forecasts())
 
 
 def _forecast_accuracy(i: Inputs) -> pl.DataFrame:
-    errors = backtest(read.mart(i.conn, "otb_snapshots", i.pid), _capacity(i),
-                      i.settings.forecast)
+    errors = backtest(i.mart("otb_snapshots"), i.capacity(), i.settings.forecast,
+                      scored=i.scored_forecasts())
     return accuracy(errors, i.settings.forecast)
 
 
 def _alerts(i: Inputs) -> pl.DataFrame:
-    return alerts(read.mart(i.conn, "otb_snapshots", i.pid), read.mart(i.conn, "pace", i.pid),
-                  _capacity(i), i.settings.alerts, i.settings.forecast)
+    return alerts(i.mart("otb_snapshots"), i.mart("pace"), i.capacity(), i.settings.alerts,
+                  i.settings.forecast)
 
 
 Builder = Callable[[Inputs], pl.DataFrame]
@@ -209,16 +249,24 @@ def build_mart(conn: duckdb.DuckDBPyConnection, name: str, property_id: int,
     """Compute mart `name` of the property from the warehouse and replace its rows (one
     transaction, which also records `run_id` in meta.mart_builds, writing only the rows that
     changed); return the rows built and what was written."""
-    builder, _ = MARTS[name]
-    rows = builder(Inputs(conn, read.property_facts(conn, property_id),
-                          settings or MartSettings()))
-    return rows, replace_rows(conn, name, property_id, rows, run_id)
+    return next(built_marts(conn, property_id, settings, [name], run_id))[1:]
+
+
+def built_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
+                settings: MartSettings | None = None, names: Sequence[str] | None = None,
+                run_id: str | None = None) -> Iterator[tuple[str, pl.DataFrame, Replaced]]:
+    """Build the marts `names` (all by default) of the property in dependency order, each
+    replacing its rows in its own transaction as `build_mart` does, reading core.* once for
+    all of them (`Inputs`): (mart, rows built, what was written) as each is done."""
+    inputs = Inputs(conn, read.property_facts(conn, property_id), settings or MartSettings())
+    for name in MARTS if names is None else [n for n in MARTS if n in names]:
+        rows = MARTS[name][0](inputs)
+        yield name, rows, replace_rows(conn, name, property_id, rows, run_id)
 
 
 def build_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
                 settings: MartSettings | None = None,
                 names: Sequence[str] | None = None, run_id: str | None = None) -> dict[str, int]:
     """Build the marts `names` (all by default) in dependency order; the rows of each mart."""
-    wanted = list(MARTS) if names is None else [n for n in MARTS if n in names]
-    return {name: build_mart(conn, name, property_id, settings, run_id)[0].height
-            for name in wanted}
+    return {name: rows.height
+            for name, rows, _ in built_marts(conn, property_id, settings, names, run_id)}

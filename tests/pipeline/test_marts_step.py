@@ -1,0 +1,122 @@
+"""The marts of a run are one Dagster step (a multi-asset, pipelines.defs.marts): one asset per
+mart.* table, built together per property so that they read core.* once; a subset builds only
+what was selected; a mart that fails stops its property's pass, and the marts built before it
+stay written and materialized (issue 18, item 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+import polars as pl
+import pytest
+
+from pipelines.marts import MARTS
+from pipelines.warehouse import connect
+from pipelines.warehouse.frames import query_frame
+from tests.conftest import MakeSandbox
+
+from .helpers import ALL_SCOPES_KEY, CLIENT_BURST, CLIENT_RATE, advance, clock
+
+
+def _run(warehouse: Path, selection: dg.AssetSelection) -> dg.ExecuteInProcessResult:
+    from pipelines.definitions import defs
+    from pipelines.defs.resources import PmsApiResource, WarehouseResource
+
+    resources: dict[str, Any] = dict(defs.resources or {})
+    resources["warehouse"] = WarehouseResource(path=str(warehouse))
+    resources["pms"] = PmsApiResource(
+        base_url=dg.EnvVar("PMS_API_BASE_URL"), api_key=dg.EnvVar("PMS_API_KEY"),
+        rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
+    every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
+             if isinstance(d, dg.AssetsDefinition)]
+    return dg.materialize(every, selection=selection, partition_key="default",
+                          resources=resources, raise_on_error=False)
+
+
+def _materialized(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]]:
+    return {e.materialization.asset_key.path[-1]: {
+        k: v.value for k, v in e.materialization.metadata.items()}
+        for e in result.get_asset_materialization_events()}
+
+
+def _builds(warehouse: Path) -> dict[str, str]:
+    conn = connect(warehouse)
+    try:
+        return dict(conn.execute("SELECT mart, run_id FROM meta.mart_builds "
+                                 "WHERE property_id = 1").fetchall())
+    finally:
+        conn.close()
+
+
+def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_before(
+        make_sandbox: MakeSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipelines.defs.keys import INGESTION_GROUP
+    from pipelines.defs.marts import MARTS_GROUP
+
+    sandbox = make_sandbox(clock(), admin=True)
+    monkeypatch.setenv("PMS_API_BASE_URL", sandbox.base_url)
+    monkeypatch.setenv("PMS_API_KEY", ALL_SCOPES_KEY)
+    advance(sandbox.root_url, days=2)
+    warehouse = tmp_path / "warehouse.duckdb"
+    assert _run(warehouse, dg.AssetSelection.groups(INGESTION_GROUP)).success
+
+    # Every mart, in one step: a materialization per mart, each with its own metadata.
+    every = _run(warehouse, dg.AssetSelection.groups(MARTS_GROUP))
+    assert every.success
+    built = _materialized(every)
+    assert set(built) == set(MARTS)
+    steps = {e.step_key for e in every.get_asset_materialization_events()}
+    assert steps == {"marts"}
+    conn = connect(warehouse)
+    try:
+        for name, meta in built.items():
+            stored = conn.execute(f"SELECT count(*) FROM mart.{name} WHERE property_id = 1"
+                                  ).fetchall()
+            assert meta["rows"] == stored[0][0], name
+            assert {"inserted", "deleted", "preview", "columns"} <= set(meta), name
+        forecast = query_frame(conn, "SELECT * FROM mart.forecast_daily ORDER BY stay_date",
+                               [])
+    finally:
+        conn.close()
+    assert built["stay_nights"]["rows"] > 0
+    assert built["occupancy_daily"]["rows"] > 0
+    assert _builds(warehouse) == dict.fromkeys(MARTS, every.run_id)
+
+    # A subset: only pace is built, from the stored marts it reads; nothing changed, so
+    # nothing is written.
+    pace = _run(warehouse, dg.AssetSelection.assets(dg.AssetKey(["mart", "pace"])))
+    assert pace.success
+    assert set(_materialized(pace)) == {"pace"}
+    assert _materialized(pace)["pace"]["inserted"] == 0
+    assert _materialized(pace)["pace"]["deleted"] == 0
+    builds = _builds(warehouse)
+    assert builds.pop("pace") == pace.run_id
+    assert builds == dict.fromkeys([m for m in MARTS if m != "pace"], every.run_id)
+
+    # forecast_accuracy fails (injected): the marts before it are written and materialized;
+    # it and alerts (after it) are not; the run fails naming where the property stopped.
+    def broken(_: object) -> pl.DataFrame:
+        raise RuntimeError("injected failure")
+
+    names = list(MARTS)
+    monkeypatch.setitem(MARTS, "forecast_accuracy", (broken, MARTS["forecast_accuracy"][1]))
+    failed = _run(warehouse, dg.AssetSelection.groups(MARTS_GROUP))
+    assert not failed.success
+    before = names[:names.index("forecast_accuracy")]
+    assert set(_materialized(failed)) == set(before)
+    failure = next(e for e in failed.all_events if e.event_type_value == "STEP_FAILURE")
+    message = str(failure.step_failure_data.error)
+    assert "stopped: default at mart.forecast_accuracy" in message
+    assert "injected failure" in message
+    builds = _builds(warehouse)
+    assert {m for m, run in builds.items() if run == failed.run_id} == set(before)
+    assert builds["forecast_accuracy"] == every.run_id
+    assert builds["alerts"] == every.run_id
+    conn = connect(warehouse)
+    try:
+        again = query_frame(conn, "SELECT * FROM mart.forecast_daily ORDER BY stay_date", [])
+    finally:
+        conn.close()
+    assert again.equals(forecast)  # rebuilt from the same warehouse: the same forecast
