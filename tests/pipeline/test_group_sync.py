@@ -217,6 +217,7 @@ print(json.dumps({"requests": len(requests), "tags": dict(requests[0].tags),
 """
 
 
+@pytest.mark.verify  # make verify, about 45 s: `pmsw sync` above runs the group in one run
 def test_the_hourly_schedule_starts_one_dagster_run_of_every_property(
         served: RunningSandbox, tmp_path: Path) -> None:
     """The schedule's one run request covers every partition (the range of a single-run

@@ -399,6 +399,7 @@ def test_a_revoked_key_and_a_key_without_a_scope_are_one_line_each_and_change_no
     assert snapshot(db) == before
 
 
+@pytest.mark.verify  # make verify, about 22 s: test_dagster.py keeps the gap and its resync
 def test_an_event_gap_through_pmsw_sync_is_reported_and_the_full_resync_follows(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     """Spec, Event log 2 (30 days). tests/pipeline/test_dagster.py checks the gap on the
