@@ -6,6 +6,10 @@ ifeq ($(UV),)
 UV := $(PY) -m uv
 endif
 RUN := $(UV) run --locked --no-sync
+# Python keeps compiled modules (__pycache__, ignored by git) even where the environment says
+# not to: a test run starts about a hundred Python processes (pmsw, sandboxes, kernels), and
+# without the cache each compiled dagster and the rest of its imports again, 2 s or more each.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup demo test lint typecheck unit dagster notebooks bench verify soak
 

@@ -22,7 +22,7 @@ import pytest
 
 _BUILT: dict[str, Path] = {}
 
-SHORT_DAYS, SHORT_DAILY_SYNCS = 40, 2
+SHORT_DAYS, SHORT_DAILY_SYNCS = 40, 1
 REPO = Path(__file__).resolve().parents[1]
 
 

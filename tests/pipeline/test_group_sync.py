@@ -87,12 +87,15 @@ def _most_at_once(spans: list[tuple[datetime, datetime]]) -> int:
 
 
 def _equal_to_api(warehouse: Path, base_url: str, numbers: range) -> None:
+    """Each hotel's book and folios as its API serves them. Stay guests are compared in
+    test_sync_e2e.py; here they would double the calls (one GET per reservation)."""
     conn = duckdb.connect(str(warehouse), read_only=True)
     try:
         for number in numbers:
             api = Api(base_url, group_key(number))
             try:
-                counts = assert_core_equals_api(conn, api, GROUP_FIRST_ID + number - 1)
+                counts = assert_core_equals_api(conn, api, GROUP_FIRST_ID + number - 1,
+                                                guests=False)
             finally:
                 api.close()
             assert counts["reservations"] > 50, counts  # a real book, not an empty hotel
