@@ -29,11 +29,12 @@ typecheck: setup
 
 # Two pytest-xdist workers (this machine's two cores; the suite is mostly one process waiting
 # on its children): each test file runs whole on one worker, so its module fixtures are built
-# once. TEST_WORKERS=0 runs everything in one process.
+# once. The files with a `slow` test go first (tests/conftest.py; --no-loadscope-reorder keeps
+# that order), the short ones even out the end. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 
 test: setup lint typecheck
-	@$(RUN) pytest -q -n $(TEST_WORKERS) --dist loadfile
+	@$(RUN) pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The long runs, out of `make test` (pyproject addopts deselects the markers `verify` and
 # `soak`); docs/operations.md, "Long runs". -s prints their figures.

@@ -9,11 +9,14 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
 
 from .conftest import World
+
+pytestmark = pytest.mark.slow
 
 
 def ledger(world: World, *args: str) -> dict[str, Any]:

@@ -10,12 +10,15 @@ from typing import Any
 
 import duckdb
 import polars as pl
+import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.reconcile import Mode
 
 from .conftest import World
+
+pytestmark = pytest.mark.slow
 
 
 def rows(warehouse: Path, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:

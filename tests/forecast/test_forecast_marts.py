@@ -14,6 +14,10 @@ from pipelines.cli import main
 from pipelines.transforms.forecast import CHOSEN, HORIZONS, METHODS, ON_THE_BOOKS
 from tests.demo_warehouse import demo_warehouse
 
+# The first reader of the shared demo warehouse in `make test`'s order (tests/conftest.py):
+# its fixture builds it, about two minutes, early in the run while the other worker goes on.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:

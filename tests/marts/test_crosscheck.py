@@ -33,6 +33,8 @@ from tests.conftest import ALL_SCOPES_KEY, UNLIMITED
 
 from . import crosscheck_sql
 
+pytestmark = pytest.mark.slow
+
 WEEKS = 6
 SEED = 7
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
@@ -20,6 +22,8 @@ from .helpers import (
     pmsw,
     write_properties,
 )
+
+pytestmark = pytest.mark.slow
 
 
 def test_two_properties_sync_into_one_warehouse_without_mixing(

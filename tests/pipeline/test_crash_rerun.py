@@ -14,10 +14,13 @@ import time
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from tests.conftest import MakeSandbox
 
 from .helpers import ALL_SCOPES_KEY, REPO, advance, clock, snapshot
+
+pytestmark = pytest.mark.slow
 
 
 def _start(db: Path, base_url: str, run_id: str, kill_after: int | None = None,

@@ -29,6 +29,8 @@ from .helpers import (
     clock,
 )
 
+pytestmark = pytest.mark.slow
+
 
 def _dg(*args: str) -> subprocess.CompletedProcess[str]:
     """`dg ARGS` from the repository root, as `uv run dg` runs it (the project's environment

@@ -14,11 +14,15 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pipelines.ingest import SyncSettings, sync_property
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
 from .helpers import Api, advance, clock, endpoint
+
+pytestmark = pytest.mark.slow
 
 STREAMS = ["reservations", "folios"]
 """What the classes depend on: the folios are found through the reservations."""

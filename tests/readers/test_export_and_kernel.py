@@ -25,6 +25,8 @@ from pipelines.warehouse import open_read_copy
 
 from .conftest import World, run, start
 
+pytestmark = pytest.mark.slow
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PROBE = """import json
 row = con.execute(

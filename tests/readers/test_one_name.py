@@ -17,6 +17,8 @@ from tests.pipeline.helpers import REPO
 
 from .conftest import pmsw_env, run
 
+pytestmark = pytest.mark.slow
+
 MISSING_FILE_COMMANDS = [
     ["report", "occupancy"], ["report", "pickup"], ["reconcile"], ["warehouse", "info"],
     ["warehouse", "publish"],

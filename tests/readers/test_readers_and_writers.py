@@ -18,11 +18,14 @@ import time
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from pipelines.warehouse import read_copy_path
 from tests.pipeline.helpers import REPO
 
 from .conftest import World, pmsw_env, run, start
+
+pytestmark = pytest.mark.slow
 
 AS_OF = re.compile(r"^As of (?P<published>.+?): .* by run (?P<sync>\S+), marts run "
                    r"(?P<marts>\S+)$", re.MULTILINE)

@@ -46,6 +46,8 @@ from .broken_api import BrokenApi, serving
 from .recon import posted_lines
 from .test_recon_crash import _apply, _world
 
+pytestmark = pytest.mark.slow
+
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
 REPLACED = ("core.property", "core.room_types", "core.rooms", "core.rate_plans",

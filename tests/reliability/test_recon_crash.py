@@ -30,6 +30,7 @@ from typing import Any
 
 import duckdb
 import httpx
+import pytest
 
 from pipelines.api import PmsClient
 from pipelines.warehouse import connect
@@ -38,6 +39,8 @@ from tests.conftest import MakeSandbox, auth
 
 from . import harness as h
 from .recon import posted_lines
+
+pytestmark = pytest.mark.slow
 
 DAYS = 6
 SEED = 11

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
+pytestmark = pytest.mark.slow
+
 REPORTS = ["occupancy", "pickup", "pace", "segments", "revenue", "reconciliation", "forecast",
            "forecast-accuracy", "alerts", "flash"]
 

@@ -30,6 +30,8 @@ from sandbox.simulator.params import SimParams
 from sandbox.simulator.pos import LEDGER_COLUMNS
 from sandbox.simulator.run import SimulationReport, simulate_database
 
+pytestmark = pytest.mark.slow
+
 START = date(2025, 5, 1)
 DAYS = 15
 QUICK = replace(SimParams(), warmup_days=30)

@@ -17,6 +17,8 @@ import pytest
 
 from pipelines.demo.sandbox_process import free_port
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
