@@ -96,10 +96,11 @@ def property_of_partition(conn: duckdb.DuckDBPyConnection, code: str, run_id: st
 
 
 def _metadata(property_id: int, rows: pl.DataFrame, written: Replaced) -> dict[str, Any]:
-    return {"property_id": property_id, "rows": rows.height, "columns": len(rows.columns),
+    return {"property_id": property_id, "rows": written.rows, "columns": len(rows.columns),
             "preview": dg.MetadataValue.md(markdown(rows.columns,
                                                     rows.head(PREVIEW_ROWS).iter_rows())),
-            "inserted": written.inserted, "deleted": written.deleted}
+            "inserted": written.inserted, "deleted": written.deleted,
+            "computed_from": "all" if written.since is None else written.since.isoformat()}
 
 
 def _spec(name: str) -> dg.AssetSpec:
@@ -121,8 +122,10 @@ def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
             pid = property_of_partition(conn, code, context.run_id)
             for name, rows, written in built_marts(conn, pid, config.settings(), names,
                                                    context.run_id):
-                context.log.info(f"mart.{name} of property {pid}: {rows.height} rows "
-                                 f"({written.inserted} inserted, {written.deleted} deleted)")
+                computed = "" if written.since is None else f", from {written.since}"
+                context.log.info(f"mart.{name} of property {pid}: {written.rows} rows "
+                                 f"({rows.height} computed{computed}, {written.inserted} "
+                                 f"inserted, {written.deleted} deleted)")
                 built[code][name] = _metadata(pid, rows, written)
 
         # One property at a time, all its marts together (they share its core.* reads): the

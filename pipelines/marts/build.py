@@ -1,12 +1,15 @@
 """Each mart of one property: which core.* / mart.* frames it reads and which transform makes it.
 
-MARTS is in build order: a mart reads only core.* and the marts before it.
+MARTS is in build order: a mart reads only core.* and the marts before it. The snapshot marts
+(`Snapshots`: otb_snapshots, pickup, pace) are computed from the first snapshot whose inputs
+changed since their last build (pipelines/transforms/snapshot_inputs.py), the others whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import TypeVar, cast
 
@@ -33,17 +36,18 @@ from pipelines.transforms.occupancy import (
     other_revenue_daily,
 )
 from pipelines.transforms.otb import HORIZON_DAYS, otb_snapshots
-from pipelines.transforms.pace import pace
+from pipelines.transforms.pace import STLY_DAYS, pace
 from pipelines.transforms.persons import with_persons
 from pipelines.transforms.pickup import WINDOWS, pickup
 from pipelines.transforms.revenue import revenue_daily
 from pipelines.transforms.room_fees import room_fees
 from pipelines.transforms.segments import segment_daily
+from pipelines.transforms.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
 from pipelines.transforms.stay_nights import stay_nights
 from pipelines.transforms.tieout import revenue_tieout
 
 from . import read
-from .write import Replaced, replace_rows
+from .write import Replaced, Since, replace_rows
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,11 @@ class Inputs:
             return self.settings.vat_pct
         return self._once("vat", lambda: read.accommodation_vat(self.conn, self.pid))
 
-    def mart(self, name: str) -> pl.DataFrame:
-        """The property's rows of mart.<name> as stored now."""
-        return read.mart(self.conn, name, self.pid)
+    def mart(self, name: str, since: date | None = None) -> pl.DataFrame:
+        """The property's rows of mart.<name> as stored now (of snapshots from `since` on)."""
+        if since is None:
+            return read.mart(self.conn, name, self.pid)
+        return read.mart(self.conn, name, self.pid, f"{SNAPSHOT_DATE[name]} >= ?", [since])
 
     def properties(self) -> pl.DataFrame:
         return pl.DataFrame({"property_id": [self.pid],
@@ -133,6 +139,16 @@ class Inputs:
     def ranges(self) -> pl.DataFrame:
         return self._once("ranges", lambda: snapshot_ranges(
             read.business_dates(self.conn, self.pid), self.versions(), self.facts.timezone))
+
+    def book_days(self) -> pl.DataFrame:
+        """Unsalted day digests of the versions and snapshot dates (snapshot_inputs)."""
+        return self._once("book_days", lambda: book_days(
+            self.versions(), self.ranges(), self.facts.timezone))
+
+    def book_salt(self) -> list[object]:
+        """What every snapshot of otb_snapshots and pickup depends on beside the book changes."""
+        bounds = self.ranges().select("first_snapshot", "first_observed").rows()
+        return [self.facts.timezone, self.vat, bounds, self.settings.horizon_days]
 
     def capacity(self) -> pl.DataFrame:
         """property_id, rooms: the sellable rooms of core.rooms."""
@@ -183,18 +199,37 @@ def _revenue_tieout(i: Inputs) -> pl.DataFrame:
                           i.mart("occupancy_daily"), i.properties())
 
 
-def _otb_snapshots(i: Inputs) -> pl.DataFrame:
+def _otb_snapshots(i: Inputs, start: date | None) -> pl.DataFrame:
     return otb_snapshots(i.versions(), i.ranges(), i.facts.timezone, i.vat,
-                         i.settings.horizon_days)
+                         i.settings.horizon_days, start)
 
 
-def _pickup(i: Inputs) -> pl.DataFrame:
+def _otb_inputs(i: Inputs) -> pl.DataFrame:
+    return salted(i.book_days(), ["otb_snapshots", *i.book_salt()])
+
+
+def _pickup(i: Inputs, start: date | None) -> pl.DataFrame:
     return pickup(i.versions(), i.ranges(), i.settings.pickup_windows, i.facts.timezone,
-                  i.vat, i.settings.horizon_days)
+                  i.vat, i.settings.horizon_days, start)
 
 
-def _pace(i: Inputs) -> pl.DataFrame:
-    return pace(i.mart("otb_snapshots"), i.mart("occupancy_daily"))
+def _pickup_inputs(i: Inputs) -> pl.DataFrame:
+    return salted(i.book_days(), ["pickup", *i.book_salt(), i.settings.pickup_windows])
+
+
+def _pace(i: Inputs, start: date | None) -> pl.DataFrame:
+    stly_from = None if start is None else start - timedelta(days=STLY_DAYS)
+    return pace(i.mart("otb_snapshots", stly_from), i.mart("occupancy_daily"), start)
+
+
+def _pace_inputs(i: Inputs) -> pl.DataFrame:
+    """otb_snapshots' inputs as stored with the rows pace reads, and the actuals it reads;
+    none (pace built whole) when those of otb_snapshots are not known."""
+    otb_inputs = read.kept_inputs(i.conn, "otb_snapshots", i.pid)
+    if otb_inputs is None:
+        return pl.DataFrame(schema={"day": pl.Date, "digest": pl.UInt64})
+    return pace_inputs(otb_inputs, i.mart("occupancy_daily"), i.settings.horizon_days,
+                       STLY_DAYS)
 
 
 def _booking_outcomes(i: Inputs) -> pl.DataFrame:
@@ -223,7 +258,29 @@ def _alerts(i: Inputs) -> pl.DataFrame:
 
 Builder = Callable[[Inputs], pl.DataFrame]
 
-MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
+
+@dataclass(frozen=True)
+class Snapshots:
+    """A mart whose rows are snapshots: those of snapshot date S depend only on inputs dated S
+    or before (`inputs`: day, digest), so it is built (`build`) from the first day whose inputs
+    differ from those its stored rows were computed from (None: whole)."""
+
+    build: Callable[[Inputs, date | None], pl.DataFrame]
+    inputs: Callable[[Inputs], pl.DataFrame]
+
+
+SNAPSHOT_DATE = {  # SQL, then polars: the snapshot date of a row of each snapshot mart
+    "otb_snapshots": "snapshot_date",
+    "pickup": "as_of_date",
+    "pace": "stay_date - days_before",
+}
+SNAPSHOT_EXPR = {
+    "otb_snapshots": pl.col("snapshot_date"),
+    "pickup": pl.col("as_of_date"),
+    "pace": pl.col("stay_date") - pl.duration(days=pl.col("days_before")),
+}
+
+MARTS: dict[str, tuple[Builder | Snapshots, tuple[str, ...]]] = {
     # mart: (builder, marts it reads)
     "stay_nights": (_stay_nights, ()),
     "revenue_daily": (_revenue_daily, ()),
@@ -232,9 +289,9 @@ MARTS: dict[str, tuple[Builder, tuple[str, ...]]] = {
     "occupancy_by_room_type": (_occupancy_by_room_type, ("stay_nights", "room_fees")),
     "segment_daily": (_segment_daily, ("stay_nights", "room_fees")),
     "revenue_tieout": (_revenue_tieout, ("stay_nights", "occupancy_daily")),
-    "otb_snapshots": (_otb_snapshots, ()),
-    "pickup": (_pickup, ()),
-    "pace": (_pace, ("otb_snapshots", "occupancy_daily")),
+    "otb_snapshots": (Snapshots(_otb_snapshots, _otb_inputs), ()),
+    "pickup": (Snapshots(_pickup, _pickup_inputs), ()),
+    "pace": (Snapshots(_pace, _pace_inputs), ("otb_snapshots", "occupancy_daily")),
     "booking_outcomes": (_booking_outcomes, ()),
     "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
     "forecast_daily": (_forecast_daily, ("otb_snapshots",)),
@@ -260,13 +317,29 @@ def built_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
     all of them (`Inputs`): (mart, rows built, what was written) as each is done."""
     inputs = Inputs(conn, read.property_facts(conn, property_id), settings or MartSettings())
     for name in MARTS if names is None else [n for n in MARTS if n in names]:
-        rows = MARTS[name][0](inputs)
-        yield name, rows, replace_rows(conn, name, property_id, rows, run_id)
+        builder = MARTS[name][0]
+        if isinstance(builder, Snapshots):
+            yield name, *_snapshots(inputs, name, builder, run_id)
+        else:
+            rows = builder(inputs)
+            yield name, rows, replace_rows(conn, name, property_id, rows, run_id)
+
+
+def _snapshots(i: Inputs, name: str, mart: Snapshots,
+               run_id: str | None) -> tuple[pl.DataFrame, Replaced]:
+    """Build a snapshot mart from the first day whose inputs changed (whole when the stored
+    rows' inputs are not known: `read.kept_inputs`)."""
+    now = mart.inputs(i)
+    start = rebuild_start(read.kept_inputs(i.conn, name, i.pid), now)
+    rows = mart.build(i, start)
+    since = None if start is None else Since(SNAPSHOT_DATE[name], SNAPSHOT_EXPR[name], start)
+    return rows, replace_rows(i.conn, name, i.pid, rows, run_id, since, now)
 
 
 def build_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
                 settings: MartSettings | None = None,
                 names: Sequence[str] | None = None, run_id: str | None = None) -> dict[str, int]:
-    """Build the marts `names` (all by default) in dependency order; the rows of each mart."""
-    return {name: rows.height
-            for name, rows, _ in built_marts(conn, property_id, settings, names, run_id)}
+    """Build the marts `names` (all by default) in dependency order; the property's rows of
+    each mart after its build."""
+    return {name: written.rows
+            for name, _, written in built_marts(conn, property_id, settings, names, run_id)}

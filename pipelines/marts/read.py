@@ -113,6 +113,29 @@ def business_dates(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.Data
     """, {"p": property_id})
 
 
-def mart(conn: duckdb.DuckDBPyConnection, table: str, property_id: int) -> pl.DataFrame:
-    """The property's rows of a mart already built (its inputs for the marts built on it)."""
-    return frame(conn, f"SELECT * FROM mart.{table} WHERE property_id = ?", [property_id])
+def mart(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
+         where: str = "TRUE", params: list[object] | None = None) -> pl.DataFrame:
+    """The property's rows of a mart already built (its inputs for the marts built on it), those
+    meeting `where` (SQL over its columns, with `params`)."""
+    return frame(conn, f"SELECT * FROM mart.{table} WHERE property_id = ? AND ({where})",
+                 [property_id, *(params or [])])
+
+
+def stored_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int) -> int:
+    """The property's rows of `mart.<table>`."""
+    return int(conn.execute(f"SELECT count(*) FROM mart.{table} WHERE property_id = ?",
+                            [property_id]).fetchall()[0][0])
+
+
+def kept_inputs(conn: duckdb.DuckDBPyConnection, table: str,
+                property_id: int) -> pl.DataFrame | None:
+    """What the stored rows of a snapshot mart of the property were computed from (day,
+    digest; meta.mart_inputs), or None: no build recorded them, or the stored rows are no
+    longer as many as that build left (emptied or recreated since)."""
+    recorded = conn.execute("SELECT rows FROM meta.mart_builds WHERE property_id = ? "
+                            "AND mart = ?", [property_id, table]).fetchall()
+    if not recorded or recorded[0][0] != stored_rows(conn, table, property_id):
+        return None
+    inputs = frame(conn, "SELECT day, digest FROM meta.mart_inputs WHERE property_id = ? "
+                   "AND mart = ? ORDER BY day", [property_id, table])
+    return None if inputs.is_empty() else inputs

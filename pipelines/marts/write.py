@@ -5,11 +5,16 @@ the frame no longer holds (or holds with other values) is deleted by its primary
 the frame not stored is inserted. After a sync most of a property's history is unchanged, so a
 rebuild writes the snapshots the sync touched, not three years of them (docs/scaling.md,
 "Marts against history and change"). The table ends equal to the frame either way.
+
+A snapshot mart may be rebuilt from a date (`Since`): the frame then holds the snapshots from
+that date on, and only the stored rows from that date on are compared with it; the rows before
+are kept. What the rows were computed from (snapshot_inputs) is stored with them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from uuid import uuid4
 
 import duckdb
@@ -17,6 +22,8 @@ import polars as pl
 
 from pipelines.warehouse import insert_frame, registered, transaction
 from pipelines.warehouse.frames import query_frame
+
+from .read import stored_rows
 
 
 @dataclass(frozen=True)
@@ -26,6 +33,19 @@ class Replaced:
     rows: int
     inserted: int
     deleted: int
+    since: date | None = None
+    """The first snapshot computed again; None when the whole mart was."""
+
+
+@dataclass(frozen=True)
+class Since:
+    """The rows of a mart from a snapshot date on."""
+
+    column: str
+    """SQL over the mart's columns: the snapshot date of a row."""
+    expr: pl.Expr
+    """The same in polars."""
+    start: date
 
 
 def primary_key(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
@@ -64,20 +84,29 @@ def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
 
 
 def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
-                 rows: pl.DataFrame, run_id: str | None = None) -> Replaced:
-    """Make the property's rows of `mart.<table>` equal `rows` (matched by column name; DuckDB
-    casts to the table's types) and record the build in meta.mart_builds (`run_id`, default a
-    fresh id), all or nothing. A table without a primary key (no row to match) or with a column
-    that does not compare exactly (`_exact`) has its property's rows all deleted and `rows`
+                 rows: pl.DataFrame, run_id: str | None = None, since: Since | None = None,
+                 inputs: pl.DataFrame | None = None) -> Replaced:
+    """Make the property's rows of `mart.<table>` (those from `since` on, when given) equal
+    `rows` (matched by column name; DuckDB casts to the table's types), record the build in
+    meta.mart_builds (`run_id`, default a fresh id) and `inputs` (day, digest) in
+    meta.mart_inputs, all or nothing. A table without a primary key (no row to match) or with a
+    column that does not compare exactly (`_exact`) has those rows all deleted and `rows`
     inserted."""
     if rows.height and rows["property_id"].unique().to_list() != [property_id]:
         raise ValueError(f"mart.{table}: rows of another property than {property_id}")
+    if since is not None and rows.height and not rows.select(
+            (since.expr >= since.start).all()).item():
+        raise ValueError(f"mart.{table}: rows before {since.start} in a rebuild from it")
     key = primary_key(conn, table)
+    scope = "property_id = ?"
+    params: list[object] = [property_id]
+    if since is not None:
+        scope = f"{scope} AND ({since.column}) >= ?"
+        params.append(since.start)
     with transaction(conn):
         difference = None
         if key and rows.width:
-            stored = query_frame(conn, f"SELECT * FROM mart.{table} WHERE property_id = ?",
-                                 [property_id])
+            stored = query_frame(conn, f"SELECT * FROM mart.{table} WHERE {scope}", params)
             difference = _difference(stored, rows, key)
         if difference is not None:
             stale, fresh = difference
@@ -88,12 +117,26 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
                                  f"WHERE {matches}")
             deleted = stale.height
         else:
-            deleted = conn.execute(f"DELETE FROM mart.{table} WHERE property_id = ?",
-                                   [property_id]).fetchone()[0]  # type: ignore[index]
+            deleted = conn.execute(f"DELETE FROM mart.{table} WHERE {scope}",
+                                   params).fetchall()[0][0]
             fresh = rows
         if fresh.height:
             insert_frame(conn, f"mart.{table}", fresh)
+        total = stored_rows(conn, table, property_id)
         conn.execute(
-            "INSERT OR REPLACE INTO meta.mart_builds (property_id, mart, run_id, built_at) "
-            "VALUES (?, ?, ?, now())", [property_id, table, run_id or f"mart-{uuid4().hex}"])
-    return Replaced(rows=rows.height, inserted=fresh.height, deleted=deleted)
+            "INSERT OR REPLACE INTO meta.mart_builds (property_id, mart, run_id, built_at, rows) "
+            "VALUES (?, ?, ?, now(), ?)",
+            [property_id, table, run_id or f"mart-{uuid4().hex}", total])
+        _record_inputs(conn, table, property_id, inputs)
+    return Replaced(rows=total, inserted=fresh.height, deleted=deleted,
+                    since=None if since is None else since.start)
+
+
+def _record_inputs(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
+                   inputs: pl.DataFrame | None) -> None:
+    conn.execute("DELETE FROM meta.mart_inputs WHERE property_id = ? AND mart = ?",
+                 [property_id, table])
+    if inputs is not None and inputs.height:
+        insert_frame(conn, "meta.mart_inputs", inputs.select(
+            property_id=pl.lit(property_id, dtype=pl.Int64), mart=pl.lit(table),
+            day="day", digest="digest"))

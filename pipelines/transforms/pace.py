@@ -3,6 +3,8 @@ last year's final actual."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import polars as pl
 
 from .frames import Frame, lazy
@@ -10,7 +12,8 @@ from .frames import Frame, lazy
 STLY_DAYS = 364  # 52 weeks: the same weekday a year earlier
 
 
-def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None) -> pl.DataFrame:
+def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None,
+         start: date | None = None) -> pl.DataFrame:
     """Build mart.pace from mart.otb_snapshots (and mart.occupancy_daily for last year's
     actual).
 
@@ -19,7 +22,9 @@ def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None) -> pl.DataF
     `stly_revenue_otb_net`, `stly_is_rebuilt` = the same of OTB(S - 364, D - 364), null when
     that snapshot was not taken; `ly_actual_rooms_sold`, `ly_actual_room_revenue_net` = what
     D - 364 finally sold (occupancy_daily's rooms_sold and room_revenue_net of a night already
-    lived), null when not lived or not in the warehouse."""
+    lived), null when not lived or not in the warehouse.
+    start: only the rows of snapshots from that date on (otb_snapshots must then hold the
+    snapshots from start - 364 on, for STLY)."""
     lf = lazy(
         otb_snapshots, "otb_snapshots",
         ["property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net"],
@@ -36,9 +41,10 @@ def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None) -> pl.DataF
         stly_revenue_otb_net="revenue_otb_net",
         stly_is_rebuilt="is_rebuilt",
     )
-    out = lf.select("property_id", "stay_date", "days_before", "rooms_otb", "revenue_otb_net",
-                    "is_rebuilt").join(stly, on=["property_id", "stay_date", "days_before"],
-                                       how="left")
+    rows = lf if start is None else lf.filter(pl.col("snapshot_date") >= start)
+    out = rows.select("property_id", "stay_date", "days_before", "rooms_otb", "revenue_otb_net",
+                      "is_rebuilt").join(stly, on=["property_id", "stay_date", "days_before"],
+                                         how="left")
     if occupancy_daily is not None:
         actual = lazy(occupancy_daily, "occupancy_daily",
                       ["property_id", "stay_date", "rooms_sold", "room_revenue_net",

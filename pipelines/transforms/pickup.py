@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
 import polars as pl
 
 from .frames import DEFAULT_TIMEZONE, Frame, lazy
 from .money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
-from .otb import HORIZON_DAYS, RANGE_COLUMNS, observed_from
+from .otb import HORIZON_DAYS, RANGE_COLUMNS, from_start, observed_from, staying_from
 from .otb_changes import book_changes, cumulative_grid, version_nights
 
 WINDOWS = (1, 7, 14, 30)
@@ -21,6 +22,7 @@ def pickup(
     timezone: str = DEFAULT_TIMEZONE,
     vat_pct: VatRate = DEFAULT_ACCOMMODATION_VAT_PCT,
     horizon_days: int = HORIZON_DAYS,
+    start: date | None = None,
 ) -> pl.DataFrame:
     """Build mart.pickup for as-of dates S in each snapshot range and stay dates D in
     [S, S + horizon_days]: over the window (S - W, S],
@@ -29,22 +31,24 @@ def pickup(
     = OTB rooms(S) - OTB rooms(S - W), `revenue_net` = OTB revenue(S) - OTB revenue(S - W);
     `is_rebuilt`: S - W is before the range's `first_observed` and history before it was
     rebuilt (the range starts before `first_observed`): part of the window is not observed.
-    Rows where all four are zero are left out (a missing row means no pickup)."""
+    Rows where all four are zero are left out (a missing row means no pickup).
+    start: only the as-of dates from that date on, each as the whole build has it."""
     if not windows or min(windows) < 1:
         raise ValueError("windows must be positive numbers of days")
     widest = max(windows)
     ranges = lazy(snapshot_ranges, "snapshot_ranges", RANGE_COLUMNS)
-    wide_ranges = ranges.with_columns(
+    wide_ranges = from_start(ranges, start).with_columns(
         first_snapshot=pl.col("first_snapshot") - pl.duration(days=widest)
     )
-    changes = book_changes(version_nights(versions, timezone, vat_pct))
+    changes = book_changes(version_nights(staying_from(versions, start), timezone, vat_pct))
     # shift() below relies on the grid's order (property, stay date, snapshot date): join the
     # output bounds only after the shifts, since a join does not keep row order.
     grid = cumulative_grid(changes, wide_ranges, horizon_days + widest)
     bounds = ranges.select("property_id", "first_snapshot").join(
-        observed_from(ranges), on="property_id", how="left")
+        from_start(ranges, start).select("property_id", output_from="first_snapshot"),
+        on="property_id", how="inner").join(observed_from(ranges), on="property_id", how="left")
     in_output = (
-        (pl.col("snapshot_date") >= pl.col("first_snapshot"))
+        (pl.col("snapshot_date") >= pl.col("output_from"))
         & ((pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days() <= horizon_days)
     )
     per_window = []

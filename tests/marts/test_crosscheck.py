@@ -10,7 +10,8 @@ seed's out-of-order rooms), and what happened between syncs is rebuilt as docs/k
 A full year is too long for the suite (about 5 s of simulation and sync per week). The marts
 are built after each week's sync, as a schedule builds them, so what the SQL is compared with
 is the last of seven rebuilds that each wrote only the rows that changed
-(pipelines.marts.write).
+(pipelines.marts.write), and whose snapshot marts (otb_snapshots, pickup, pace) were each
+computed only from the first day whose inputs changed (pipelines.transforms.snapshot_inputs).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import httpx
 import pytest
 
 from pipelines.ingest import Endpoint, sync_property
-from pipelines.marts import MARTS, build_marts
+from pipelines.marts import MARTS, built_marts
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
@@ -37,6 +38,16 @@ pytestmark = pytest.mark.slow
 
 WEEKS = 6
 SEED = 7
+SNAPSHOT_MARTS = ("otb_snapshots", "pickup", "pace")
+
+
+def _build(conn: duckdb.DuckDBPyConnection, build: int) -> None:
+    """Build every mart of property 1 as a schedule does, recording in x_builds what each
+    snapshot mart computed: from which snapshot (null: whole), how many rows."""
+    for name, rows, written in built_marts(conn, 1):
+        if name in SNAPSHOT_MARTS:
+            conn.execute("INSERT INTO x_builds VALUES (?, ?, ?, ?, ?)",
+                         [build, name, written.since, rows.height, written.rows])
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +57,8 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckD
     settings = SandboxSettings(admin=True, rate_per_minute=UNLIMITED["rate_per_minute"],
                                burst=UNLIMITED["burst"])
     conn = connect(path)
+    conn.execute("CREATE TEMP TABLE x_builds (build INTEGER, mart VARCHAR, computed_from DATE, "
+                 "computed INTEGER, stored INTEGER)")
     with running_sandbox(settings, clock) as sandbox:
         endpoint = Endpoint("sim", sandbox.base_url, ALL_SCOPES_KEY, 10**6, 10**6)
         sync_property(endpoint, conn, "start")  # the seed's out-of-order rooms, read on day 1
@@ -57,7 +70,8 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckD
             assert answer.status_code == 200, answer.text
             for result in sync_property(endpoint, conn, f"week-{week}"):
                 assert result.status == "success", (result.stream, result.message)
-            build_marts(conn, 1)  # as after each sync: each rebuild writes what changed
+            _build(conn, week)  # as after each sync: each rebuild writes what changed
+        _build(conn, WEEKS)  # again, with nothing synced since
     crosscheck_sql.build(conn, 1)
     try:
         yield conn
@@ -137,3 +151,26 @@ def test_no_shows_from_the_kept_state_are_the_events_no_shows(
     assert from_state == from_events
     assert len(from_state) > 0
     assert lapsed[0][0] > 0
+
+
+def test_snapshots_are_computed_from_the_first_changed_day(
+        simulated: duckdb.DuckDBPyConnection) -> None:
+    """Issue 18, item 5: the first build computes every snapshot; each weekly rebuild only
+    those from a day after the first snapshot (the ones before are kept, and the comparisons
+    above show the table equal to its definition all the same); a rebuild with nothing synced
+    computes none."""
+    builds = simulated.execute(
+        "SELECT build, mart, computed_from, computed, stored, "
+        "(SELECT min(snapshot_date) FROM mart.otb_snapshots) FROM x_builds "
+        "ORDER BY build, mart").fetchall()
+    assert len(builds) == (WEEKS + 1) * len(SNAPSHOT_MARTS)
+    for build, mart, computed_from, computed, stored, first in builds:
+        if build == 0:
+            assert computed_from is None, (build, mart)
+            assert computed == stored, (build, mart)
+        elif build < WEEKS:
+            assert computed_from is not None, (build, mart)
+            assert computed_from > first, (build, mart)
+            assert 0 < computed < stored, (build, mart)
+        else:
+            assert computed == 0, (build, mart, computed_from)

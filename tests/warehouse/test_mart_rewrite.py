@@ -1,5 +1,6 @@
 """A mart's rebuild writes only what changed, and the table ends equal to the rebuild
-(pipelines.marts.write; docs/scaling.md, "Marts against history and change")."""
+(pipelines.marts.write; docs/scaling.md, "Marts against history and change"), and a snapshot
+mart rebuilt from a date keeps its rows before it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import polars as pl
 import pytest
 
 from pipelines.marts import replace_rows
+from pipelines.marts.read import kept_inputs
+from pipelines.marts.write import Since
 
 D = date(2026, 3, 1)
 E = date(2026, 3, 2)
@@ -120,3 +123,53 @@ def test_a_failed_write_leaves_the_stored_rows(conn: duckdb.DuckDBPyConnection) 
 
     assert stored(conn, "otb_snapshots", "stay_date") == [
         (1, D, D, 10, Decimal("1000.00"), 0, False), (1, D, E, 8, Decimal("800.00"), 0, False)]
+
+
+def inputs(*digests: tuple[date, int]) -> pl.DataFrame:
+    return pl.DataFrame(digests, schema={"day": pl.Date, "digest": pl.UInt64}, orient="row")
+
+
+def test_a_rebuild_from_a_date_keeps_the_rows_before_it(conn: duckdb.DuckDBPyConnection) -> None:
+    """A snapshot mart rebuilt from a date (Since): only the stored rows from that date on are
+    compared with the frame; those before it stay, even when the frame does not hold them."""
+    replace_rows(conn, "otb_snapshots", 1, snapshots(
+        (1, D, D, 10, "1000.00"), (1, D, E, 8, "800.00"), (1, E, E, 9, "900.00")))
+    since = Since("snapshot_date", pl.col("snapshot_date"), E)
+
+    written = replace_rows(conn, "otb_snapshots", 1, snapshots((1, E, E, 7, "700.00")),
+                           since=since)
+
+    assert (written.rows, written.inserted, written.deleted, written.since) == (3, 1, 1, E)
+    assert [r[1:4] for r in stored(conn, "otb_snapshots", "snapshot_date, stay_date")] == [
+        (D, D, 10), (D, E, 8), (E, E, 7)]
+    with pytest.raises(ValueError, match="rows before 2026-03-02 in a rebuild from it"):
+        replace_rows(conn, "otb_snapshots", 1, snapshots((1, D, E, 8, "800.00")), since=since)
+
+
+def test_the_inputs_of_the_stored_rows_are_known_while_the_rows_are_the_builds(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """meta.mart_inputs is written with the rows; once the rows are not as many as that build
+    left (deleted or a table recreated by hand), the inputs are not known and the next build
+    of the mart is whole (pipelines.marts.read.kept_inputs)."""
+    rows = snapshots((1, D, D, 10, "1000.00"), (1, D, E, 8, "800.00"))
+    assert kept_inputs(conn, "otb_snapshots", 1) is None  # never built
+
+    replace_rows(conn, "otb_snapshots", 1, rows, inputs=inputs((D, 11), (E, 12)))
+    assert kept_inputs(conn, "otb_snapshots", 1).rows() == [(D, 11), (E, 12)]  # type: ignore[union-attr]
+
+    conn.execute("DELETE FROM mart.otb_snapshots WHERE stay_date = ?", [E])
+    assert kept_inputs(conn, "otb_snapshots", 1) is None
+
+    replace_rows(conn, "otb_snapshots", 1, rows)  # a build that records no inputs
+    assert kept_inputs(conn, "otb_snapshots", 1) is None
+
+
+def test_a_failed_write_leaves_the_inputs(conn: duckdb.DuckDBPyConnection) -> None:
+    rows = snapshots((1, D, D, 10, "1000.00"))
+    replace_rows(conn, "otb_snapshots", 1, rows, inputs=inputs((D, 11)))
+    twice = snapshots((1, D, E, 9, "900.00"), (1, D, E, 7, "700.00"))
+
+    with pytest.raises(duckdb.ConstraintException, match="duplicate key"):
+        replace_rows(conn, "otb_snapshots", 1, twice, inputs=inputs((D, 99)))
+
+    assert kept_inputs(conn, "otb_snapshots", 1).rows() == [(D, 11)]  # type: ignore[union-attr]
