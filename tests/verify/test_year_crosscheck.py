@@ -5,9 +5,13 @@ The sandbox's simulator plays Rome (property 1, 80 rooms) and Florence (property
 together for 365 days from Monday 2026-01-05 on a simulated clock (POST /_sandbox/simulate,
 then /_sandbox/advance a week at a time, the last step one day), and the warehouse syncs each
 property with its own key after every step, with the real ingestion code over real HTTP (plus
-a first sync before day 1, which reads the seed's out-of-order rooms). Then every mart of each
-property is built and compared row for row with the SQL of its definition, and the revenue
-tie-out must leave no unexplained cent on any date of either hotel.
+a first sync before day 1, which reads the seed's out-of-order rooms). Every four weeks the
+marts the snapshot marts read and the snapshot marts themselves are built, as a schedule
+would, so that otb_snapshots, pickup and pace are computed from their first changed day all
+year long (docs/scaling.md, "Marts against history and change"); pace's last year and its
+actuals come into play after 52 weeks. Then every mart of each property is built and compared
+row for row with the SQL of its definition, and the revenue tie-out must leave no unexplained
+cent on any date of either hotel.
 
 Too long for `make test` (minutes on two cores): marker `verify`, deselected by default
 (pyproject addopts); `make verify` runs it. tests/marts/test_crosscheck.py is the six-week
@@ -28,7 +32,7 @@ import httpx
 import pytest
 
 from pipelines.ingest import Endpoint, sync_property
-from pipelines.marts import build_marts
+from pipelines.marts import built_marts
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
@@ -42,6 +46,10 @@ DAYS = int(os.environ.get("PMSW_VERIFY_DAYS", "365"))
 """A full year; a shorter stretch for a trial of the test itself (`PMSW_VERIFY_DAYS=21`)."""
 STEP = 7
 SEED = 7
+BUILD_EVERY = 4
+"""Steps between the builds of the snapshot marts during the year."""
+SNAPSHOT_PATH = ["stay_nights", "revenue_daily", "room_fees", "occupancy_daily",
+                 "otb_snapshots", "pickup", "pace"]
 HOTELS = {1: ("ROMA01", "sbx_test_all_scopes", 80), 2: ("FIRE01", "sbx_test_other_property", 40)}
 """property id: (code, the seed's all-scopes key of the property, rooms)."""
 
@@ -52,6 +60,8 @@ class Year:
     syncs: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     marts: dict[int, dict[str, int]] = field(default_factory=dict)
+    partial_builds: int = 0
+    """Builds of a snapshot mart computed from a day after its first snapshot."""
 
 
 def _columns(conn: duckdb.DuckDBPyConnection, table: str) -> str:
@@ -67,6 +77,17 @@ def _sync(endpoints: dict[int, Endpoint], conn: duckdb.DuckDBPyConnection, label
     return len(endpoints)
 
 
+def _build(conn: duckdb.DuckDBPyConnection, pid: int,
+           names: list[str] | None = None) -> tuple[dict[str, int], int]:
+    """Build the marts `names` (all by default): the rows of each, and how many of the
+    snapshot marts were computed from a day (not whole)."""
+    rows, partial = {}, 0
+    for name, _, written in built_marts(conn, pid, names=names):
+        rows[name] = written.rows
+        partial += written.since is not None
+    return rows, partial
+
+
 @pytest.fixture(scope="module")
 def year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Year]:
     path: Path = tmp_path_factory.mktemp("year") / "warehouse.duckdb"
@@ -74,7 +95,7 @@ def year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Year]:
     settings = SandboxSettings(admin=True, rate_per_minute=UNLIMITED["rate_per_minute"],
                                burst=UNLIMITED["burst"])
     found = Year(connect(path))
-    simulate = sync = 0.0
+    simulate = sync = interim = 0.0
     with running_sandbox(settings, clock) as sandbox, \
             httpx.Client(base_url=f"{sandbox.root_url}/_sandbox", timeout=1800) as admin:
         endpoints = {pid: Endpoint(code, sandbox.base_url, key, 10**6, 10**6)
@@ -94,10 +115,17 @@ def year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Year]:
             started = time.perf_counter()
             found.syncs += _sync(endpoints, found.conn, f"day-{played}")
             sync += time.perf_counter() - started
+            if (played // STEP) % BUILD_EVERY == 0:
+                started = time.perf_counter()
+                for pid in HOTELS:
+                    found.partial_builds += _build(found.conn, pid, SNAPSHOT_PATH)[1]
+                interim += time.perf_counter() - started
     started = time.perf_counter()
     for pid in HOTELS:
-        found.marts[pid] = build_marts(found.conn, pid)
-    found.seconds = {"simulate": simulate, "sync": sync, "marts": time.perf_counter() - started}
+        found.marts[pid], partial = _build(found.conn, pid)
+        found.partial_builds += partial
+    found.seconds = {"simulate": simulate, "sync": sync, "interim": interim,
+                     "marts": time.perf_counter() - started}
     try:
         yield found
     finally:
@@ -124,11 +152,14 @@ def test_every_mart_equals_the_sql_of_its_definition_for_a_year(year: Year, pid:
     code, _, rooms = HOTELS[pid]
     print(f"\nverify: {code} ({rooms} rooms), {DAYS} simulated days, seed {SEED}, synced every "
           f"{STEP} days ({year.syncs} property syncs in all); simulate "
-          f"{year.seconds['simulate']:.0f} s, syncs {year.seconds['sync']:.0f} s, marts of both "
+          f"{year.seconds['simulate']:.0f} s, syncs {year.seconds['sync']:.0f} s, snapshot "
+          f"marts every {BUILD_EVERY} weeks {year.seconds['interim']:.0f} s "
+          f"({year.partial_builds} builds of a snapshot mart from a day), marts of both "
           f"{year.seconds['marts']:.0f} s, cross-check SQL {built:.0f} s")
     print(f"verify: {code}: {sum(counts.values())} mart rows equal row for row in "
           f"{len(counts)} marts: " + ", ".join(f"{m} {n}" for m, n in counts.items()))
     assert differing == {}, f"{code}: marts differ from their SQL: {differing}"
+    assert year.partial_builds > 0  # the snapshot marts were computed from a day
     assert all(counts[m] > 0 for m in crosscheck_sql.DEFINED), counts
     assert counts == {m: n for m, n in year.marts[pid].items() if m in counts}
 
