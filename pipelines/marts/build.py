@@ -146,7 +146,7 @@ class Inputs:
             self.versions(), self.ranges(), self.facts.timezone))
 
     def book_salt(self) -> list[object]:
-        """What every snapshot of otb_snapshots and pickup depends on beside the book changes."""
+        """What every snapshot of otb_snapshots and pickup depends on beside the versions."""
         bounds = self.ranges().select("first_snapshot", "first_observed").rows()
         return [self.facts.timezone, self.vat, bounds, self.settings.horizon_days]
 
