@@ -498,15 +498,13 @@ def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
     `rooms_forecast`."""
     joined = forecasts.with_columns(horizon_days=_bucket(pl.col("days_before"))).join(
         chosen, on=["property_id", "as_of_date", "horizon_days"], how="left")
-    value = pl.lit(None, dtype=pl.Float64)
-    name = pl.lit(None, dtype=pl.String)
-    for m in METHODS:
-        hit = (pl.col("chosen_method") == m) & pl.col(m).is_not_null()
-        value = pl.when(hit).then(pl.col(m)).otherwise(value)
-        name = pl.when(hit).then(pl.lit(m)).otherwise(name)
-    for m in FALLBACK:
-        value = value.fill_null(pl.col(m))
-        name = pl.when(name.is_null() & pl.col(m).is_not_null()).then(pl.lit(m)).otherwise(name)
+    # Flat coalesces: a chain of when/otherwise each reading the one before grows the
+    # expression (and polars' planning of it) with every method.
+    hits = [(m, (pl.col("chosen_method") == m) & pl.col(m).is_not_null()) for m in METHODS]
+    value = pl.coalesce(*[pl.when(hit).then(pl.col(m)) for m, hit in hits],
+                        *[pl.col(m) for m in FALLBACK])
+    name = pl.coalesce(*[pl.when(hit).then(pl.lit(m)) for m, hit in hits],
+                       *[pl.when(pl.col(m).is_not_null()).then(pl.lit(m)) for m in FALLBACK])
     otb = pl.col("rooms_otb").cast(pl.Float64).clip(upper_bound=pl.col("cap").cast(pl.Float64))
     return joined.with_columns(
         rooms_forecast=value.fill_null(otb),
