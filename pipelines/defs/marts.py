@@ -3,7 +3,8 @@ ingestion assets they follow, all in pool `duckdb`, built by one step (a multi-a
 
 For each property of the run the step reads core.* once into polars, and builds each selected
 mart in dependency order with the transforms of `pipelines.transforms`, each mart replacing
-the property's rows in its own transaction (`pipelines.marts.built_marts`). Definitions:
+the property's rows in its own transaction (`pipelines.marts.built_marts`); `marts_at_once`
+properties (sync settings) at a time, each on its own thread and cursor. Definitions:
 docs/kpi.md. The jobs of `pipelines.defs.automation` build them after each sync; `pms_marts`
 rebuilds them alone.
 """
@@ -19,14 +20,14 @@ import polars as pl
 from pipelines.marts import MARTS, MartSettings, Replaced, built_marts
 from pipelines.properties import DEFAULT_CODE
 from pipelines.transforms.departments import CODES
-from pipelines.warehouse import property_row
+from pipelines.warehouse import property_row, thread_cursor
 
 from .each_property import PropertiesFailedError, each_property
 from .ingest import markdown
 from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
 from .keys import OWNERS, POOL, READ_COPY_KEY, stream_key
 from .partitions import ONE_RUN, PROPERTIES, codes_of_run, one_run_accepted
-from .resources import WarehouseResource
+from .resources import SyncSettingsResource, WarehouseResource
 
 PREVIEW_ROWS = 5
 
@@ -111,6 +112,7 @@ def _spec(name: str) -> dg.AssetSpec:
 
 
 def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
+           sync_settings: SyncSettingsResource,
            config: MartConfig) -> Iterator[dg.MaterializeResult]:  # type: ignore[type-arg]
     names = [n for n in MARTS if mart_key(n) in context.selected_asset_keys]
     codes = context.partition_keys
@@ -119,20 +121,25 @@ def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
     # bounded by the writer's memory limit (docs/operations.md, "A writer's memory").
     with warehouse.connect() as conn:
         def one(code: str) -> None:
-            pid = property_of_partition(conn, code, context.run_id)
-            for name, rows, written in built_marts(conn, pid, config.settings(), names,
-                                                   context.run_id):
-                computed = "" if written.since is None else f", from {written.since}"
-                context.log.info(f"mart.{name} of property {pid}: {written.rows} rows "
-                                 f"({rows.height} computed{computed}, {written.inserted} "
-                                 f"inserted, {written.deleted} deleted)")
-                built[code][name] = _metadata(pid, rows, written)
+            cursor = thread_cursor(conn)  # a connection per thread, the same database
+            try:
+                pid = property_of_partition(cursor, code, context.run_id)
+                for name, rows, written in built_marts(cursor, pid, config.settings(), names,
+                                                       context.run_id):
+                    computed = "" if written.since is None else f", from {written.since}"
+                    context.log.info(f"mart.{name} of property {pid}: {written.rows} rows "
+                                     f"({rows.height} computed{computed}, {written.inserted} "
+                                     f"inserted, {written.deleted} deleted)")
+                    built[code][name] = _metadata(pid, rows, written)
+            finally:
+                cursor.close()
 
-        # One property at a time, all its marts together (they share its core.* reads): the
-        # transforms use every core already, and the memory of the step stays that of one
-        # property whatever the group's size.
+        # A few properties at a time, each with all its marts together (they share its
+        # core.* reads); their writes take turns on the writer's lock. The memory of the
+        # step is that of `at_once` properties whatever the group's size.
+        at_once = min(sync_settings.marts_at_once, sync_settings.properties_at_once)
         try:
-            _, errors = each_property(codes, one, at_once=1)
+            _, errors = each_property(codes, one, at_once)
         except Exception as error:  # a run of one property: its error, as it was raised
             errors = {codes[0]: error}
     for name in names:  # a mart built for every property of the run is materialized
@@ -152,8 +159,9 @@ with one_run_accepted():
     marts_asset = dg.multi_asset(
         name="marts", specs=[_spec(name) for name in MARTS], can_subset=True, pool=POOL,
         partitions_def=PROPERTIES, backfill_policy=ONE_RUN,
-        description="Every mart.* table of the run's properties, one property at a time, its "
-                    "marts in dependency order in one step (a subset when fewer are selected)."
+        description="Every mart.* table of the run's properties, `marts_at_once` properties at "
+                    "a time, each its marts in dependency order, in one step (a subset when "
+                    "fewer are selected)."
     )(_marts)
 MART_ASSETS = [marts_asset]
 

@@ -32,6 +32,11 @@ class SyncSettings(BaseModel):
     properties_at_once: PositiveInt = 20
     """Properties of one run synced at the same time, each bounded by its own key's limit;
     their landings take turns (docs/ingestion.md, "A hotel group")."""
+    marts_at_once: PositiveInt = 2
+    """Properties whose marts are built at the same time after the streams (at most
+    properties_at_once). The builds are CPU work: one property's polars overlaps the other's
+    Python and DuckDB steps; more than the machine's cores only adds memory (docs/ingestion.md,
+    "A hotel group")."""
     stay_guests: bool = True
     """Read the detail of each reservation landed (GET /reservations/{id}) for its guests."""
     availability_nights: PositiveInt = 365

@@ -12,7 +12,7 @@ import pytest
 
 from pipelines.defs.marts import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
 from pipelines.defs.publish import read_copy
-from pipelines.defs.resources import PmsApiResource, WarehouseResource
+from pipelines.defs.resources import PmsApiResource, SyncSettingsResource, WarehouseResource
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
@@ -31,7 +31,8 @@ def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResu
     return dg.materialize(
         [*MART_ASSETS, revenue_tieout_has_no_unexplained_cent, read_copy], partition_key=PARTITION,
         resources={"pms": PmsApiResource(base_url=base_url, api_key=ALL_SCOPES_KEY),
-                   "warehouse": WarehouseResource(path=str(warehouse))})
+                   "warehouse": WarehouseResource(path=str(warehouse)),
+                   "sync_settings": SyncSettingsResource()})
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,8 @@ concurrently and land them one transaction at a time. Checked here: every proper
 to the API field by field, the properties' streams ran at the same time (their intervals in
 meta.sync_runs overlap: one after another they could not), a property that fails is named and
 the others land their day with their marts, and the schedule's run request covers every
-partition in one run.
+partition in one run. The marts are built two properties at a time, equal to their builds
+one property at a time.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ from pathlib import Path
 
 import duckdb
 import httpx
+import polars as pl
 import pytest
 
+from pipelines.marts import MARTS, built_marts
 from pipelines.warehouse import Quarantined, connect, quarantine_records
+from pipelines.warehouse.frames import query_frame
 from sandbox.http.server import RunningSandbox, serving_simulation
 from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
 from sandbox.simulator.params import SimParams
@@ -129,12 +133,19 @@ def test_pmsw_sync_lands_a_group_in_one_run_and_a_failing_property_stops_no_othe
             "WHERE stream = 'reservations' ORDER BY property_id").fetchall()
         marts = conn.execute("SELECT DISTINCT property_id FROM mart.occupancy_daily "
                              "ORDER BY 1").fetchall()
+        builds = conn.execute("SELECT property_id, min(built_at), max(built_at) "
+                              "FROM meta.mart_builds GROUP BY 1").fetchall()
     finally:
         conn.close()
     assert [s[0] for s in spans] == [GROUP_FIRST_ID + n - 1 for n in numbers]
     # Concurrent: some instant lies inside every property's reservations stream.
     assert max(s[1] for s in spans) < min(s[2] for s in spans), spans
     assert [m[0] for m in marts] == [GROUP_FIRST_ID + n - 1 for n in numbers]
+    # The marts two properties at a time (SyncSettings.marts_at_once), and as built one
+    # property at a time from nothing: every mart of every property rebuilt whole, alone,
+    # finds its rows already stored (nothing inserted, nothing deleted).
+    assert _most_at_once([(b[1], b[2]) for b in builds]) == 2, builds
+    assert _rebuilt_alone(warehouse, tmp_path / "alone.duckdb") == []
 
     # A day later, GRP004's key is revoked (spec, Authentication: 401 key_revoked). The
     # group's incremental, two properties at a time, names it in one line; the other three
@@ -171,6 +182,29 @@ def test_pmsw_sync_lands_a_group_in_one_run_and_a_failing_property_stops_no_othe
     assert [p[0] for p in rebuilt] == [GROUP_FIRST_ID + n - 1 for n in landed]
     assert len(day) == len(landed), day
     assert _most_at_once([(s[0], s[1]) for s in day]) == 2, day  # --properties-at-once 2
+
+
+def _rebuilt_alone(warehouse: Path, copy: Path) -> list[tuple[int, str]]:
+    """In a copy of `warehouse`, every property's marts built whole one property at a time:
+    the (property, mart) whose rows differ from those the run stored."""
+    shutil.copy(warehouse, copy)
+    conn = connect(copy)
+    try:
+        conn.execute("DELETE FROM meta.mart_inputs")  # no snapshot mart from a day: all whole
+        differ = []
+        for (pid,) in conn.execute("SELECT property_id FROM core.property").fetchall():
+            stored = {name: _rows(conn, name, pid) for name in MARTS}
+            for name, _, _ in built_marts(conn, pid):
+                if not _rows(conn, name, pid).equals(stored[name]):
+                    differ.append((pid, name))
+        return differ
+    finally:
+        conn.close()
+
+
+def _rows(conn: duckdb.DuckDBPyConnection, name: str, pid: int) -> pl.DataFrame:
+    return query_frame(conn, f"SELECT * FROM mart.{name} WHERE property_id = ? ORDER BY ALL",
+                       [pid])
 
 
 HELD_ERROR = "GET /reservations: a record does not match Reservation: field id: Field required"
