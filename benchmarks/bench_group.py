@@ -376,8 +376,9 @@ def report(args: argparse.Namespace, initial: Sync, alone: Sync, group: Sync,
     print(f"\npeak RSS of the incremental: 1 hotel {one_rss:.0f} MiB, 5 hotels "
           f"{five.peak_rss_mib:.0f} MiB ({five.peak_rss_mib / one_rss:.2f}x), {args.hotels} "
           f"hotels {group.peak_rss_mib:.0f} MiB ({group.peak_rss_mib / one_rss:.2f}x)")
-    print("the whole command's time of the group includes the marts of every hotel, built one "
-          "property at a time: " + f"{group.whole - group.span:.1f} s beside "
+    print("the whole command's time of the group includes the marts of every hotel, built "
+          f"{SyncSettings().marts_at_once} properties at a time: "
+          f"{group.whole - group.span:.1f} s beside "
           f"{slowest.whole - slowest.span:.1f} s for one hotel")
 
 
@@ -412,7 +413,7 @@ def report_memory(args: argparse.Namespace, initial: Sync,
           "high-water mark, so a shorter peak counts; the median of the runs) before the "
           "first stream (the interpreter, Dagster's start), while each stream ran (any "
           "property), between the streams' spans (Dagster's steps, the streams' asset checks) "
-          "and after the streams (the marts, one property at a time; the checks; the "
+          "and after the streams (the marts, marts_at_once properties at a time; the checks; the "
           "publish):\n")
     print(f"| run | properties at once | {setting} | " + " | ".join(phases) + " |")
     print("|---|---:|---|" + "---:|" * len(phases))
