@@ -35,9 +35,9 @@ import polars as pl
 from benchmarks.bench_marts import HORIZON, START, TZ, WINDOWS, peak_mib, synthetic_versions
 from benchmarks.bench_marts_growth import CHANGES, changed
 from benchmarks.by_years import main_by_years
-from pipelines.marts.build import SNAPSHOT_DATE, SNAPSHOT_EXPR
+from pipelines.marts.build import SNAPSHOT_MARTS
 from pipelines.marts.read import kept_inputs, mart
-from pipelines.marts.write import Since, replace_rows
+from pipelines.marts.write import replace_rows
 from pipelines.transforms.otb import otb_snapshots
 from pipelines.transforms.pace import STLY_DAYS, pace
 from pipelines.transforms.pickup import pickup
@@ -88,14 +88,14 @@ def pace_now(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 def store_whole(conn: duckdb.DuckDBPyConnection, history: History) -> None:
     """The state after the previous sync: every mart built whole, stored with its inputs."""
-    for name in SNAPSHOT_DATE:
+    for name in SNAPSHOT_MARTS:
         inputs = pace_now(conn) if name == "pace" else history.inputs(name)
         replace_rows(conn, name, 1, history.build(conn, name, None), inputs=inputs)
 
 
 def rebuild_whole(conn: duckdb.DuckDBPyConnection, history: History) -> int:
     computed = 0
-    for name in SNAPSHOT_DATE:
+    for name in SNAPSHOT_MARTS:
         rows = history.build(conn, name, None)
         replace_rows(conn, name, 1, rows)
         computed += rows.height
@@ -105,11 +105,11 @@ def rebuild_whole(conn: duckdb.DuckDBPyConnection, history: History) -> int:
 def rebuild_from_changed_day(conn: duckdb.DuckDBPyConnection,
                              history: History) -> tuple[int, date | None]:
     computed, first = 0, None
-    for name in SNAPSHOT_DATE:
+    for name in SNAPSHOT_MARTS:
         now = pace_now(conn) if name == "pace" else history.inputs(name)
         start = rebuild_start(kept_inputs(conn, name, 1), now)
         rows = history.build(conn, name, start)
-        since = None if start is None else Since(SNAPSHOT_DATE[name], SNAPSHOT_EXPR[name], start)
+        since = None if start is None else SNAPSHOT_MARTS[name].since(start)
         replace_rows(conn, name, 1, rows, since=since, inputs=now)
         computed += rows.height
         first = start if name == "otb_snapshots" else first
@@ -129,7 +129,7 @@ def one_size(years: int) -> None:
         try:
             store_whole(conn, before)
             stored = sum(int(conn.execute(f"SELECT count(*) FROM mart.{name}").fetchall()[0][0])
-                         for name in SNAPSHOT_DATE)
+                         for name in SNAPSHOT_MARTS)
             for change, after in afters:
                 conn.execute("CHECKPOINT")
                 started = time.perf_counter()

@@ -99,7 +99,8 @@ class Inputs:
         """The property's rows of mart.<name> as stored now (of snapshots from `since` on)."""
         if since is None:
             return read.mart(self.conn, name, self.pid)
-        return read.mart(self.conn, name, self.pid, f"{SNAPSHOT_DATE[name]} >= ?", [since])
+        return read.mart(self.conn, name, self.pid, f"{SNAPSHOT_MARTS[name].date_sql} >= ?",
+                         [since])
 
     def properties(self) -> pl.DataFrame:
         return pl.DataFrame({"property_id": [self.pid],
@@ -267,18 +268,14 @@ class Snapshots:
 
     build: Callable[[Inputs, date | None], pl.DataFrame]
     inputs: Callable[[Inputs], pl.DataFrame]
+    date_sql: str
+    """SQL over the mart's columns: the snapshot date of a row."""
+    date_expr: pl.Expr
+    """The same in polars."""
 
-
-SNAPSHOT_DATE = {  # SQL, then polars: the snapshot date of a row of each snapshot mart
-    "otb_snapshots": "snapshot_date",
-    "pickup": "as_of_date",
-    "pace": "stay_date - days_before",
-}
-SNAPSHOT_EXPR = {
-    "otb_snapshots": pl.col("snapshot_date"),
-    "pickup": pl.col("as_of_date"),
-    "pace": pl.col("stay_date") - pl.duration(days=pl.col("days_before")),
-}
+    def since(self, start: date) -> Since:
+        """The mart's rows from snapshot date `start` on."""
+        return Since(self.date_sql, self.date_expr, start)
 
 MARTS: dict[str, tuple[Builder | Snapshots, tuple[str, ...]]] = {
     # mart: (builder, marts it reads)
@@ -289,15 +286,19 @@ MARTS: dict[str, tuple[Builder | Snapshots, tuple[str, ...]]] = {
     "occupancy_by_room_type": (_occupancy_by_room_type, ("stay_nights", "room_fees")),
     "segment_daily": (_segment_daily, ("stay_nights", "room_fees")),
     "revenue_tieout": (_revenue_tieout, ("stay_nights", "occupancy_daily")),
-    "otb_snapshots": (Snapshots(_otb_snapshots, _otb_inputs), ()),
-    "pickup": (Snapshots(_pickup, _pickup_inputs), ()),
-    "pace": (Snapshots(_pace, _pace_inputs), ("otb_snapshots", "occupancy_daily")),
+    "otb_snapshots": (Snapshots(_otb_snapshots, _otb_inputs, "snapshot_date",
+                                pl.col("snapshot_date")), ()),
+    "pickup": (Snapshots(_pickup, _pickup_inputs, "as_of_date", pl.col("as_of_date")), ()),
+    "pace": (Snapshots(_pace, _pace_inputs, "stay_date - days_before",
+                       pl.col("stay_date") - pl.duration(days=pl.col("days_before"))),
+             ("otb_snapshots", "occupancy_daily")),
     "booking_outcomes": (_booking_outcomes, ()),
     "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
     "forecast_daily": (_forecast_daily, ("otb_snapshots",)),
     "forecast_accuracy": (_forecast_accuracy, ("otb_snapshots",)),
     "alerts": (_alerts, ("otb_snapshots", "pace")),
 }
+SNAPSHOT_MARTS = {name: b for name, (b, _) in MARTS.items() if isinstance(b, Snapshots)}
 
 
 def build_mart(conn: duckdb.DuckDBPyConnection, name: str, property_id: int,
@@ -332,7 +333,7 @@ def _snapshots(i: Inputs, name: str, mart: Snapshots,
     now = mart.inputs(i)
     start = rebuild_start(read.kept_inputs(i.conn, name, i.pid), now)
     rows = mart.build(i, start)
-    since = None if start is None else Since(SNAPSHOT_DATE[name], SNAPSHOT_EXPR[name], start)
+    since = None if start is None else mart.since(start)
     return rows, replace_rows(i.conn, name, i.pid, rows, run_id, since, now)
 
 
