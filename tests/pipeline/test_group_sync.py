@@ -142,8 +142,8 @@ def test_pmsw_sync_lands_a_group_in_one_run_and_a_failing_property_stops_no_othe
     assert max(s[1] for s in spans) < min(s[2] for s in spans), spans
     assert [m[0] for m in marts] == [GROUP_FIRST_ID + n - 1 for n in numbers]
     # The marts two properties at a time (SyncSettings.marts_at_once), and as built one
-    # property at a time from nothing: every mart of every property rebuilt whole, alone,
-    # finds its rows already stored (nothing inserted, nothing deleted).
+    # property at a time: every mart of every property rebuilt whole, alone, in a copy,
+    # holds the rows the run stored.
     assert _most_at_once([(b[1], b[2]) for b in builds]) == 2, builds
     assert _rebuilt_alone(warehouse, tmp_path / "alone.duckdb") == []
 
