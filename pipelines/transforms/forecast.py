@@ -31,6 +31,11 @@ Methods (rooms of night D as of S):
 - chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
   the `choice_days` before S (errors of forecasts made before S, scored on nights before S).
 Every forecast is clipped to [0, capacity + overbooking].
+
+What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
+last snapshot (what its scored nights and their choices need), and the forecasts as of S read
+the snapshots of the nights from S - `_reach` on and last year's books a year before S, besides
+the finals of the whole history; so their cost does not grow with the history.
 """
 
 from __future__ import annotations
@@ -155,7 +160,10 @@ def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
         "property_id", "stay_date", "days_before",
         weekday=pl.col("stay_date").dt.weekday(),
         pickup=(pl.col("final_rooms") - pl.col("rooms_otb")).cast(pl.Float64),
-        otb="rooms_otb", final="final_rooms", final_revenue="final_revenue",
+        otb="rooms_otb", final="final_rooms",
+        # in cents: a rolling sum of floats moves in its last bits with the night the
+        # series starts at, and a forecast must not move with how much history was read
+        final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
     )
     return (
         curve.sort("property_id", "days_before", "weekday", "stay_date")
@@ -168,7 +176,7 @@ def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
             q_high=pl.col("pickup").quantile(hi, interpolation="linear"),
             sum_final=pl.col("final").sum(),
             sum_otb=pl.col("otb").sum(),
-            sum_revenue=pl.col("final_revenue").sum(),
+            sum_revenue=pl.col("final_cents").sum() / 100,
         )
         .rename({"stay_date": "ref_date"})
         .drop("weekday")
@@ -322,6 +330,13 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
     )
 
 
+def _reach(settings: ForecastSettings) -> int:
+    """Days before an as-of date S whose nights its forecasts read beyond the finals:
+    season_books' training nights (S - books_window_days on), and the booking curves of the
+    `lookback_weeks` nights of a weekday ending at the week before S (S - 7 at the earliest)."""
+    return max(settings.books_window_days, 7 * (settings.lookback_weeks + 1))
+
+
 def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                      horizons: Sequence[int] | None = None,
                      settings: ForecastSettings | None = None) -> pl.DataFrame:
@@ -333,24 +348,29 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     (null when it lacks history), spread_low / spread_high (quantiles of the remaining pickup
     minus its mean) and pickup_adr (final revenue / final rooms of the curve nights)."""
     s = settings or ForecastSettings()
-    o = _otb(otb_snapshots)
-    finals = _finals(o)
+    o = _otb(otb_snapshots).collect().lazy()
+    finals = _finals(o).collect().lazy()
     wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
         "property_id", "as_of_date").unique()
     hs = list(range(s.horizon_days + 1)) if horizons is None else sorted(set(horizons))
     night = pl.col("stay_date")
+    span = wanted.group_by("property_id").agg(
+        first=pl.col("as_of_date").min(), last=pl.col("as_of_date").max())
+    # The snapshots of the nights the wanted as-of dates read (their targets, season_books'
+    # training nights, the booking curves a week before them), so that the cost follows the
+    # as-of dates asked for, not the history; the finals stay whole (levels, overbooking).
+    recent = o.join(span, on="property_id", how="inner").filter(
+        night >= pl.col("first") - pl.duration(days=_reach(s))).drop("first", "last")
     targets = (
-        o.join(wanted, left_on=["property_id", "snapshot_date"],
-               right_on=["property_id", "as_of_date"], how="inner")
+        recent.join(wanted, left_on=["property_id", "snapshot_date"],
+                    right_on=["property_id", "as_of_date"], how="inner")
         .filter(pl.col("days_before").is_in(hs))
         .rename({"snapshot_date": "as_of_date"})
     )
     # the nights season_books fits on: realized in the window before some as-of date wanted,
     # each with its own forecast at the same h (h days before it)
-    span = wanted.group_by("property_id").agg(
-        first=pl.col("as_of_date").min(), last=pl.col("as_of_date").max())
     training = (
-        o.filter(pl.col("days_before").is_in(hs))
+        recent.filter(pl.col("days_before").is_in(hs))
         .join(span, on="property_id", how="inner")
         .filter(night < pl.col("last"),
                 night >= pl.col("first") - pl.duration(days=s.books_window_days))
@@ -373,9 +393,15 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     )
     books = _books_fit(with_level(training), targets, s)
     ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
-    ly_otb = o.select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
-                      ly_otb="rooms_otb")
-    stats = _curve_stats(o, finals, s)
+    a_year = pl.duration(days=STLY_DAYS)
+    ly_otb = (
+        o.join(span, on="property_id", how="inner")
+        .filter(pl.col("snapshot_date").is_between(pl.col("first") - a_year,
+                                                   pl.col("last") - a_year))
+        .select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
+                ly_otb="rooms_otb")
+    )
+    stats = _curve_stats(recent, finals, s)
     ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
     otb = pl.col("rooms_otb").cast(pl.Float64)
     ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
@@ -512,13 +538,25 @@ def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def scored_days(settings: ForecastSettings) -> int:
+    """How far before the last snapshot T the backtest's as-of dates go. It scores the nights
+    D >= T - backtest_days, each at h <= max(HORIZONS) by the method chosen as of D - h, from
+    the errors of the nights D' of the choice_days before that, each forecast as of D' - h:
+    T - backtest_days - choice_days - 2 max(HORIZONS) at the earliest."""
+    return settings.backtest_days + settings.choice_days + 2 * max(HORIZONS)
+
+
 def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
                      settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """Every method's forecast as of every snapshot date, at the HORIZONS the backtest scores
-    (`method_forecasts`): what `backtest` scores and what `forecast_daily` chooses its methods
-    by. The costliest step of both; a caller building both computes it once."""
-    return method_forecasts(otb_snapshots, capacity, _as_of_dates(otb_snapshots), HORIZONS,
-                            settings)
+    """Every method's forecast as of the snapshot dates of the last `scored_days` before each
+    property's last snapshot, at the HORIZONS the backtest scores (`method_forecasts`): what
+    `backtest` scores and what `forecast_daily` chooses its methods by. The costliest step of
+    both; a caller building both computes it once."""
+    s = settings or ForecastSettings()
+    every = _as_of_dates(otb_snapshots)
+    recent = every.filter(pl.col("as_of_date") >= pl.col("as_of_date").max().over("property_id")
+                          - pl.duration(days=scored_days(s)))
+    return method_forecasts(otb_snapshots, capacity, recent, HORIZONS, s)
 
 
 def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
@@ -532,10 +570,11 @@ def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
 
 def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings | None = None,
              scored: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Errors of the METHODS and of the chosen one (method `chosen`) at every as-of date
-    and horizon whose night is realized: property_id, as_of_date, stay_date, horizon_days,
-    method, rooms_forecast, rooms_actual. `scored`: `scored_forecasts` of the same
-    snapshots, capacity and settings when already computed."""
+    """Errors of the METHODS and of the chosen one (method `chosen`) at every horizon, on
+    the nights of the last `backtest_days` realized (D >= the last snapshot - backtest_days):
+    property_id, as_of_date, stay_date, horizon_days, method, rooms_forecast, rooms_actual.
+    `scored`: `scored_forecasts` of the same snapshots, capacity and settings when already
+    computed (or the forecasts of more as-of dates: the same errors)."""
     s = settings or ForecastSettings()
     as_of = _as_of_dates(otb_snapshots)
     forecasts = scored_forecasts(otb_snapshots, capacity, s) if scored is None else scored
@@ -543,8 +582,14 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     picked = _pick(forecasts, choices(errors, as_of, s)).select(
         *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
     ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
-    return pl.concat([errors.select(picked.columns), picked]).sort(
-        "property_id", "horizon_days", "method", "as_of_date")
+    last = as_of.group_by("property_id").agg(last=pl.col("as_of_date").max())
+    return (
+        pl.concat([errors.select(picked.columns), picked])
+        .join(last, on="property_id")
+        .filter(pl.col("stay_date") >= pl.col("last") - pl.duration(days=s.backtest_days))
+        .drop("last")
+        .sort("property_id", "horizon_days", "method", "as_of_date")
+    )
 
 
 def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> pl.DataFrame:

@@ -38,6 +38,7 @@ from pipelines.transforms.forecast import (
     backtest,
     forecast_daily,
     method_forecasts,
+    scored_days,
     scored_forecasts,
 )
 
@@ -127,12 +128,12 @@ def test_forecast_daily_by_hand() -> None:
 START, DAYS, AHEAD = D("2024-01-01"), 460, 100
 
 
-def random_history(seed: int = 7) -> pl.DataFrame:
+def random_history(seed: int = 7, days: int = DAYS) -> pl.DataFrame:
     rng = random.Random(seed)
     final = {day: 30 + 15 * (day.weekday() >= 4) + rng.randint(-6, 6)
-             for day in _days(START, START + timedelta(days=DAYS + AHEAD))}
+             for day in _days(START, START + timedelta(days=days + AHEAD))}
     rows = []
-    for snap in _days(START, START + timedelta(days=DAYS - 1)):
+    for snap in _days(START, START + timedelta(days=days - 1)):
         for h in range(AHEAD + 1):
             stay = snap + timedelta(days=h)
             share = max(0.0, 1 - h / 50) ** 1.5
@@ -225,6 +226,36 @@ def test_the_backtest_forecasts_computed_once_give_the_same_marts(
     # scored as of the last snapshot would score an earlier as-of date on nights after it
     with pytest.raises(ValueError, match="as_of_date"):
         forecast_daily(history, capacity, START + timedelta(days=400), settings, scored=scored)
+
+
+def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
+    """The backtest's forecasts start `scored_days` before the last snapshot, and each as-of
+    date reads the snapshots of the nights its own methods read (docs/forecast.md, "What a
+    build reads"). On two years of history both leave out its first year, and the marts equal
+    those computed from the forecasts of every as-of date, which read the whole history."""
+    history = random_history(days=730)
+    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    settings = ForecastSettings(horizon_days=AHEAD)
+    first, last = history["snapshot_date"].min(), history["snapshot_date"].max()
+    scored = scored_forecasts(history, capacity, settings)
+    assert scored["as_of_date"].min() == last - timedelta(days=scored_days(settings))
+    every = method_forecasts(history, capacity, history.select(
+        "property_id", as_of_date="snapshot_date").unique(), HORIZONS, settings)
+    assert every["as_of_date"].min() == first
+    assert every.filter(pl.col("as_of_date") >= scored["as_of_date"].min()).equals(scored)
+    errors = backtest(history, capacity, settings)
+    assert errors.equals(backtest(history, capacity, settings, scored=every))
+    assert errors["stay_date"].min() == last - timedelta(days=settings.backtest_days)
+    assert forecast_daily(history, capacity, settings=settings).equals(
+        forecast_daily(history, capacity, settings=settings, scored=every))
+    # forecast_daily's own forecasts 0..AHEAD days out, as of the last snapshot alone and
+    # beside the first (which makes the read start at the first day)
+    alone = method_forecasts(history, capacity, pl.DataFrame(
+        {"property_id": [1], "as_of_date": [last]}), None, settings)
+    beside_first = method_forecasts(history, capacity, pl.DataFrame(
+        {"property_id": [1, 1], "as_of_date": [first, last]}), None, settings)
+    assert alone.height == AHEAD + 1
+    assert alone.equals(beside_first.filter(pl.col("as_of_date") == last))
 
 
 # -- last_year_season by hand ----------------------------------------------------------------
