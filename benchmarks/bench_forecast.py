@@ -3,11 +3,14 @@
 
 The synthetic history of benchmarks/bench_marts.py (80-room hotels; default 1 and 10 hotels x
 3 years, each size in its own process): otb_snapshots + pickup + pace are timed as "the marts",
-then forecast_daily + backtest + accuracy; prints both, the ratio forecast / marts and the
-peak memory of the process (resource.getrusage).
+then the forecast as the marts' build makes it (the backtest's forecasts once, then
+forecast_daily, backtest and accuracy from them); prints both, the ratio forecast / marts and
+the peak memory of the process (resource.getrusage). `--growth`: one hotel at 1, 2 and 3 years
+of history, each in its own process.
 
     .venv/bin/python -m benchmarks.bench_forecast --quick       # 1 hotel x 1 year, seconds
     .venv/bin/python -m benchmarks.bench_forecast --hotels 10 --years 3
+    .venv/bin/python -m benchmarks.bench_forecast --growth
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from pipelines.transforms.forecast import (
     accuracy,
     backtest,
     forecast_daily,
+    scored_forecasts,
 )
 from pipelines.transforms.otb import otb_snapshots
 from pipelines.transforms.pace import pace
@@ -57,11 +61,14 @@ def run(hotels: int, years: int) -> None:
     marts_s = t_otb + t_pu + t_pace
     print(f"  {otb.height:,} otb_snapshots rows")
     print("forecast")
-    t_fc, daily = timed("forecast_daily", lambda: forecast_daily(otb, capacity))
-    t_bt, errors = timed("backtest", lambda: backtest(otb, capacity))
+    t_sc, scored = timed("the backtest's forecasts",
+                         lambda: scored_forecasts(otb, capacity))
+    t_fc, daily = timed("forecast_daily", lambda: forecast_daily(otb, capacity, scored=scored))
+    t_bt, errors = timed("backtest", lambda: backtest(otb, capacity, scored=scored))
     t_acc, table = timed("accuracy", lambda: accuracy(errors))
-    forecast_s = t_fc + t_bt + t_acc
-    print(f"  {daily.height:,} forecast rows, {errors.height:,} backtest errors")
+    forecast_s = t_sc + t_fc + t_bt + t_acc
+    print(f"  {scored.height:,} backtest forecasts, {daily.height:,} forecast rows, "
+          f"{errors.height:,} backtest errors")
     at30 = table.filter(pl.col("horizon_days") == 30).group_by("method").agg(
         pl.col("wape_pct").mean().round(2)).sort("method")
     print("mean WAPE % at 30 days over the hotels: " + ", ".join(
@@ -76,15 +83,19 @@ def main() -> None:
     parser.add_argument("--years", type=int, default=3)
     parser.add_argument("--quick", action="store_true",
                         help="1 hotel x 1 year (seconds), whatever --hotels/--years say")
+    parser.add_argument("--growth", action="store_true",
+                        help="1 hotel at 1, 2 and 3 years of history")
     args = parser.parse_args()
     if args.quick:
         run(1, 1)
     elif args.hotels is not None:
         run(args.hotels, args.years)
     else:  # each size in its own process, so its peak memory is its own
-        for hotels in (1, 10):
+        sizes = [(1, y) for y in (1, 2, 3)] if args.growth else [(1, args.years),
+                                                                 (10, args.years)]
+        for hotels, years in sizes:
             subprocess.run([sys.executable, "-m", "benchmarks.bench_forecast", "--hotels",
-                            str(hotels), "--years", str(args.years)], cwd=REPO, check=True)
+                            str(hotels), "--years", str(years)], cwd=REPO, check=True)
 
 
 if __name__ == "__main__":
