@@ -330,11 +330,16 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
     )
 
 
+def _curve_reach(settings: ForecastSettings) -> int:
+    """Days before an as-of date S whose nights make its booking curves: the `lookback_weeks`
+    nights of a weekday ending in the week before S."""
+    return 7 * (settings.lookback_weeks + 1)
+
+
 def _reach(settings: ForecastSettings) -> int:
-    """Days before an as-of date S whose nights its forecasts read beyond the finals:
-    season_books' training nights (S - books_window_days on), and the booking curves of the
-    `lookback_weeks` nights of a weekday ending at the week before S (S - 7 at the earliest)."""
-    return max(settings.books_window_days, 7 * (settings.lookback_weeks + 1))
+    """Days before an as-of date S whose nights its forecasts read beyond the finals: its
+    booking curves and season_books' training nights (S - books_window_days on)."""
+    return max(settings.books_window_days, _curve_reach(settings))
 
 
 def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
@@ -359,8 +364,12 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     # The snapshots of the nights the wanted as-of dates read (their targets, season_books'
     # training nights, the booking curves a week before them), so that the cost follows the
     # as-of dates asked for, not the history; the finals stay whole (levels, overbooking).
-    recent = o.join(span, on="property_id", how="inner").filter(
-        night >= pl.col("first") - pl.duration(days=_reach(s))).drop("first", "last")
+    first = pl.col("first")
+    reads = o.join(span, on="property_id", how="inner").filter(
+        night >= first - pl.duration(days=_reach(s)))
+    recent = reads.drop("first", "last")
+    curves = reads.filter(pl.col("days_before").is_in(hs),
+                          night >= first - pl.duration(days=_curve_reach(s))).drop("first", "last")
     targets = (
         recent.join(wanted, left_on=["property_id", "snapshot_date"],
                     right_on=["property_id", "as_of_date"], how="inner")
@@ -401,7 +410,7 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         .select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
                 ly_otb="rooms_otb")
     )
-    stats = _curve_stats(recent, finals, s)
+    stats = _curve_stats(curves, finals, s)
     ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
     otb = pl.col("rooms_otb").cast(pl.Float64)
     ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
