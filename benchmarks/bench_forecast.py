@@ -5,7 +5,7 @@ The synthetic history of benchmarks/bench_marts.py (80-room hotels; default 1 an
 3 years, each size in its own process): otb_snapshots + pickup + pace are timed as "the marts",
 then the forecast as the marts' build makes it (the backtest's forecasts once, then
 forecast_daily, backtest and accuracy from them); prints both, the ratio forecast / marts and
-the peak memory of the process (resource.getrusage). `--growth`: one hotel at 1, 2 and 3 years
+the peak memory of the process (resource.getrusage). `--growth`: one hotel at 1, 2, 3 and 5 years
 of history, each in its own process.
 
     .venv/bin/python -m benchmarks.bench_forecast --quick       # 1 hotel x 1 year, seconds
@@ -84,14 +84,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="1 hotel x 1 year (seconds), whatever --hotels/--years say")
     parser.add_argument("--growth", action="store_true",
-                        help="1 hotel at 1, 2 and 3 years of history")
+                        help="1 hotel at 1, 2, 3 and 5 years of history")
     args = parser.parse_args()
     if args.quick:
         run(1, 1)
     elif args.hotels is not None:
         run(args.hotels, args.years)
     else:  # each size in its own process, so its peak memory is its own
-        sizes = [(1, y) for y in (1, 2, 3)] if args.growth else [(1, args.years),
+        sizes = [(1, y) for y in (1, 2, 3, 5)] if args.growth else [(1, args.years),
                                                                  (10, args.years)]
         for hotels, years in sizes:
             subprocess.run([sys.executable, "-m", "benchmarks.bench_forecast", "--hotels",
