@@ -231,9 +231,9 @@ def test_the_backtest_forecasts_computed_once_give_the_same_marts(
 def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
     """The backtest's forecasts start `scored_days` before the last snapshot, and each as-of
     date reads the snapshots of the nights its own methods read (docs/forecast.md, "What a
-    build reads"). On two years of history the as-of dates leave out its first year and their
-    reads its first half-year, and the marts equal those computed from the forecasts of every
-    as-of date, which read the whole history."""
+    build reads"). On two years of history the as-of dates leave out its first year, and the
+    nights whose snapshots they read its first half-year (besides last year's books and the
+    finals); the marts equal those computed from the forecasts of every as-of date."""
     history = random_history(days=730)
     capacity = CAPACITY.with_columns(rooms=pl.lit(60))
     settings = ForecastSettings(horizon_days=AHEAD)
