@@ -4,8 +4,9 @@ Reads mart.otb_snapshots and the sellable rooms of core.rooms (as pipelines/mart
 does), runs `forecast.backtest` and `forecast.accuracy` of the code checked out (not the
 mart.forecast_accuracy the warehouse holds, which is that of the code that built it) and
 prints, per hotel and horizon, the WAPE % (MAE rooms) over the last 91 nights realized of
-`chosen`, `season_books`, `last_year_season` and `last_year`, and how much lower the chosen
-method's WAPE is than last year's (as `pmsw report forecast-accuracy` says it), and the nights
+`chosen`, `season_books`, `last_year_season` and `last_year`, how much lower the chosen
+method's error is than last year's with its 90 % interval (mart.forecast_accuracy's
+better_than_last_year columns, as `pmsw report forecast-accuracy` gives them), and the nights
 scored (in brackets those of `season_books`, fewer when it had too few training nights: its
 WAPE is then over those nights only).
 
@@ -43,15 +44,18 @@ def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
         first, last = str(rows["first_night"].min()), str(rows["last_night"].max())
         lines += ["", f"{codes[pid]}: WAPE % (MAE rooms), nights {first} to {last}", "",
                   "| horizon | " + " | ".join(COLUMNS)
-                  + " | chosen vs last_year | nights (season_books) |",
+                  + " | chosen vs last_year [90 % interval] | nights (season_books) |",
                   "|---:|" + "---:|" * (len(COLUMNS) + 2)]
         for h in fx.HORIZONS:
             cell = {r["method"]: r for r in rows.filter(horizon_days=h).iter_rows(named=True)}
             shown = [f"{cell[m]['wape_pct']:.2f} ({cell[m]['mae_rooms']:.2f})" if m in cell
                      else "-" for m in COLUMNS]
-            ly, chosen = cell.get("last_year"), cell.get(fx.CHOSEN)
-            better = "-" if ly is None or chosen is None or not ly["wape_pct"] else (
-                f"{(ly['wape_pct'] - chosen['wape_pct']) / ly['wape_pct'] * 100:+.1f} %")
+            chosen = cell.get(fx.CHOSEN)
+            better = "-" if chosen is None or chosen["better_than_last_year_pct"] is None else (
+                f"{chosen['better_than_last_year_pct']:+.1f} %" + (
+                    "" if chosen["better_than_last_year_low_pct"] is None else
+                    f" [{chosen['better_than_last_year_low_pct']:+.1f}, "
+                    f"{chosen['better_than_last_year_high_pct']:+.1f}]"))
             books = cell.get("season_books")
             nights = "-" if chosen is None else str(chosen["forecasts"]) + (
                 "" if books is None else f" ({books['forecasts']})")

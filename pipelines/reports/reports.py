@@ -237,21 +237,18 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
-        "SELECT a.horizon_days, a.method, a.forecasts, a.first_night, a.last_night, "
-        "a.mae_rooms, a.wape_pct, a.bias_rooms, ly.wape_pct FROM mart.forecast_accuracy a "
-        "LEFT JOIN mart.forecast_accuracy ly ON ly.property_id = a.property_id AND "
-        "ly.horizon_days = a.horizon_days AND ly.method = 'last_year' "
-        "WHERE a.property_id = ? ORDER BY a.horizon_days, a.method <> 'chosen', a.wape_pct",
+        "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
+        "bias_rooms, better_than_last_year_pct, better_than_last_year_low_pct, "
+        "better_than_last_year_high_pct FROM mart.forecast_accuracy "
+        "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
-    out = []
-    for h, method, n, first, last, mae, wape, bias, ly in rows:
-        better = None if wape is None or not ly else (
-            (Decimal(ly) - Decimal(wape)) / Decimal(ly) * 100).quantize(CENT, ROUND_HALF_UP)
-        out.append((h, method, n, first, last, mae, wape, bias, better))
-    return Table(f"Forecast accuracy (rolling-origin backtest, rooms) - {q.prop.name} "
-                 f"({q.prop.code}), business date {q.prop.business_date}",
+    return Table(f"Forecast accuracy (rolling-origin backtest, rooms; better than last year "
+                 f"with its 90 % interval) - {q.prop.name} ({q.prop.code}), business date "
+                 f"{q.prop.business_date}",
                  ("horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms",
-                  "wape_pct", "bias_rooms", "wape_better_than_last_year_pct"), out)
+                  "wape_pct", "bias_rooms", "better_than_last_year_pct",
+                  "better_than_last_year_low_pct", "better_than_last_year_high_pct"),
+                 [tuple(r) for r in rows])
 
 
 def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

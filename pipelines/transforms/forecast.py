@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from .forecast_skill import SKILL_COLUMNS, skill
 from .frames import Frame, lazy
 
 STLY_DAYS = 364
@@ -604,7 +605,8 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
 def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> pl.DataFrame:
     """mart.forecast_accuracy from `backtest`: per property, horizon and method, over the
     forecasts of the nights of the last `backtest_days` realized: forecasts, actual rooms,
-    MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms)."""
+    MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms), and how much
+    better than last_year, with its 90 % interval (forecast_skill.skill)."""
     s = settings or ForecastSettings()
     last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
     scored = errors.join(last, on="property_id").filter(
@@ -628,8 +630,10 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> 
         )
         .with_columns(wape_pct=pl.col("wape_pct").round(2))
         .drop("sum_abs")
+        .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
-                "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms")
+                "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms",
+                *SKILL_COLUMNS)
         .sort("property_id", "horizon_days", "method")
     )
 

@@ -93,6 +93,8 @@ def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     body = json.loads(done.stdout)
     assert {r["method"] for r in body["rows"]} >= {CHOSEN, "additive_pickup"}
     assert {r["horizon_days"] for r in body["rows"]} == set(HORIZONS)
+    assert {"better_than_last_year_pct", "better_than_last_year_low_pct",
+            "better_than_last_year_high_pct"} <= set(body["rows"][0])
     done = runner.invoke(main, ["report", "forecast", "--warehouse", str(warehouse),
                                 "--property", "FIRE01", "--format", "csv"])
     assert done.exit_code == 0, done.stderr

@@ -209,6 +209,13 @@ def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None
     # on this history the pickup methods beat the same night last year at 30 days
     ly = table.filter(method="last_year", horizon_days=30)["wape_pct"].item()
     assert chosen.filter(horizon_days=30)["wape_pct"].item() < ly
+    # on the same 91 nights, better than last year is the WAPEs' relative difference, inside
+    # its interval (tests/transforms/test_forecast_skill.py works the interval out by hand)
+    row = chosen.filter(horizon_days=30).row(0, named=True)
+    assert row["better_than_last_year_pct"] == pytest.approx(
+        (ly - row["wape_pct"]) / ly * 100, abs=0.1)
+    assert (row["better_than_last_year_low_pct"] < row["better_than_last_year_pct"]
+            < row["better_than_last_year_high_pct"])
 
 
 def test_the_backtest_forecasts_computed_once_give_the_same_marts(
