@@ -15,6 +15,9 @@ backtest scores (the last 91 realized), WAPE % by horizon of:
   (month x weekday x events x trend, from its parameters and seed, which no forecast reads),
   and `floor_night`: with it. Needs the demo's sandbox database (--sandbox).
 
+With `--gross`: the level moved toward the gross bookings (cancelled ones kept) and toward the
+net books, each weight fitted on the nights before S (benchmarks/forecast_gross.py).
+
 With `--transient` (and `--no-models` to skip the two above): the level moved toward the books
 with the group rooms apart, and toward all the books, each weight fitted several ways on the
 nights before S (benchmarks/forecast_transient.py; the books split by benchmarks/otb_split.py).
@@ -38,8 +41,9 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from benchmarks import forecast_gross as fg
 from benchmarks import forecast_transient as ft
-from benchmarks.otb_split import classes_firm, split_otb
+from benchmarks.otb_split import classes_firm, gross_otb, split_otb
 from pipelines.transforms import forecast as fx
 
 HORIZONS = (7, 14, 30, 60, 90)
@@ -117,6 +121,9 @@ def main() -> None:
     parser.add_argument("--sandbox", help="the demo's sandbox.sqlite (for the floors)")
     parser.add_argument("--transient", action="store_true",
                         help="add the transient-books variants (benchmarks/forecast_transient.py)")
+    parser.add_argument("--gross", action="store_true",
+                        help="add the level moved toward the gross bookings "
+                             "(benchmarks/forecast_gross.py)")
     parser.add_argument("--window", type=int, default=182,
                         help="training nights of the transient variants: days before S")
     parser.add_argument("--weekday-share", action="store_true",
@@ -147,6 +154,8 @@ def main() -> None:
         )
         if args.transient:
             every = ft.with_split(every, split_otb(con, pid, classes_firm()))
+        if args.gross:
+            every = fg.with_gross(every, gross_otb(con, pid))
         last = o["snapshot_date"].max()
         print(f"{codes[pid]}: WAPE % of the last {settings.backtest_days} nights realized")
         for h in HORIZONS:
@@ -183,6 +192,15 @@ def main() -> None:
                 print(f"  h={h:>2} mean w_bin {np.nanmean(weights['w_bin']):.3f} w_reg "
                       f"{np.nanmean(weights['w_reg']):.3f} w_l1 {np.nanmean(weights['w_l1']):.3f} "
                       f"p_t {np.nanmean(weights['p_t']):.3f}")
+            if args.gross:
+                made = fg.variants(rows.drop_nulls("last_year_season"), scored, args.window)
+                dev_gross = made.pop("dev_gross")
+                scored = scored.with_columns(**{k: pl.Series(v) for k, v in made.items()})
+                for k in fg.NAMES:
+                    cells[k] = _wape(scored, k)
+                w, wape = ft.oracle(scored, dev_gross)
+                cells["oracle_gross"] = wape
+                cells["oracle_gross_w"] = w
             if args.sandbox:
                 level, night = _floors(args.sandbox, pid, scored["stay_date"].to_list())
                 floors = scored.with_columns(floor_level=level, floor_night=night)

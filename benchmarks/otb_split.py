@@ -13,7 +13,9 @@ import polars as pl
 
 from pipelines.marts import read
 from pipelines.marts.build import Inputs, MartSettings
-from pipelines.transforms.otb import otb_snapshots
+from pipelines.transforms.frames import lazy
+from pipelines.transforms.otb import RANGE_COLUMNS, otb_snapshots
+from pipelines.transforms.otb_changes import book_changes, cumulative_grid, version_nights
 from pipelines.warehouse.frames import query_frame
 
 GROUP_TYPES = ("group", "allotment")
@@ -63,6 +65,19 @@ def split_otb(conn: duckdb.DuckDBPyConnection, pid: int,
         out = part if out is None else out.join(part, on=key, how="full", coalesce=True)
     assert out is not None
     return out.with_columns(pl.col(f"rooms_otb_{n}" for n in names).fill_null(0))
+
+
+def gross_otb(conn: duckdb.DuckDBPyConnection, pid: int) -> pl.DataFrame:
+    """property_id, snapshot_date, stay_date, rooms_gross (room nights for D ever on the books
+    by the end of S: those cancelled or moved off since counted too, options never) and
+    rooms_otb, from the mart's own change records (otb_changes.book_changes, cumulated as the
+    mart cumulates them): rooms_otb = rooms_gross - the room nights gone off by S."""
+    inputs = Inputs(conn, read.property_facts(conn, pid), MartSettings())
+    changes = book_changes(version_nights(inputs.versions(), inputs.facts.timezone, inputs.vat))
+    grid = cumulative_grid(changes, lazy(inputs.ranges(), "ranges", RANGE_COLUMNS),
+                           inputs.settings.horizon_days)
+    return grid.select("property_id", "snapshot_date", "stay_date", rooms_gross="rooms_new",
+                       rooms_otb=pl.col("rooms_new") - pl.col("rooms_cancelled")).collect()
 
 
 def check(conn: duckdb.DuckDBPyConnection, pid: int, split: pl.DataFrame) -> str:
