@@ -125,7 +125,7 @@ def main() -> None:
                         help="add the level moved toward the gross bookings "
                              "(benchmarks/forecast_gross.py)")
     parser.add_argument("--window", type=int, default=182,
-                        help="training nights of the transient variants: days before S")
+                        help="training nights of the transient and gross variants: days before S")
     parser.add_argument("--weekday-share", action="store_true",
                         help="p_h of the transient variants from the same weekday's nights")
     parser.add_argument("--offset", type=int, default=0,

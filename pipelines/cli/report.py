@@ -239,7 +239,8 @@ def forecast(**kw: Any) -> None:
 def forecast_accuracy(**kw: Any) -> None:
     """Backtest of the forecast methods: per horizon (1, 7, 14, 30, 60, 90 days) and method,
     MAE in rooms, WAPE and bias over the last 91 nights realized, and how much better than
-    the same night last year (--from/--to are not used).
+    the same night last year with its 90 % interval (docs/forecast.md, "How sure the figures
+    are"; --from/--to are not used).
 
     \b
     Examples:
