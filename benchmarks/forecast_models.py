@@ -94,7 +94,10 @@ def _hist_gbr(every: pl.DataFrame, scored: pl.DataFrame) -> pl.Series | None:
     return pl.concat(parts).sort("row")["hist_gbr"].clip(0, None)
 
 
-def _floors(sandbox: str, pid: int, nights: list[date]) -> tuple[pl.Series, pl.Series]:
+def night_floors(sandbox: str, pid: int, nights: list[date]) -> tuple[pl.Series, pl.Series]:
+    """The simulator's target rooms of each night of `nights` at property `pid`, from the
+    parameters and seed its database holds: without the night's own noise (the level) and
+    with it."""
     from sandbox.settings import stored_demand
     from sandbox.simulator.demand_book import night_targets
     from sandbox.simulator.hotel import load_hotel
@@ -202,7 +205,7 @@ def main() -> None:
                 cells["oracle_gross"] = wape
                 cells["oracle_gross_w"] = w
             if args.sandbox:
-                level, night = _floors(args.sandbox, pid, scored["stay_date"].to_list())
+                level, night = night_floors(args.sandbox, pid, scored["stay_date"].to_list())
                 floors = scored.with_columns(floor_level=level, floor_night=night)
                 cells["floor_level"] = _wape(floors, "floor_level")
                 cells["floor_night"] = _wape(floors, "floor_night")

@@ -82,6 +82,10 @@ class ForecastSettings:
     """Nights of the same weekday whose booking curves make a pickup forecast."""
     choice_days: int = 91
     """Nights realized before the as-of date whose errors choose the method per horizon."""
+    preferred_method: str = "season_books"
+    switch_margin: float = 0.0
+    """The choice takes another method than `preferred_method` only when its recent WAPE is
+    lower than the preferred one's by at least this share of it."""
     min_scored: int = 7
     """Fewest scored nights for a method to be chosen (else the first method of METHODS)."""
     backtest_days: int = 91
@@ -97,6 +101,13 @@ class ForecastSettings:
     the final on the books and its weight (each from its own forecast at the same horizon)."""
     books_min_nights: int = 28
     """season_books: fewest such nights (with a last_year_season) for a forecast."""
+
+    def __post_init__(self) -> None:
+        if self.preferred_method not in METHODS:
+            raise ValueError(f"preferred_method: {self.preferred_method!r} is none of "
+                             f"{', '.join(METHODS)}")
+        if not 0.0 <= self.switch_margin <= 1.0:
+            raise ValueError(f"switch_margin: {self.switch_margin} is not a share from 0 to 1")
 
 
 def _otb(otb_snapshots: Frame) -> pl.LazyFrame:
@@ -514,10 +525,14 @@ def choices(errors: pl.DataFrame, as_of: Frame,
     """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
     [S - choice_days, S - 1] (ties: the order of METHODS; too few nights: METHODS[0]).
     property_id, as_of_date, horizon_days, chosen_method."""
+    s = settings or ForecastSettings()
+    wape = pl.col("wape")
     return (
-        recent_wape(errors, as_of, settings)
-        .with_columns(key=pl.when(pl.col("wape").is_null()).then(float("inf"))
-                      .otherwise(pl.col("wape")))
+        recent_wape(errors, as_of, s)
+        .with_columns(key=pl.when(wape.is_null()).then(float("inf"))
+                      .when(pl.col("method") == s.preferred_method)
+                      .then(wape * (1 - s.switch_margin))
+                      .otherwise(wape))
         .sort("property_id", "as_of_date", "horizon_days", "key", "rank")
         .group_by("property_id", "as_of_date", "horizon_days", maintain_order=True)
         .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first())

@@ -36,6 +36,7 @@ from pipelines.transforms.forecast import (
     ForecastSettings,
     accuracy,
     backtest,
+    choices,
     forecast_daily,
     method_forecasts,
     scored_days,
@@ -293,6 +294,50 @@ def season_history() -> pl.DataFrame:
     return pl.DataFrame(rows, orient="row", schema={
         "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
         "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+
+
+def _night_errors(method: str, nights: dict[date, float]) -> pl.DataFrame:
+    """Forecasts at 30 days of nights that ended with 10 rooms, off by the given rooms."""
+    return pl.DataFrame({
+        "property_id": 1, "stay_date": list(nights), "horizon_days": 30, "method": method,
+        "rooms_forecast": [10.0 + error for error in nights.values()], "rooms_actual": 10,
+    }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
+                         "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
+
+
+def test_the_choice_by_hand() -> None:
+    """As of S = 2026-06-01, the choice at 30 days reads the nights realized in
+    [S - 91, S - 1] (docs/forecast.md, "The choice"). On the 10 nights S - 10 .. S - 1, each
+    ending with 10 rooms: additive_pickup off by 1 room on nine of them (WAPE 9 / 100 = 9 %),
+    season_books off by 1 on nine and by 2 on one (11 %); last_year exact on 3 nights only
+    (fewer than min_scored = 7: no WAPE, never chosen). additive_pickup's 50-room misses of
+    S - 92 (before the window) and of S (not over by S) count for nothing.
+    The lowest WAPE is additive_pickup's 9 %. With a switch margin of 0.2, season_books
+    (the preferred method) counts 11 x 0.8 = 8.8 % and is kept; with 0.15, 9.35 %, not."""
+    s = D("2026-06-01")
+    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
+    errors = pl.concat([
+        _night_errors("additive_pickup", {**dict.fromkeys(window, 1.0), window[0]: 0.0,
+                                          s - timedelta(days=92): 50.0, s: 50.0}),
+        _night_errors("season_books", {**dict.fromkeys(window, 1.0), window[0]: 2.0}),
+        _night_errors("last_year", dict.fromkeys(window[-3:], 0.0)),
+    ])
+    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [s, D("2026-01-01")]})
+
+    def chosen(margin: float, at: date = s) -> str:
+        table = choices(errors, as_of, ForecastSettings(switch_margin=margin))
+        value: str = table.filter(as_of_date=at, horizon_days=30)["chosen_method"].item()
+        return value
+
+    assert chosen(0.0) == "additive_pickup"
+    assert chosen(0.15) == "additive_pickup"
+    assert chosen(0.2) == "season_books"
+    # no method with a WAPE of its own (no night realized in the 91 days before): the first
+    assert chosen(0.2, D("2026-01-01")) == METHODS[0]
+    with pytest.raises(ValueError, match="switch_margin"):
+        ForecastSettings(switch_margin=1.5)
+    with pytest.raises(ValueError, match="preferred_method: 'oracle'"):
+        ForecastSettings(preferred_method="oracle")
 
 
 def test_last_year_season_by_hand() -> None:
