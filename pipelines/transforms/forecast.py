@@ -83,9 +83,11 @@ class ForecastSettings:
     choice_days: int = 91
     """Nights realized before the as-of date whose errors choose the method per horizon."""
     preferred_method: str = "season_books"
-    switch_margin: float = 0.0
+    switch_margin: float = 0.2
     """The choice takes another method than `preferred_method` only when its recent WAPE is
-    lower than the preferred one's by at least this share of it."""
+    lower than the preferred one's by at least this share of it: a quarter's WAPEs differ by
+    noise, and switching on it cost accuracy on other draws of the demo hotels
+    (docs/forecast.md, "The choice")."""
     min_scored: int = 7
     """Fewest scored nights for a method to be chosen (else the first method of METHODS)."""
     backtest_days: int = 91
@@ -523,7 +525,8 @@ def recent_wape(errors: pl.DataFrame, as_of: Frame,
 def choices(errors: pl.DataFrame, as_of: Frame,
             settings: ForecastSettings | None = None) -> pl.DataFrame:
     """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
-    [S - choice_days, S - 1] (ties: the order of METHODS; too few nights: METHODS[0]).
+    [S - choice_days, S - 1], the preferred method's counted `switch_margin` lower (ties: the
+    order of METHODS; too few nights: METHODS[0]).
     property_id, as_of_date, horizon_days, chosen_method."""
     s = settings or ForecastSettings()
     wape = pl.col("wape")
