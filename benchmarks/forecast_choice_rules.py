@@ -3,12 +3,13 @@ the scored one.
 
     python -m benchmarks.forecast_choice_rules --warehouse data/warehouse.read.duckdb
 
-The marts choose, per property, as-of date S and horizon, the one method with the lowest WAPE
-on the nights realized in the 91 days before S (pipelines/transforms/forecast.py, `choices`).
+The marts chose, per property, as-of date S and horizon, the one method with the lowest WAPE
+on the nights realized in the 91 days before S (pipelines/transforms/forecast.py, `choices`;
+since 727c1e7 `season_books`' WAPE counts a fifth lower, which this experiment predates).
 Forecast combination is the textbook alternative. Each rule below reads only the WAPE of each
 method over the `window` days before S (91 or 182), from the marts' own `recent_wape`:
 
-- `best`: the marts' rule (the lowest WAPE);
+- `best`: the marts' rule before the switch margin (the lowest WAPE);
 - `within10`: the mean of the methods within 10 % of the lowest WAPE;
 - `top2`, `top3`: the mean of the 2 or 3 lowest;
 - `inv2`: every method weighted by 1 / WAPE^2.
