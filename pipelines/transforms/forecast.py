@@ -29,7 +29,8 @@ Methods (rooms of night D as of S):
   `books_min_nights` training nights. The books carry the night's own luck, which the level
   cannot see; w says how much of it they told at that h on the recent nights.
 - chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
-  the `choice_days` before S (errors of forecasts made before S, scored on nights before S).
+  the `choice_days` before S (errors of forecasts made before S, scored on nights before S),
+  the preferred method's (season_books) counted `switch_margin` lower.
 Every forecast is clipped to [0, capacity + overbooking].
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
