@@ -63,11 +63,9 @@ def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--warehouse", required=True, help="a warehouse the demo made")
-    args = parser.parse_args()
-    con = duckdb.connect(args.warehouse, read_only=True)
+def read_warehouse(path: str) -> tuple[pl.DataFrame, pl.DataFrame, dict[int, str]]:
+    """mart.otb_snapshots, the sellable rooms per property and the property codes."""
+    con = duckdb.connect(path, read_only=True)
     try:
         otb = con.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, revenue_otb_net "
                       "FROM mart.otb_snapshots").pl()
@@ -76,6 +74,14 @@ def main() -> None:
                         "FROM core.rooms GROUP BY 1").pl()
     finally:
         con.close()
+    return otb, rooms, codes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warehouse", required=True, help="a warehouse the demo made")
+    args = parser.parse_args()
+    otb, rooms, codes = read_warehouse(args.warehouse)
     started = time.perf_counter()
     table = tables(otb, rooms, fx.ForecastSettings())
     print(markdown(table, codes).lstrip("\n"))

@@ -42,9 +42,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import duckdb
 import polars as pl
 
+from benchmarks.forecast_accuracy_table import read_warehouse
 from benchmarks.forecast_models import night_floors
 from pipelines.transforms import forecast as fx
 from pipelines.transforms.forecast_skill import SKILL_COLUMNS, Z_90
@@ -84,18 +84,10 @@ def with_floors(errors: pl.DataFrame, sandbox: Path, pid: int) -> pl.DataFrame:
 
 
 def read_demo(warehouse: Path) -> tuple[pl.DataFrame, pl.DataFrame, dict[int, str]]:
-    """mart.otb_snapshots, the sellable rooms per property and the property codes."""
+    """mart.otb_snapshots, the sellable rooms per property and the property codes, from the
+    demo's read copy when there is one."""
     read = warehouse.with_name(warehouse.stem + ".read.duckdb")
-    con = duckdb.connect(str(read if read.exists() else warehouse), read_only=True)
-    try:
-        otb = con.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, revenue_otb_net "
-                      "FROM mart.otb_snapshots").pl()
-        codes = dict(con.sql("SELECT property_id, code FROM core.property").fetchall())
-        rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms "
-                        "FROM core.rooms GROUP BY 1").pl()
-    finally:
-        con.close()
-    return otb, rooms, codes
+    return read_warehouse(str(read if read.exists() else warehouse))
 
 
 def seed_rows(warehouse: Path, seed: int, horizon: int) -> list[dict[str, object]]:
