@@ -278,6 +278,8 @@ class _Sums:
     room: Decimal = Decimal(0)
     fnb: Decimal | None = Decimal(0)
     other: Decimal | None = Decimal(0)
+    nights: int = 0
+    """Nights of the period mart.occupancy_daily holds (actuals only)."""
 
     def values(self) -> dict[str, Decimal | int | None]:
         total = None if self.fnb is None or self.other is None else self.room + self.fnb \
@@ -312,7 +314,7 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     if not room[3]:
         return None
     return _Sums(Decimal(room[0]), Decimal(room[1]), Decimal(room[2]), Decimal(other[0]),
-                 Decimal(other[1]))
+                 Decimal(other[1]), int(room[3]))
 
 
 def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
@@ -353,20 +355,16 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     return out
 
 
-def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow,
-                    day: date) -> _Sums | None:
-    """The month of `day` as it is expected to end: the nights before the business date
-    actual (rooms and room revenue), the others from mart.forecast_daily."""
-    first = day.replace(day=1)
-    last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: date,
+                    last: date, lived: _Sums | None) -> _Sums | None:
+    """The month first..last as it is expected to end: the nights before the business date
+    actual (`lived`, rooms and room revenue), the others from mart.forecast_daily."""
     found = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
         "table_name = 'forecast_daily'").fetchone()
     if found is None or not found[0]:
         return None
-    lived_to = min(last, prop.business_date - timedelta(days=1))
-    sums = (_actuals(conn, prop.property_id, first, lived_to) if lived_to >= first
-            else None) or _Sums()
+    sums = lived or _Sums()
     ahead_from = max(first, prop.business_date)
     if ahead_from <= last:
         row = conn.execute(
@@ -397,23 +395,46 @@ def _change(actual: Any, base: Any) -> Decimal | None:
                                                                              ROUND_HALF_UP)
 
 
+def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[str, str]:
+    """The periods of which the warehouse lacks nights (before its history begins, say),
+    each with how many it holds: '195 of 326 nights'."""
+    out = {}
+    for name, (first, last, sums) in actuals.items():
+        days, held = (last - first).days + 1, 0 if sums is None else sums.nights
+        if held < days:
+            out[name] = f"{held} of {days} night{'s' if days > 1 else ''}"
+    return out
+
+
 def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     day = q.options.get("date") or q.prop.business_date - timedelta(days=1)
     pid = q.prop.property_id
     month_first, year_first = day.replace(day=1), day.replace(month=1, day=1)
     month_last = (month_first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    lived_to = min(month_last, q.prop.business_date - timedelta(days=1))
     ly = _last_year(day)
+    bounds = {"day": (day, day), "day_last_year": (ly, ly), "mtd": (month_first, day),
+              "mtd_last_year": (_last_year(month_first), ly), "ytd": (year_first, day),
+              "ytd_last_year": (_last_year(year_first), ly),
+              "month_expected": (month_first, lived_to)}
+    actuals = {name: (first, last, _actuals(conn, pid, first, last) if last >= first else None)
+               for name, (first, last) in bounds.items()}
+    # a sum over part of a period is no figure of it (a year to date of last year that began
+    # with the history, against the whole of this year's): not shown, the title says why
+    in_part = _held_in_part(actuals)
+    kept = {name: None if name in in_part else sums for name, (_, _, sums) in actuals.items()}
     periods = {
-        "day": _actuals(conn, pid, day, day),
-        "day_last_year": _actuals(conn, pid, ly, ly),
-        "mtd": _actuals(conn, pid, month_first, day),
+        "day": kept["day"],
+        "day_last_year": kept["day_last_year"],
+        "mtd": kept["mtd"],
         "mtd_budget": _budget(conn, pid, month_first, day),
-        "mtd_last_year": _actuals(conn, pid, _last_year(month_first), ly),
-        "month_expected": _expected_month(conn, q.prop, day),
+        "mtd_last_year": kept["mtd_last_year"],
+        "month_expected": None if "month_expected" in in_part else _expected_month(
+            conn, q.prop, month_first, month_last, kept["month_expected"]),
         "month_budget": _budget(conn, pid, month_first, month_last),
-        "ytd": _actuals(conn, pid, year_first, day),
+        "ytd": kept["ytd"],
         "ytd_budget": _budget(conn, pid, year_first, day),
-        "ytd_last_year": _actuals(conn, pid, _last_year(year_first), ly),
+        "ytd_last_year": kept["ytd_last_year"],
     }
     values = {k: (None if v is None else v.values()) for k, v in periods.items()}
     for budget in ("mtd_budget", "month_budget", "ytd_budget"):
@@ -438,9 +459,11 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
             got["month_budget"], got["ytd"], got["ytd_budget"],
             _change(got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
             _change(got["ytd"], got["ytd_last_year"])))
+    missing = "".join(f"; {name} not shown: the warehouse holds {held}"
+                      for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
-                 f"business date {q.prop.business_date}", FLASH_COLUMNS, rows)
+                 f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows)
 
 
 def _latest(conn: duckdb.DuckDBPyConnection, table: str, column: str,

@@ -16,7 +16,8 @@ Flash for Mar 15 (15 of March's 31 days):
 - Month expected: 78 + 16 x 7 = 190 rooms, 7,800 + 16 x 700 = 19,000.00 over 150 + 16 x 10 =
   310 rooms available: 61.29 %, RevPAR 61.29.
 - YTD: 59 x 3 + 78 = 255 rooms, 59 x 240 + 7,800 = 21,960.00 over 590 + 150 = 740:
-  34.46 %, ADR 86.12, RevPAR 29.68; no budget for January and February: none.
+  34.46 %, ADR 86.12, RevPAR 29.68; no budget for January and February: none. Last year's
+  (2025-01-01 to 03-15, 74 nights) holds only March's 15: not shown, nor compared.
 """
 
 from __future__ import annotations
@@ -68,13 +69,17 @@ def hotel(warehouse: Path) -> Path:
     return warehouse
 
 
-def _flash(warehouse: Path, *args: str) -> dict[str, dict[str, Any]]:
+def _report(warehouse: Path, *args: str) -> dict[str, Any]:
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
                                      "--property", "ROMA01", "--format", "json", *args])
     assert done.exit_code == 0, done.stderr
-    body = json.loads(done.stdout)
+    body: dict[str, Any] = json.loads(done.stdout)
     assert body["report"].startswith("Manager's flash for 2026-03-15 (Sun)")
-    return {row["metric"]: row for row in body["rows"]}
+    return body
+
+
+def _flash(warehouse: Path, *args: str) -> dict[str, dict[str, Any]]:
+    return {row["metric"]: row for row in _report(warehouse, *args)["rows"]}
 
 
 def test_flash_figure_by_figure(hotel: Path) -> None:
@@ -114,6 +119,31 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
     assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
                    "adr_net": 86.12, "revpar_net": 29.68, "room_revenue_net": 21960}
     assert all(got[m]["ytd_budget"] is None for m in got)
+    assert all(got[m][c] is None for m in got for c in ("ytd_last_year", "ytd_vs_last_year_pct"))
+
+
+def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
+    """A sum over some of a period's nights is no figure of the period: the year to date of
+    last year here, and with 2025-03-01 gone the month to date of last year too (14 of its 15
+    nights); the title names each, and the day a year earlier (held) still shows."""
+    body = _report(hotel, "--date", "2026-03-15")
+    assert body["report"].endswith("; ytd_last_year not shown: the warehouse holds 15 of 74 "
+                                   "nights")
+    conn = connect(hotel)
+    try:
+        conn.execute("DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2025-03-01'")
+        publish(conn, hotel)
+    finally:
+        conn.close()
+    body = _report(hotel, "--date", "2026-03-15")
+    assert body["report"].endswith(
+        "; mtd_last_year not shown: the warehouse holds 14 of 15 nights"
+        "; ytd_last_year not shown: the warehouse holds 14 of 74 nights")
+    got = {row["metric"]: row for row in body["rows"]}
+    assert all(got[m][c] is None for m in got for c in (
+        "mtd_last_year", "mtd_vs_last_year_pct", "ytd_last_year", "ytd_vs_last_year_pct"))
+    assert (got["rooms_sold"]["mtd"], got["rooms_sold"]["day_last_year"]) == (78, 6)
+    assert got["rooms_sold"]["mtd_vs_budget_pct"] == -13.33
 
 
 def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None:
