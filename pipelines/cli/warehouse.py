@@ -29,7 +29,12 @@ def _size(path: Path) -> str:
 
 def info_text(warehouse: Path) -> str:
     """The lines `pmsw warehouse info` prints (WarehouseError when there is no warehouse)."""
-    from pipelines.warehouse import WarehouseMissingError, open_read_copy, read_copy_path
+    from pipelines.warehouse import (
+        WarehouseMissingError,
+        WarehouseSchemaError,
+        open_read_copy,
+        read_copy_path,
+    )
 
     copy = read_copy_path(warehouse)
     wal = warehouse.with_name(warehouse.name + ".wal")
@@ -38,7 +43,7 @@ def info_text(warehouse: Path) -> str:
              f"read copy   {copy}  {_size(copy)}"]
     try:
         conn = open_read_copy(warehouse)
-    except WarehouseMissingError as error:
+    except (WarehouseMissingError, WarehouseSchemaError) as error:
         if not warehouse.is_file():
             raise
         return "\n".join([*lines, f"            {error}"])

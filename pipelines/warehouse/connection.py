@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from .schema import bring_up_to_date
+from .schema import bring_up_to_date, schema_gap
 
 DEFAULT_PATH = Path("data/warehouse.duckdb")
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"
@@ -71,6 +71,10 @@ class WarehouseMissingError(WarehouseError):
 
 class WarehouseLockedError(WarehouseError):
     """Another process held the file for longer than the wait limit."""
+
+
+class WarehouseSchemaError(WarehouseError):
+    """The read copy holds another schema than this code's (published before an upgrade)."""
 
 
 def default_path() -> Path:
@@ -283,7 +287,8 @@ def open_read_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
     It never waits and never takes the writer's lock: the copy is replaced by an atomic
     rename, so this connection keeps reading the copy it opened, and a new call opens the
     newest. The copy is attached as the database `warehouse` (core.*, mart.*, ...).
-    One-line errors: no warehouse, no read copy yet.
+    One-line errors: no warehouse, no read copy yet, a read copy of another schema than
+    this code's (published before an upgrade: its tables are not those the code reads).
     """
     target = resolve(path)
     copy = read_copy_path(target)
@@ -302,5 +307,9 @@ def open_read_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
     except duckdb.Error as error:
         conn.close()
         raise WarehouseError(f"cannot open the read copy {copy}: {_first_line(error)}") from None
+    gap = schema_gap(conn)
+    if gap is not None:  # its tables are not those this code's queries read
+        conn.close()
+        raise WarehouseSchemaError(f"the read copy {copy} {gap}")
     conn.execute("SET TimeZone = 'UTC'")
     return conn

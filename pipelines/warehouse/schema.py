@@ -15,7 +15,7 @@ import duckdb
 
 from pipelines.transforms.departments import DEPARTMENTS
 
-from .migrate import discover, migrate
+from .migrate import applied, discover, migrate
 from .transaction import transaction
 from .views import apply_views, view_files
 
@@ -51,3 +51,17 @@ def bring_up_to_date(conn: duckdb.DuckDBPyConnection) -> None:
     with transaction(conn):
         conn.execute("DELETE FROM meta.schema_state")
         conn.execute("INSERT INTO meta.schema_state VALUES (?, current_timestamp)", [expected])
+
+
+def schema_gap(conn: duckdb.DuckDBPyConnection) -> str | None:
+    """None when `conn`'s database holds the schema this code ships; else, for a reader (which
+    cannot migrate), what differs and what to do, as the end of a sentence."""
+    if _stored(conn) == shipped_fingerprint():
+        return None
+    held, latest = max(applied(conn), default=0), discover()[-1].version
+    if held > latest:
+        return (f"was written by a newer pms-warehouse (migration {held}; this one knows up to "
+                f"{latest}): upgrade this one")
+    which = "an older" if held < latest else "another"
+    return (f"was written by {which} pms-warehouse (migration {held}; this one's is {latest}): "
+            "`pmsw warehouse publish` brings it up to date, and so does the next sync")
