@@ -25,7 +25,14 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _text(value: Any) -> str:
+IDENTIFIER_SUFFIXES = ("_id", "_number")
+"""Columns that name a record (folio 26762, reservation 25294): printed as the PMS shows
+them, without a thousands separator, so that they can be searched for as they are."""
+
+
+def _text(value: Any, column: str = "") -> str:
+    if isinstance(value, int) and column.endswith(IDENTIFIER_SUFFIXES):
+        return str(value)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -62,7 +69,7 @@ def render(table: Table, fmt: str) -> str:
 
 
 def _aligned(table: Table) -> str:
-    body = [[_text(v) for v in row] for row in table.rows]
+    body = [[_text(v, c) for v, c in zip(row, table.columns, strict=True)] for row in table.rows]
     total = [_text(v) for v in table.total] if table.total is not None else None
     lines_all = [list(table.columns), *body, *([total] if total else [])]
     widths = [max(len(r[i]) for r in lines_all) for i in range(len(table.columns))]
