@@ -166,7 +166,24 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 CITY_TAX_COLUMNS = (
     "month", "persons", "person_nights", "taxable_nights", "exempt_age_nights",
     "exempt_cap_nights", "rate", "amount_due", "amount_charged", "difference",
-    "blocked_still_due")
+    "missing_still_due", "blocked_still_due", "amount_mismatch", "unexplained")
+"""`difference` = amount_due - amount_charged, then its parts, which sum to it to the cent:
+by the latest reconciliation of each city-tax charge of the month's nights, and the rest."""
+
+_CITY_TAX_PARTS = """
+WITH charges AS (
+    SELECT status, expected_amount, posted_amount FROM recon.v_current
+    WHERE property_id = $pid AND item_code = $code AND business_date BETWEEN $first AND $last)
+SELECT
+    (SELECT coalesce(sum(expected_amount), 0) FROM charges
+     WHERE status IN ('missing', 'failed')),
+    (SELECT coalesce(sum(expected_amount), 0) FROM charges WHERE status = 'blocked'),
+    (SELECT coalesce(sum(expected_amount - posted_amount), 0) FROM charges
+     WHERE status = 'amount_mismatch'),
+    (SELECT count(DISTINCT d) FROM range($first, $last + 1, INTERVAL 1 DAY) t(d)
+     JOIN recon.runs r ON r.property_id = $pid
+      AND CAST(d AS DATE) BETWEEN r.first_date AND r.last_date)
+"""
 
 
 def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
@@ -191,20 +208,24 @@ def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "SELECT coalesce(sum(total), 0) FROM core.folio_lines WHERE property_id = ? AND "
         "service_item_id = ? AND type <> 'payment' AND posted_on BETWEEN ? AND ?",
         [q.prop.property_id, None if item is None else item[0], q.first, last]).fetchone()
-    blocked_row = conn.execute(
-        "SELECT coalesce(sum(expected_amount), 0) FROM recon.v_current WHERE property_id = ? "
-        "AND item_code = ? AND status = 'blocked' AND business_date BETWEEN ? AND ?",
-        [q.prop.property_id, rule.item_code, q.first, last]).fetchone()
-    due = Decimal(figures["due_cents"]) / 100
-    charged = Decimal(charged_row[0] if charged_row else 0).quantize(Decimal("0.01"))
+    parts_row = conn.execute(_CITY_TAX_PARTS, {
+        "pid": q.prop.property_id, "code": rule.item_code, "first": q.first,
+        "last": last}).fetchone()
+    assert charged_row is not None
+    assert parts_row is not None
+    cent = Decimal("0.01")
+    due = (Decimal(figures["due_cents"]) / 100).quantize(cent)
+    charged = Decimal(charged_row[0]).quantize(cent)
+    parts = [Decimal(v).quantize(cent) for v in parts_row[:3]]
     row = (f"{q.first:%Y-%m}", figures["persons"], figures["person_nights"],
            figures["taxable_nights"], figures["exempt_age_nights"],
-           figures["exempt_cap_nights"], rate, due.quantize(Decimal("0.01")), charged,
-           (due - charged).quantize(Decimal("0.01")),
-           Decimal(blocked_row[0] if blocked_row else 0).quantize(Decimal("0.01")))
+           figures["exempt_cap_nights"], rate, due, charged, due - charged, *parts,
+           due - charged - sum(parts, Decimal(0)))
+    days = (last - q.first).days + 1
     title = (f"City-tax return {q.first:%Y-%m} (nights {q.first} to {last}) - {q.prop.name} "
              f"({q.prop.code}), {q.prop.currency}: {rule.item_code}, exempt below age "
-             f"{rule.exempt_below_age}, first {rule.nights_cap} nights")
+             f"{rule.exempt_below_age}, first {rule.nights_cap} nights; the difference by the "
+             f"reconciliation of {parts_row[3]} of its {days} dates")
     return Table(title, CITY_TAX_COLUMNS, [row])
 
 

@@ -1,6 +1,7 @@
 """`pmsw report city-tax --month` (issue 16, item 4) on the simulated stretch: the amount due
 less the amount charged on folios is exactly the city tax the reconciliation finds missing
-or blocked (the simulator's dropped city tax); the nights add up."""
+or blocked (the simulator's dropped city tax), each in its column; the nights add up. Before
+any reconciliation the whole difference is unexplained, and the title says so."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import polars as pl
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from pipelines.reconcile import Mode
 
 from .conftest import FIRST, World
 
@@ -22,18 +24,34 @@ def city_tax(world: World, *args: str) -> Any:
     return result
 
 
-def test_due_less_charged_is_the_city_tax_not_on_the_folios(world: World) -> None:
-    dry = world.run()
+def _return(world: World) -> tuple[str, dict[str, Any]]:
     result = city_tax(world, "--month", f"{FIRST:%Y-%m}")
     assert result.exit_code == 0, result.output + result.stderr
-    [row] = json.loads(result.stdout)["rows"]
+    body = json.loads(result.stdout)
+    [row] = body["rows"]
+    return body["report"], {k: Decimal(str(v)) if isinstance(v, float) else v
+                            for k, v in row.items()}
+
+
+def test_due_less_charged_is_the_city_tax_not_on_the_folios(world: World) -> None:
+    title, before = _return(world)
+    assert title.endswith("; the difference by the reconciliation of 0 of its 10 dates")
+    assert before["unexplained"] == before["difference"] > 0
+    assert before["missing_still_due"] == before["blocked_still_due"] == 0
+    dry = world.run()
+    title, row = _return(world)
+    assert title.endswith("; the difference by the reconciliation of 10 of its 10 dates")
     ctax = dry.results.filter(pl.col("item_code") == "CTAX")
     unmatched = ctax.filter(pl.col("status").is_in(["missing", "blocked"]))
     assert unmatched.height > 0
+    assert set(ctax["status"]) <= {"matched", "missing", "blocked"}
     assert Decimal(str(row["amount_due"])) == sum(ctax["expected_amount"])
     assert Decimal(str(row["difference"])) == sum(unmatched["expected_amount"])
+    assert row["missing_still_due"] == sum(
+        ctax.filter(pl.col("status") == "missing")["expected_amount"])
     assert Decimal(str(row["blocked_still_due"])) == sum(
         ctax.filter(pl.col("status") == "blocked")["expected_amount"])
+    assert (row["amount_mismatch"], row["unexplained"]) == (0, 0)
     assert row["taxable_nights"] == int(sum(ctax["quantity"]))
     assert row["person_nights"] == (row["taxable_nights"] + row["exempt_age_nights"]
                                     + row["exempt_cap_nights"])
@@ -46,3 +64,21 @@ def test_a_bad_month_fails_in_one_line(world: World) -> None:
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1
     assert "YYYY-MM" in result.stderr
+
+
+def test_what_the_reconciliation_posts_leaves_only_the_blocked_due(world: World) -> None:
+    """docs/reconciliation.md: an apply posts each missing charge on its own date
+    (posted_on = the night), so after the sync that lands the lines the month's charged
+    amount holds them and what is still due is the city tax blocked on closed folios."""
+    _, before = _return(world)
+    applied = world.run(Mode.APPLY)
+    world.sync(["folios"])
+    _, row = _return(world)
+    ctax = applied.results.filter(pl.col("item_code") == "CTAX")
+    posted = sum(ctax.filter(pl.col("status") == "posted")["expected_amount"])
+    assert posted > 0
+    assert row["amount_charged"] == before["amount_charged"] + posted
+    assert row["missing_still_due"] == sum(
+        ctax.filter(pl.col("status").is_in(["missing", "failed"]))["expected_amount"])
+    assert row["difference"] == row["missing_still_due"] + row["blocked_still_due"] > 0
+    assert (row["amount_mismatch"], row["unexplained"]) == (0, 0)
