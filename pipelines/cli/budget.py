@@ -37,7 +37,7 @@ def import_(file: Path, warehouse: Path) -> None:
     """
     from pipelines.marts.budget import import_budget
     from pipelines.transforms.budget import BudgetError
-    from pipelines.warehouse import connect
+    from pipelines.warehouse import connect, publish
 
     if not warehouse.is_file():
         raise click.ClickException(f"no warehouse at {warehouse}: run `make demo` or "
@@ -45,6 +45,7 @@ def import_(file: Path, warehouse: Path) -> None:
     conn = connect(warehouse)
     try:
         rows = import_budget(conn, file)
+        publish(conn, warehouse)  # the flash report reads the read copy
     except BudgetError as error:
         raise click.ClickException(str(error)) from None
     finally:

@@ -226,6 +226,7 @@ def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str
     import getpass
 
     from pipelines.reconcile.run import open_warehouse
+    from pipelines.warehouse import publish
     from pipelines.warehouse.recon import (
         RESOLUTION_STATES,
         ReconInputError,
@@ -252,6 +253,7 @@ def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str
             resolution_id = add_resolution(conn, property_id=pid, key=key, state=state,
                                            note=note, resolved_by=who,
                                            resolved_at=datetime.now(UTC))
+            publish(conn, warehouse)  # the worklist report reads the read copy
     except ReconInputError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"resolution {resolution_id}: {key} is {state} (by {who})")

@@ -87,6 +87,10 @@ def test_resolutions_are_appended_and_survive_later_runs_and_syncs(world: World)
     result = cli("reconcile", "resolve", first["item"], "--as", "written_off", "--note",
                  "guest left, two coffees", "--by", "anna", *wh)
     assert result.exit_code == 0, result.output + result.stderr
+    # published at once: the worklist, which reads the read copy, shows it before any run
+    now = {r["item"]: r for r in worklist(world.warehouse)}
+    assert (now[first["item"]]["state"], now[first["item"]]["resolved_by"]) == (
+        "written_off", "anna")
     result = cli("reconcile", "resolve", second["item"], "--as", "invoiced_separately",
                  "--note", "invoice 2025/118", "--by", "marco", *wh)
     assert result.exit_code == 0, result.output + result.stderr

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from pipelines.warehouse import open_read_copy
 
 GOOD = """\
 property,month,segment,rooms_sold,room_revenue_net,food_beverage_revenue_net,other_revenue_net
@@ -30,8 +31,10 @@ def _import(warehouse: Path, file: Path) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _rows(warehouse: Path) -> list[tuple[object, ...]]:
-    conn = duckdb.connect(str(warehouse), read_only=True)
+def _rows(warehouse: Path, read_copy: bool = False) -> list[tuple[object, ...]]:
+    """mart.budget_monthly of the warehouse, or of the read copy the reports read."""
+    conn = open_read_copy(warehouse) if read_copy else duckdb.connect(str(warehouse),
+                                                                      read_only=True)
     try:
         return conn.execute(
             "SELECT property_id, month, segment, rooms_sold, room_revenue_net, "
@@ -56,6 +59,7 @@ def test_good_file_round_trips(warehouse: Path, tmp_path: Path) -> None:
         (2, date(2026, 3, 1), None, 900, Decimal("117000.10"), Decimal("15000.00"), None,
          "budget.csv"),
     ]
+    assert _rows(warehouse, read_copy=True) == _rows(warehouse)  # published: the flash sees it
     # a second file replaces the property-months it holds, and only those
     again = tmp_path / "april.csv"
     again.write_text("property,month,rooms_sold,room_revenue_net\nROMA01,2026-04,1950,"
