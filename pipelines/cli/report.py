@@ -268,7 +268,8 @@ def alerts(**kw: Any) -> None:
 @report.command()
 @_common
 @click.option("--date", "day", metavar="YYYY-MM-DD",
-              help="Business date reported (default: the day before the business date).")
+              help="Closed business date reported (default: the day before the business "
+                   "date).")
 def flash(day: str | None, **kw: Any) -> None:
     """Manager's flash for a business date: the day, month to date and year to date (rooms
     sold, occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the

@@ -407,7 +407,12 @@ def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[s
 
 
 def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    day = q.options.get("date") or q.prop.business_date - timedelta(days=1)
+    closed = q.prop.business_date - timedelta(days=1)
+    day = q.options.get("date") or closed
+    if day > closed:  # its nights are still on the books, not sold
+        raise ReportError(f"--date {day}: the flash is of a closed business date; the last "
+                          f"one of {q.prop.code} is {closed} (business date "
+                          f"{q.prop.business_date})")
     pid = q.prop.property_id
     month_first, year_first = day.replace(day=1), day.replace(month=1, day=1)
     month_last = (month_first + timedelta(days=32)).replace(day=1) - timedelta(days=1)

@@ -158,6 +158,15 @@ def test_flash_bad_date_is_one_line(hotel: Path) -> None:
     assert "--date '2026-02-30' is not a date" in done.stderr
 
 
+def test_flash_of_a_date_not_closed_is_one_line(hotel: Path) -> None:
+    """The business date (2026-03-16) is still open: its night is on the books, not sold."""
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--date", "2026-03-16"])
+    assert done.exit_code == 1
+    assert done.stderr == ("Error: --date 2026-03-16: the flash is of a closed business date; "
+                           "the last one of ROMA01 is 2026-03-15 (business date 2026-03-16)\n")
+
+
 def test_flash_as_xlsx(hotel: Path) -> None:
     """The workbook (pipelines.reports.excel): one sheet named after the report, the CSV's
     header in row 1 and typed cells, read back with openpyxl."""
