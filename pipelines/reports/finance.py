@@ -10,6 +10,7 @@ from typing import Any
 
 import duckdb
 
+from .errors import ReportError
 from .reports import Query, Table, _title
 
 WORKLIST_COLUMNS = (
@@ -127,6 +128,9 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     by = str(q.options.get("by") or "folio")
     bd = q.prop.business_date
     day: date | None = q.options.get("date")
+    if day is not None and day > bd:
+        raise ReportError(f"--date {day} is after the business date of {q.prop.code} ({bd}): "
+                          "a ledger is known up to the business date")
     params: dict[str, Any] = {"p": q.prop.property_id, "categories": list(LEDGER_CATEGORIES)}
     if day is None or day >= bd:
         rows = conn.execute(_LEDGER_SQL, params).fetchall()
@@ -196,6 +200,9 @@ def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rules_file = q.options.get("rules_file")
     rule = load_rules(rules_file).for_property(q.prop.code).city_tax
     last = min(q.last, q.prop.business_date - timedelta(days=1))
+    if last < q.first:
+        raise ReportError(f"--month {q.first:%Y-%m}: none of its nights is closed yet; the last "
+                          f"closed business date of {q.prop.code} is {last}")
     inputs = read_inputs(conn, q.prop.property_id, q.first, last)
     figures = city_tax_return(stays=inputs.stays, items=inputs.items,
                               age_brackets=inputs.age_brackets, rule=rule, first=q.first,

@@ -6,9 +6,11 @@ any reconciliation the whole difference is unexplained, and the title says so.""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+import duckdb
 import polars as pl
 from click.testing import CliRunner
 
@@ -64,6 +66,26 @@ def test_a_bad_month_fails_in_one_line(world: World) -> None:
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1
     assert "YYYY-MM" in result.stderr
+
+
+def test_a_month_or_a_date_not_lived_yet_fails_in_one_line(world: World) -> None:
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        row = conn.execute("SELECT code, business_date FROM core.property").fetchone()
+    finally:
+        conn.close()
+    assert row is not None
+    code, business_date = row
+    after = business_date + timedelta(days=40)
+    result = city_tax(world, "--month", f"{after:%Y-%m}")
+    assert (result.exit_code, result.stderr) == (1, (
+        f"Error: --month {after:%Y-%m}: none of its nights is closed yet; the last closed "
+        f"business date of {code} is {business_date - timedelta(days=1)}\n"))
+    result = CliRunner().invoke(main, ["report", "ledger", "--warehouse", str(world.warehouse),
+                                       "--date", f"{after}"])
+    assert (result.exit_code, result.stderr) == (1, (
+        f"Error: --date {after} is after the business date of {code} ({business_date}): a "
+        "ledger is known up to the business date\n"))
 
 
 def test_what_the_reconciliation_posts_leaves_only_the_blocked_due(world: World) -> None:
