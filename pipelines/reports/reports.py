@@ -222,14 +222,22 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "occupancy_forecast_pct, room_revenue_forecast_net, adr_forecast_net, method, "
         "as_of_date FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? "
         "AND ? ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
-    as_of = rows[0][-1] if rows else None
+    span = conn.execute("SELECT max(as_of_date), min(stay_date), max(stay_date) FROM "
+                        "mart.forecast_daily WHERE property_id = ?",
+                        [q.prop.property_id]).fetchone()
+    assert span is not None
+    as_of, first_night, last_night = span
+    covered = (f"; it covers the nights {first_night} to {last_night}"
+               if not rows and as_of is not None else "")
     out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
     total = ("total", "", "", sum(int(r[2]) for r in rows),
              sum((Decimal(r[3]) for r in rows), Decimal("0.00")),
              sum((Decimal(r[4]) for r in rows), Decimal("0.00")),
              sum((Decimal(r[5]) for r in rows), Decimal("0.00")), "",
              sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
-    return Table(_title(q, f"Forecast as of {as_of} (rooms, net room revenue; docs/forecast.md)"),
+    what = "none built yet" if as_of is None else f"as of {as_of}"
+    return Table(_title(q, f"Forecast {what} (rooms, net room revenue; docs/forecast.md)")
+                 + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
                   "method"), out, total)

@@ -234,3 +234,17 @@ def test_the_demo_room_revenue_ties_to_its_folios(warehouse: Path) -> None:
                        []))
     assert kinds.get("no_show", 0) > 0
     assert kinds.get("early_departure", 0) > 0
+
+
+def test_a_forecast_range_beyond_its_nights_says_which_it_covers(warehouse: Path) -> None:
+    pid, bd = business_date(warehouse, "ROMA01")
+    [(as_of, first, last)] = query(warehouse, "SELECT max(as_of_date), min(stay_date), "
+                                   "max(stay_date) FROM mart.forecast_daily WHERE "
+                                   "property_id = ?", [pid])
+    far = last + timedelta(days=400)
+    out = report(warehouse, "forecast", "--property", "ROMA01", "--from", str(far), "--to",
+                 str(far + timedelta(days=2)))
+    assert out["rows"] == []
+    assert out["report"].startswith(f"Forecast as of {as_of} (")
+    assert out["report"].endswith(f"; it covers the nights {first} to {last}")
+    assert as_of == bd
