@@ -5,6 +5,7 @@ mart.budget_monthly, all or nothing."""
 from __future__ import annotations
 
 import csv
+import io
 import re
 import zipfile
 from datetime import UTC, date, datetime
@@ -37,10 +38,27 @@ def read_table(path: Path) -> tuple[list[str], list[list[str]]]:
         raise BudgetError(f"{path.name}: the old .xls format is not read; save as .xlsx or CSV")
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
-            table = list(csv.reader(handle))
+            text = handle.read()
+        semicolons = _semicolons(text)
+        table = list(csv.reader(io.StringIO(text, newline=""),
+                                delimiter=";" if semicolons else ","))
     except (UnicodeDecodeError, csv.Error) as error:
         raise BudgetError(f"{path.name}: not a UTF-8 CSV file ({error})") from None
+    if semicolons:
+        table = [[_DECIMAL_COMMA.sub(r"\1.\2", cell) for cell in row] for row in table]
     return _split(path, table)
+
+
+_DECIMAL_COMMA = re.compile(r"^(\s*-?\d+),(\d{1,2}\s*)$")
+"""An amount written with a decimal comma (260000,50): what Excel writes where the comma is
+the decimal separator, in files it separates with semicolons."""
+
+
+def _semicolons(text: str) -> bool:
+    """Whether the file is separated by semicolons: Excel's CSV in the locales whose decimal
+    separator is the comma (Italian among them), told by the header line."""
+    header = text.split("\n", 1)[0]
+    return ";" in header and "," not in header
 
 
 def _split(path: Path, table: list[list[str]]) -> tuple[list[str], list[list[str]]]:

@@ -113,6 +113,34 @@ def test_each_bad_input_is_one_line_and_writes_nothing(case: str, warehouse: Pat
     assert _rows(warehouse) == before
 
 
+def test_a_semicolon_file_with_decimal_commas_round_trips_like_its_csv(
+        warehouse: Path, tmp_path: Path) -> None:
+    """Excel's CSV where the comma is the decimal separator (Italian among those locales):
+    fields separated by semicolons, amounts with a decimal comma. The same rows as GOOD."""
+    good = tmp_path / "budget.csv"
+    good.write_text(GOOD, encoding="utf-8")
+    assert _import(warehouse, good)[0] == 0
+    expected = [row[:-1] for row in _rows(warehouse)]
+    italian = tmp_path / "budget-it.csv"
+    italian.write_text(
+        "property;month;segment;rooms_sold;room_revenue_net;food_beverage_revenue_net;"
+        "other_revenue_net\r\n"
+        "ROMA01;2026-03;;1800;288000,00;41000,5;3000\r\n"
+        "ROMA01;2026-03;leisure;1100;176000;;\r\n"
+        "ROMA01;2026-04;;1900;310000,00;42000;3100\r\n"
+        "2;2026-03;;900;117000,10;15000;\r\n", encoding="utf-8")
+    code, out, err = _import(warehouse, italian)
+    assert code == 0, err
+    assert "4 budget rows imported (3 property-months replaced)" in out
+    assert [row[:-1] for row in _rows(warehouse)] == expected
+    thousands = tmp_path / "thousands.csv"
+    thousands.write_text("property;month;rooms_sold;room_revenue_net\n"
+                         "ROMA01;2026-05;1600;260.000,50\n", encoding="utf-8")
+    code, _, err = _import(warehouse, thousands)
+    assert (code, err) == (1, "Error: thousands.csv row 2, field room_revenue_net: "
+                              "'260.000,50' is not an amount with at most two decimals\n")
+
+
 def _workbook(path: Path, rows: list[list[object]]) -> None:
     """A workbook written by openpyxl: a title sheet is not first, the budget sheet is."""
     book = openpyxl.Workbook()
