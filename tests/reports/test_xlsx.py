@@ -38,12 +38,12 @@ def _extra(warehouse: Path, name: str) -> list[str]:
 
     conn = duckdb.connect(str(warehouse), read_only=True)
     try:
-        row = conn.execute("SELECT business_date FROM core.property WHERE code = 'ROMA01'"
+        row = conn.execute("SELECT business_date - 1 FROM core.property WHERE code = 'ROMA01'"
                            ).fetchone()
     finally:
         conn.close()
     assert row is not None
-    return ["--month", f"{row[0]:%Y-%m}"]
+    return ["--month", f"{row[0]:%Y-%m}"]  # of the last closed date: the demo ends today
 
 
 def _same(cell: Any, text: str) -> bool:
