@@ -364,15 +364,15 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
 
 
 def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: date,
-                    last: date, lived: _Sums | None) -> _Sums | None:
+                    last: date, sums: _Sums) -> _Sums | None:
     """The month first..last as it is expected to end: the nights before the business date
-    actual (`lived`, rooms and room revenue), the others from mart.forecast_daily."""
+    actual (`sums` of them, rooms and room revenue; changed), the others from
+    mart.forecast_daily."""
     found = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
         "table_name = 'forecast_daily'").fetchone()
     if found is None or not found[0]:
         return None
-    sums = lived or _Sums()
     ahead_from = max(first, prop.business_date)
     if ahead_from <= last:
         row = conn.execute(
@@ -424,31 +424,25 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     pid = q.prop.property_id
     month_first, year_first = day.replace(day=1), day.replace(month=1, day=1)
     month_last = (month_first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-    lived_to = min(month_last, q.prop.business_date - timedelta(days=1))
     ly = _last_year(day)
     bounds = {"day": (day, day), "day_last_year": (ly, ly), "mtd": (month_first, day),
               "mtd_last_year": (_last_year(month_first), ly), "ytd": (year_first, day),
               "ytd_last_year": (_last_year(year_first), ly),
-              "month_expected": (month_first, lived_to)}
-    actuals = {name: (first, last, _actuals(conn, pid, first, last) if last >= first else None)
+              # the month's nights lived: actual in its expected end
+              "month_expected": (month_first, min(month_last, closed))}
+    actuals = {name: (first, last, _actuals(conn, pid, first, last))
                for name, (first, last) in bounds.items()}
     # a sum over part of a period is no figure of it (a year to date of last year that began
     # with the history, against the whole of this year's): not shown, the title says why
     in_part = _held_in_part(actuals)
-    kept = {name: None if name in in_part else sums for name, (_, _, sums) in actuals.items()}
-    periods = {
-        "day": kept["day"],
-        "day_last_year": kept["day_last_year"],
-        "mtd": kept["mtd"],
-        "mtd_budget": _budget(conn, pid, month_first, day),
-        "mtd_last_year": kept["mtd_last_year"],
-        "month_expected": None if "month_expected" in in_part else _expected_month(
-            conn, q.prop, month_first, month_last, kept["month_expected"]),
-        "month_budget": _budget(conn, pid, month_first, month_last),
-        "ytd": kept["ytd"],
-        "ytd_budget": _budget(conn, pid, year_first, day),
-        "ytd_last_year": kept["ytd_last_year"],
-    }
+    periods = {name: None if name in in_part else sums for name, (_, _, sums) in actuals.items()}
+    lived = periods["month_expected"]
+    periods.update(
+        month_expected=None if lived is None else _expected_month(
+            conn, q.prop, month_first, month_last, lived),
+        mtd_budget=_budget(conn, pid, month_first, day),
+        month_budget=_budget(conn, pid, month_first, month_last),
+        ytd_budget=_budget(conn, pid, year_first, day))
     values = {k: (None if v is None else v.values()) for k, v in periods.items()}
     for budget in ("mtd_budget", "month_budget", "ytd_budget"):
         found = values[budget]
