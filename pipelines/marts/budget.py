@@ -45,13 +45,28 @@ def read_table(path: Path) -> tuple[list[str], list[list[str]]]:
     except (UnicodeDecodeError, csv.Error) as error:
         raise BudgetError(f"{path.name}: not a UTF-8 CSV file ({error})") from None
     if semicolons:
-        table = [[_DECIMAL_COMMA.sub(r"\1.\2", cell) for cell in row] for row in table]
+        header = table[0] if table else []
+        table = [[_decimal_point(path, n, header[j] if j < len(header) else f"{j + 1}", cell)
+                  for j, cell in enumerate(row)] for n, row in enumerate(table, start=1)]
     return _split(path, table)
 
 
 _DECIMAL_COMMA = re.compile(r"^(\s*-?\d+),(\d{1,2}\s*)$")
 """An amount written with a decimal comma (260000,50): what Excel writes where the comma is
 the decimal separator, in files it separates with semicolons."""
+_GROUPED = re.compile(r"^\s*-?\d{1,3}(\.\d{3})+(,\d+)?\s*$")
+"""A number with a point between its thousands (1.600, 260.000,50): never guessed (1.600 may
+be a decimal point), refused."""
+
+
+def _decimal_point(path: Path, row: int, field: str, cell: str) -> str:
+    """A cell of a semicolon file with its decimal comma made a point; BudgetError for a
+    number with a thousands separator."""
+    if row > 1 and _GROUPED.match(cell):
+        raise BudgetError(f"{path.name} row {row}, field {field.strip()}: {cell.strip()!r} has "
+                          "a thousands separator; write the number without it "
+                          "(260000,50)")
+    return _DECIMAL_COMMA.sub(r"\1.\2", cell)
 
 
 def _semicolons(text: str) -> bool:

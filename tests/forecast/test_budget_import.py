@@ -133,12 +133,16 @@ def test_a_semicolon_file_with_decimal_commas_round_trips_like_its_csv(
     assert code == 0, err
     assert "4 budget rows imported (3 property-months replaced)" in out
     assert [row[:-1] for row in _rows(warehouse)] == expected
-    thousands = tmp_path / "thousands.csv"
-    thousands.write_text("property;month;rooms_sold;room_revenue_net\n"
-                         "ROMA01;2026-05;1600;260.000,50\n", encoding="utf-8")
-    code, _, err = _import(warehouse, thousands)
-    assert (code, err) == (1, "Error: thousands.csv row 2, field room_revenue_net: "
-                              "'260.000,50' is not an amount with at most two decimals\n")
+    for rooms, amount, field, cell in (("1600", "260.000,50", "room_revenue_net", "260.000,50"),
+                                       ("1.600", "260000,50", "rooms_sold", "1.600")):
+        thousands = tmp_path / "thousands.csv"
+        thousands.write_text("property;month;rooms_sold;room_revenue_net\n"
+                             f"ROMA01;2026-05;{rooms};{amount}\n", encoding="utf-8")
+        code, _, err = _import(warehouse, thousands)
+        assert (code, err) == (1, f"Error: thousands.csv row 2, field {field}: '{cell}' has a "
+                                  "thousands separator; write the number without it "
+                                  "(260000,50)\n")
+    assert [row[:-1] for row in _rows(warehouse)] == expected
 
 
 def _workbook(path: Path, rows: list[list[object]]) -> None:
