@@ -30,6 +30,11 @@ IDENTIFIER_SUFFIXES = ("_id", "_number")
 them, without a thousands separator, so that they can be searched for as they are."""
 
 
+def _csv_value(value: Any) -> Any:
+    """An amount with its cents as stored (1234.50, not 1234.5): the text a ledger shows."""
+    return str(value) if isinstance(value, Decimal) else _json_value(value)
+
+
 def _text(value: Any, column: str = "") -> str:
     if isinstance(value, int) and column.endswith(IDENTIFIER_SUFFIXES):
         return str(value)
@@ -63,7 +68,7 @@ def render(table: Table, fmt: str) -> str:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(table.columns)
         for row in table.rows:
-            writer.writerow(["" if v is None else _json_value(v) for v in row])
+            writer.writerow(["" if v is None else _csv_value(v) for v in row])
         return out.getvalue().rstrip("\n")
     return _aligned(table)
 
