@@ -250,6 +250,24 @@ def forecast_accuracy(**kw: Any) -> None:
     _run("forecast-accuracy", **kw)
 
 
+@report.command("forecast-months")
+@_common
+def forecast_months(**kw: Any) -> None:
+    """Where each month will end: its closed nights actual and the others forecast (rooms,
+    occupancy, ADR, RevPAR, net room revenue), beside its budget (`pmsw budget import`) and
+    the same month last year, with a total (default: the business date's month and the 11
+    after it; --from/--to pick the months that hold them). A month the forecast does not
+    reach to its end is not shown; the title says so.
+
+    \b
+    Examples:
+      pmsw report forecast-months --property ROMA01
+      pmsw report forecast-months --property ROMA01 --from 2027-01-01 --to 2027-03-31
+      pmsw report forecast-months --property ROMA01 --format xlsx -o months.xlsx
+    """
+    _run("forecast-months", **kw)
+
+
 @report.command()
 @_common
 def alerts(**kw: Any) -> None:

@@ -1,4 +1,14 @@
-"""A migrated warehouse with two properties and their market segments (no PMS needed)."""
+"""A migrated warehouse with two properties and their market segments (no PMS needed), and
+the hand-built hotel of the period reports (`hotel`: ROMA01, 10 rooms, business date
+2026-03-16). Its marts, written by hand:
+
+- 2026 nights: Jan 1 - Feb 28, 3 rooms sold a night at 80.00; Mar 1-14, 5 rooms at 100.00;
+  Mar 15, 8 rooms at 100.00. F&B posted Mar 1: 100.00, Mar 15: 200.00; other Mar 15: 30.00.
+- 2025 nights: Mar 1-14, 4 rooms at 90.00; Mar 15, 6 rooms at 90.00.
+- Budget March 2026: 186 rooms, 18,600.00 rooms, 3,100.00 F&B, 310.00 other.
+- Forecast as of Mar 16: 7 rooms and 700.00 for each of the nights Mar 16-31, with 4 rooms
+  and 400.00 on the books.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.warehouse import connect
+from pipelines.warehouse import connect, publish
 
 PROPERTIES = ((1, "ROMA01", "Hotel Aurelia Roma"), (2, "FIRE01", "Hotel Firenze"))
 MARKETS = ("leisure", "business", "groups")
@@ -41,3 +51,38 @@ def warehouse(tmp_path: Path, template: Path) -> Path:
     path = tmp_path / "warehouse.duckdb"
     shutil.copyfile(template, path)
     return path
+
+
+OCCUPANCY = """
+INSERT INTO mart.occupancy_daily
+SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, {sold}, 0, 0, NULL, NULL, {sold} * {rate}, 0,
+       {sold} * {rate}, {sold} * {rate}, NULL, NULL, NULL, {sold} * {rate}, NULL, 0, 0, 0, true
+FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d)
+"""
+
+
+@pytest.fixture
+def hotel(warehouse: Path) -> Path:
+    conn = connect(warehouse)
+    try:
+        for first, last, sold, rate in (
+                ("2026-01-01", "2026-02-28", 3, 80), ("2026-03-01", "2026-03-14", 5, 100),
+                ("2026-03-15", "2026-03-15", 8, 100), ("2025-03-01", "2025-03-14", 4, 90),
+                ("2025-03-15", "2025-03-15", 6, 90)):
+            conn.execute(OCCUPANCY.format(first=first, last=last, sold=sold, rate=rate))
+        conn.execute("""INSERT INTO mart.revenue_daily VALUES
+            (1, DATE '2026-03-01', 'food_beverage', true, 100, 110, 10),
+            (1, DATE '2026-03-15', 'food_beverage', true, 200, 220, 20),
+            (1, DATE '2026-03-15', 'other', true, 30, 36.6, 6.6),
+            (1, DATE '2026-03-15', 'city_tax', false, 0, 40, 0)""")
+        conn.execute("INSERT INTO mart.budget_monthly VALUES (1, DATE '2026-03-01', NULL, 186, "
+                     "18600, 3100, 310, 'budget.csv', now())")
+        conn.execute("""
+            INSERT INTO mart.forecast_daily
+            SELECT 1, DATE '2026-03-16', CAST(d AS DATE), 0, 4, 400, 7, 6, 8, 700, 100, 70, 10,
+                   10, 'additive_pickup'
+            FROM range(DATE '2026-03-16', DATE '2026-04-01', INTERVAL 1 DAY) t(d)""")
+        publish(conn, warehouse)  # the reports read the read copy
+    finally:
+        conn.close()
+    return warehouse

@@ -4,6 +4,7 @@ the sandbox over HTTP, syncs, marts), and the reports that read them."""
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import duckdb
@@ -106,3 +107,37 @@ def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     assert done.exit_code == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("As of ")
     assert done.stdout.splitlines()[1].startswith("Alerts")
+
+
+def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> None:
+    """Each month's expected rooms are its closed nights' rooms sold plus the forecast of the
+    others, by SQL on the marts; the total is the months' sum."""
+    done = CliRunner().invoke(main, ["report", "forecast-months", "--warehouse",
+                                     str(warehouse), "--property", "ROMA01", "--format",
+                                     "json"])
+    assert done.exit_code == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert len(body["rows"]) >= 11  # 12 months; the 12th when 365 nights reach its end
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        for row in body["rows"]:
+            got = conn.execute("""
+                WITH p AS (SELECT business_date FROM core.property WHERE property_id = 1),
+                m AS (SELECT CAST(? || '-01' AS DATE) AS first)
+                SELECT (SELECT coalesce(sum(rooms_sold), 0) FROM mart.occupancy_daily, p, m
+                        WHERE property_id = 1 AND stay_date >= first
+                          AND stay_date < first + INTERVAL 1 MONTH
+                          AND stay_date < business_date),
+                       (SELECT coalesce(sum(rooms_forecast), 0) FROM mart.forecast_daily, p, m
+                        WHERE property_id = 1 AND stay_date >= first
+                          AND stay_date < first + INTERVAL 1 MONTH
+                          AND stay_date >= business_date)""", [row["month"]]).fetchone()
+            assert got is not None
+            assert row["rooms_actual"] == got[0], row
+            expected = (Decimal(got[0]) + Decimal(got[1])).quantize(Decimal(1), ROUND_HALF_UP)
+            assert row["rooms_expected"] == expected, row
+    finally:
+        conn.close()
+    assert body["total"]["rooms_expected"] == sum(r["rooms_expected"] for r in body["rows"])
+    assert body["total"]["room_revenue_net"] == pytest.approx(
+        sum(r["room_revenue_net"] for r in body["rows"]))

@@ -16,7 +16,7 @@ from pipelines.cli import main
 pytestmark = pytest.mark.slow
 
 REPORTS = ["occupancy", "pickup", "pace", "segments", "revenue", "reconciliation", "forecast",
-           "forecast-accuracy", "alerts", "flash"]
+           "forecast-accuracy", "alerts", "flash", "forecast-months"]
 
 
 def fails_in_one_line(*args: str) -> str:

@@ -1,0 +1,319 @@
+"""The reports of periods against budget and last year: the manager's flash of a closed
+business date, and the months ahead as they are expected to end (docs/forecast.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+import duckdb
+
+from .errors import ReportError
+from .reports import CENT, Query, Table, _ratio
+from .warehouse import PropertyRow
+
+FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
+                 "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
+                 "total_revenue_net")
+FLASH_COLUMNS = ("metric", "day", "day_last_year", "mtd", "mtd_budget", "mtd_vs_budget_pct",
+                 "mtd_last_year", "mtd_vs_last_year_pct", "month_expected",
+                 "month_budget", "ytd", "ytd_budget", "ytd_vs_budget_pct", "ytd_last_year",
+                 "ytd_vs_last_year_pct")
+
+
+@dataclass
+class _Sums:
+    sold: Decimal = Decimal(0)
+    available: Decimal = Decimal(0)
+    room: Decimal = Decimal(0)
+    fnb: Decimal | None = Decimal(0)
+    other: Decimal | None = Decimal(0)
+    nights: int = 0
+    """Nights of the period mart.occupancy_daily holds (actuals only)."""
+    on_books: int = 0
+    """Rooms on the books of the nights still ahead (an expected period only)."""
+
+    def values(self) -> dict[str, Decimal | int | None]:
+        total = None if self.fnb is None or self.other is None else self.room + self.fnb \
+            + self.other
+        return {"rooms_sold": int(self.sold), "rooms_available": int(self.available),
+                "occupancy_pct": _ratio(self.sold, self.available, 100),
+                "adr_net": _ratio(self.room, self.sold),
+                "revpar_net": _ratio(self.room, self.available),
+                "room_revenue_net": self.room, "food_beverage_revenue_net": self.fnb,
+                "other_revenue_net": self.other, "total_revenue_net": total}
+
+
+def _last_year(day: date) -> date:
+    return day.replace(year=day.year - 1, day=28) if (day.month, day.day) == (2, 29) \
+        else day.replace(year=day.year - 1)
+
+
+def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+             last: date) -> _Sums | None:
+    """Sums of the nights first..last; None when the warehouse holds none of them."""
+    room = conn.execute(
+        "SELECT coalesce(sum(rooms_sold), 0), coalesce(sum(rooms_available), 0), "
+        "coalesce(sum(room_revenue_net), 0), count(*) FROM mart.occupancy_daily "
+        "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+    other = conn.execute(
+        "SELECT coalesce(sum(revenue_net) FILTER (WHERE department = 'food_beverage'), 0), "
+        "coalesce(sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
+        "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
+        "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+    assert room is not None
+    assert other is not None
+    if not room[3]:
+        return None
+    return _Sums(Decimal(room[0]), Decimal(room[1]), Decimal(room[2]), Decimal(other[0]),
+                 Decimal(other[1]), int(room[3]))
+
+
+def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+            last: date) -> _Sums | None:
+    """The budget of the days first..last: each month's budget pro rata of its days covered
+    (the whole-property row, else the sum of its segments). None without a budget."""
+    rows = conn.execute(
+        "SELECT month, sum(rooms_sold), sum(room_revenue_net), "
+        "sum(food_beverage_revenue_net), sum(other_revenue_net), count(*), "
+        "count(food_beverage_revenue_net), count(other_revenue_net) FROM ("
+        "  SELECT *, bool_or(segment IS NULL) OVER (PARTITION BY month) AS has_total"
+        "  FROM mart.budget_monthly WHERE property_id = ? AND month BETWEEN ? AND ?)"
+        " WHERE segment IS NULL OR NOT has_total GROUP BY month",
+        [pid, first.replace(day=1), last]).fetchall()
+    budgets = {r[0]: r[1:] for r in rows}
+    out = _Sums()
+    month = first.replace(day=1)
+    while month <= last:
+        following = (month + timedelta(days=32)).replace(day=1)
+        if month not in budgets:
+            return None
+        sold, room, fnb, other, n, n_fnb, n_other = budgets[month]
+        days = Decimal((following - month).days)
+        covered = Decimal((min(last, following - timedelta(days=1)) - max(first, month)).days
+                          + 1)
+        share = covered / days
+        out.sold += Decimal(sold) * share
+        out.room += Decimal(room) * share
+        out.fnb = None if out.fnb is None or n_fnb < n else out.fnb + Decimal(fnb) * share
+        out.other = None if out.other is None or n_other < n else \
+            out.other + Decimal(other) * share
+        month = following
+    out.sold = out.sold.quantize(Decimal(1), ROUND_HALF_UP)
+    out.room = out.room.quantize(CENT, ROUND_HALF_UP)
+    out.fnb = None if out.fnb is None else out.fnb.quantize(CENT, ROUND_HALF_UP)
+    out.other = None if out.other is None else out.other.quantize(CENT, ROUND_HALF_UP)
+    out.available = Decimal(0)
+    return out
+
+
+def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: date,
+                    last: date, sums: _Sums) -> _Sums | None:
+    """The month first..last as it is expected to end: the nights before the business date
+    actual (`sums` of them, rooms and room revenue; changed), the others from
+    mart.forecast_daily."""
+    found = conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
+        "table_name = 'forecast_daily'").fetchone()
+    if found is None or not found[0]:
+        return None
+    ahead_from = max(first, prop.business_date)
+    if ahead_from <= last:
+        row = conn.execute(
+            "SELECT count(*), coalesce(sum(f.rooms_forecast), 0), "
+            "coalesce(sum(f.room_revenue_forecast_net), 0), "
+            "coalesce(sum(coalesce(o.rooms_available, f.capacity)), 0), "
+            "coalesce(sum(f.rooms_otb), 0) "
+            "FROM mart.forecast_daily f LEFT JOIN mart.occupancy_daily o "
+            "ON o.property_id = f.property_id AND o.stay_date = f.stay_date "
+            "WHERE f.property_id = ? AND f.stay_date BETWEEN ? AND ? AND f.as_of_date = ("
+            "SELECT max(as_of_date) FROM mart.forecast_daily WHERE property_id = ?)",
+            [prop.property_id, ahead_from, last, prop.property_id]).fetchone()
+        assert row is not None
+        if row[0] < (last - ahead_from).days + 1:
+            return None
+        sums.sold += Decimal(row[1])
+        sums.room += Decimal(row[2])
+        sums.available += Decimal(row[3])
+        sums.on_books += int(row[4])
+    sums.sold = sums.sold.quantize(Decimal(1), ROUND_HALF_UP)
+    sums.room = sums.room.quantize(CENT, ROUND_HALF_UP)
+    sums.fnb = sums.other = None  # no forecast of F&B and other revenue
+    return sums
+
+
+def _change(actual: Any, base: Any) -> Decimal | None:
+    if actual is None or base is None or not base:
+        return None
+    return ((Decimal(actual) - Decimal(base)) * 100 / Decimal(base)).quantize(CENT,
+                                                                             ROUND_HALF_UP)
+
+
+def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[str, str]:
+    """The periods of which the warehouse lacks nights (before its history begins, say),
+    each with how many it holds: '195 of 326 nights'."""
+    out = {}
+    for name, (first, last, sums) in actuals.items():
+        days, held = (last - first).days + 1, 0 if sums is None else sums.nights
+        if held < days:
+            out[name] = f"{held} of {days} night{'s' if days > 1 else ''}"
+    return out
+
+
+def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    closed = q.prop.business_date - timedelta(days=1)
+    day = q.options.get("date") or closed
+    if day > closed:  # its nights are still on the books, not sold
+        raise ReportError(f"--date {day}: the flash is of a closed business date; the last "
+                          f"one of {q.prop.code} is {closed} (business date "
+                          f"{q.prop.business_date})")
+    pid = q.prop.property_id
+    month_first, year_first = day.replace(day=1), day.replace(month=1, day=1)
+    month_last = (month_first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    ly = _last_year(day)
+    bounds = {"day": (day, day), "day_last_year": (ly, ly), "mtd": (month_first, day),
+              "mtd_last_year": (_last_year(month_first), ly), "ytd": (year_first, day),
+              "ytd_last_year": (_last_year(year_first), ly),
+              # the month's nights lived: actual in its expected end
+              "month_expected": (month_first, min(month_last, closed))}
+    actuals = {name: (first, last, _actuals(conn, pid, first, last))
+               for name, (first, last) in bounds.items()}
+    # a sum over part of a period is no figure of it (a year to date of last year that began
+    # with the history, against the whole of this year's): not shown, the title says why
+    in_part = _held_in_part(actuals)
+    periods = {name: None if name in in_part else sums for name, (_, _, sums) in actuals.items()}
+    lived = periods["month_expected"]
+    periods.update(
+        month_expected=None if lived is None else _expected_month(
+            conn, q.prop, month_first, month_last, lived),
+        mtd_budget=_budget(conn, pid, month_first, day),
+        month_budget=_budget(conn, pid, month_first, month_last),
+        ytd_budget=_budget(conn, pid, year_first, day))
+    values = {k: (None if v is None else v.values()) for k, v in periods.items()}
+    for budget in ("mtd_budget", "month_budget", "ytd_budget"):
+        found = values[budget]
+        if found is not None:  # a budget has no supply: its rates use the actual supply
+            supply = periods["mtd" if budget == "mtd_budget" else
+                             "month_expected" if budget == "month_budget" else "ytd"]
+            if supply is not None and supply.available:
+                sums = periods[budget]
+                assert sums is not None
+                sums.available = supply.available
+                values[budget] = sums.values()
+            else:
+                found.update(rooms_available=None, occupancy_pct=None, revpar_net=None)
+    rows = []
+    for metric in FLASH_METRICS:
+        got = {k: (None if v is None else v[metric]) for k, v in values.items()}
+        rows.append((
+            metric, got["day"], got["day_last_year"], got["mtd"], got["mtd_budget"],
+            _change(got["mtd"], got["mtd_budget"]), got["mtd_last_year"],
+            _change(got["mtd"], got["mtd_last_year"]), got["month_expected"],
+            got["month_budget"], got["ytd"], got["ytd_budget"],
+            _change(got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
+            _change(got["ytd"], got["ytd_last_year"])))
+    missing = "".join(f"; {name} not shown: the warehouse holds {held}"
+                      for name, held in in_part.items())
+    return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
+                 f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
+                 f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows)
+
+
+MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
+                  "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net",
+                  "budget_rooms_sold", "budget_room_revenue_net", "vs_budget_pct",
+                  "last_year_rooms_sold", "last_year_room_revenue_net", "vs_last_year_pct")
+
+
+def _month_end(first: date) -> date:
+    return (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+
+
+def next_12_months(business_date: date) -> tuple[date, date]:
+    """The business date's month and the 11 after it."""
+    first = business_date.replace(day=1)
+    return first, first.replace(year=first.year + 1) - timedelta(days=1)
+
+
+def _whole(conn: duckdb.DuckDBPyConnection, pid: int, first: date, last: date
+           ) -> tuple[_Sums | None, str | None]:
+    """The actuals of first..last, or None and why when the warehouse lacks some night."""
+    sums = _actuals(conn, pid, first, last)
+    held = _held_in_part({"": (first, last, sums)})
+    return (None, f"the warehouse holds {held['']}") if held else (sums, None)
+
+
+def _forecast_end(conn: duckdb.DuckDBPyConnection, pid: int) -> str:
+    row = conn.execute("SELECT max(stay_date) FROM mart.forecast_daily WHERE property_id = ? "
+                       "AND as_of_date = (SELECT max(as_of_date) FROM mart.forecast_daily "
+                       "WHERE property_id = ?)", [pid, pid]).fetchone()
+    last = None if row is None else row[0]
+    return "no forecast built yet" if last is None else f"the forecast ends with {last}"
+
+
+def _month_row(label: str, nights: int, actual: int, expected: _Sums, budget: _Sums | None,
+               last_year: _Sums | None) -> tuple[Any, ...]:
+    values = expected.values()
+    return (label, nights, actual, expected.on_books, values["rooms_sold"],
+            values["occupancy_pct"], values["adr_net"], values["revpar_net"], expected.room,
+            None if budget is None else int(budget.sold),
+            None if budget is None else budget.room,
+            None if budget is None else _change(expected.room, budget.room),
+            None if last_year is None else int(last_year.sold),
+            None if last_year is None else last_year.room,
+            None if last_year is None else _change(expected.room, last_year.room))
+
+
+def _add(total: _Sums | None, sums: _Sums | None) -> _Sums | None:
+    """The total of the months so far; None once a month has none."""
+    if total is None or sums is None:
+        return None
+    return _Sums(total.sold + sums.sold, total.available + sums.available,
+                 total.room + sums.room, None, None, total.nights + sums.nights,
+                 total.on_books + sums.on_books)
+
+
+def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """Each month of q.first..q.last as it is expected to end (its closed nights actual, the
+    others forecast), beside its budget and the same month last year (room revenue)."""
+    pid, closed = q.prop.property_id, q.prop.business_date - timedelta(days=1)
+    rows: list[tuple[Any, ...]] = []
+    left_out: list[str] = []
+    last_year_out: list[str] = []
+    expected_total: _Sums | None = _Sums()
+    budget_total: _Sums | None = _Sums()
+    last_year_total: _Sums | None = _Sums()
+    nights_total = actual_total = 0
+    month = q.first.replace(day=1)
+    while month <= q.last:
+        end = _month_end(month)
+        lived, why = (_Sums(), None) if month > closed else _whole(
+            conn, pid, month, min(end, closed))
+        nights, actual = (0, 0) if lived is None else (lived.nights, int(lived.sold))
+        expected = None if lived is None else _expected_month(conn, q.prop, month, end, lived)
+        if expected is None:
+            left_out.append(f"{month:%Y-%m} ({why or _forecast_end(conn, pid)})")
+        else:
+            budget = _budget(conn, pid, month, end)
+            last_year, why_not = _whole(conn, pid, _last_year(month), _last_year(end))
+            if why_not:
+                last_year_out.append(f"{month:%Y-%m} ({why_not})")
+            rows.append(_month_row(f"{month:%Y-%m}", nights, actual, expected, budget,
+                                   last_year))
+            nights_total, actual_total = nights_total + nights, actual_total + actual
+            expected_total = _add(expected_total, expected)
+            budget_total = _add(budget_total, budget)
+            last_year_total = _add(last_year_total, last_year)
+        month = end + timedelta(days=1)
+    total = None if not rows or expected_total is None else _month_row(
+        "total", nights_total, actual_total, expected_total, budget_total, last_year_total)
+    notes = "".join([
+        f"; not shown: {', '.join(left_out)}" if left_out else "",
+        f"; last year not shown for {', '.join(last_year_out)}" if last_year_out else ""])
+    return Table(
+        f"Months as they are expected to end (closed nights actual, the rest forecast; rooms "
+        f"and room revenue net of VAT; vs = room revenue) - {q.prop.name} ({q.prop.code}), "
+        f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
+        f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total)

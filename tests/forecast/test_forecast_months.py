@@ -1,0 +1,109 @@
+"""`pmsw report forecast-months` of the hand-built hotel (tests/forecast/conftest.py), figure
+by figure. Business date 2026-03-16: the nights to Mar 15 are closed, the forecast as of
+Mar 16 covers Mar 16-31.
+
+- January (closed): 31 x 3 = 93 rooms of 310, 30.00 %, 93 x 80 = 7,440.00, ADR 80.00, RevPAR
+  24.00; no budget; January 2025 is not in the warehouse: no last year.
+- February (closed): 28 x 3 = 84 rooms of 280, 30.00 %, 6,720.00, RevPAR 24.00.
+- March: 15 nights closed, 14 x 5 + 8 = 78 rooms; on the books for the 16 nights ahead 16 x 4 =
+  64; expected 78 + 16 x 7 = 190 rooms of 310, 61.29 %, 7,800 + 16 x 700 = 19,000.00, ADR
+  100.00, RevPAR 61.29; budget 186 rooms, 18,600.00: +2.15 %; March 2025 holds 15 of its 31
+  nights: no last year, the title says so.
+- April: the forecast ends with Mar 31: not shown, the title says so.
+- Total of January-March: 74 nights closed, 255 rooms actual, 64 on the books, 367 expected of
+  900, 40.78 %, 33,160.00, ADR 90.35, RevPAR 36.84; no budget for January: no budget total.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from pipelines.cli import main
+from pipelines.warehouse import connect, publish
+
+
+def _report(warehouse: Path, *args: str) -> dict[str, Any]:
+    done = CliRunner().invoke(main, ["report", "forecast-months", "--warehouse",
+                                     str(warehouse), "--property", "ROMA01", "--format",
+                                     "json", *args])
+    assert done.exit_code == 0, done.stderr
+    body: dict[str, Any] = json.loads(done.stdout)
+    return body
+
+
+FIGURES = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
+           "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net", "budget_rooms_sold",
+           "budget_room_revenue_net", "vs_budget_pct", "last_year_rooms_sold",
+           "last_year_room_revenue_net", "vs_last_year_pct")
+
+
+def _rows(body: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [tuple(row[c] for c in FIGURES) for row in body["rows"]]
+
+
+def test_months_figure_by_figure(hotel: Path) -> None:
+    body = _report(hotel, "--from", "2026-01-15", "--to", "2026-04-02")
+    assert _rows(body) == [
+        ("2026-01", 31, 93, 0, 93, 30, 80, 24, 7440, None, None, None, None, None, None),
+        ("2026-02", 28, 84, 0, 84, 30, 80, 24, 6720, None, None, None, None, None, None),
+        ("2026-03", 15, 78, 64, 190, 61.29, 100, 61.29, 19000, 186, 18600, 2.15,
+         None, None, None)]
+    assert tuple(body["total"][c] for c in FIGURES) == (
+        "total", 74, 255, 64, 367, 40.78, 90.35, 36.84, 33160, None, None, None, None, None,
+        None)
+    assert body["report"].endswith(
+        "2026-01 to 2026-04, EUR, business date 2026-03-16; not shown: 2026-04 (the forecast "
+        "ends with 2026-03-31); last year not shown for 2026-01 (the warehouse holds 0 of 31 "
+        "nights), 2026-02 (the warehouse holds 0 of 28 nights), 2026-03 (the warehouse holds 15 "
+        "of 31 nights)")
+
+
+def test_a_month_with_budget_and_last_year_and_their_totals(hotel: Path) -> None:
+    """With the rest of March 2025 (Mar 16-31, 5 rooms at 90.00) the month of last year is
+    whole: 14 x 4 + 6 + 16 x 5 = 142 rooms, 12,780.00; 19,000.00 against it: +48.67 %."""
+    conn = connect(hotel)
+    try:
+        conn.execute(OCCUPANCY_2025_REST)
+        publish(conn, hotel)
+    finally:
+        conn.close()
+    body = _report(hotel, "--from", "2026-03-01", "--to", "2026-03-31")
+    assert _rows(body) == [
+        ("2026-03", 15, 78, 64, 190, 61.29, 100, 61.29, 19000, 186, 18600, 2.15,
+         142, 12780, 48.67)]
+    total = tuple(body["total"][c] for c in FIGURES)
+    assert total[9:] == (186, 18600, 2.15, 142, 12780, 48.67)
+    assert body["report"].endswith("business date 2026-03-16")  # nothing left out
+
+
+def test_the_default_is_the_business_dates_month_and_the_11_after(hotel: Path) -> None:
+    body = _report(hotel)
+    assert [row["month"] for row in body["rows"]] == ["2026-03"]
+    assert "2026-03 to 2027-02, EUR" in body["report"]
+    assert "; not shown: 2026-04 (the forecast ends with 2026-03-31), 2026-05 (" in \
+        body["report"]
+    assert "2027-02 (the forecast ends with 2026-03-31); last year" in body["report"]
+
+
+def test_a_closed_month_the_warehouse_lacks_a_night_of_is_not_shown(hotel: Path) -> None:
+    conn = connect(hotel)
+    try:
+        conn.execute("DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2026-02-10'")
+        publish(conn, hotel)
+    finally:
+        conn.close()
+    body = _report(hotel, "--from", "2026-02-01", "--to", "2026-03-31")
+    assert [row["month"] for row in body["rows"]] == ["2026-03"]
+    assert "; not shown: 2026-02 (the warehouse holds 27 of 28 nights)" in body["report"]
+
+
+OCCUPANCY_2025_REST = """
+INSERT INTO mart.occupancy_daily
+SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, 5, 0, 0, NULL, NULL, 450, 0, 450, 450, NULL,
+       NULL, NULL, 450, NULL, 0, 0, 0, true
+FROM range(DATE '2025-03-16', DATE '2025-04-01', INTERVAL 1 DAY) t(d)
+"""
