@@ -33,6 +33,11 @@ Methods (rooms of night D as of S):
   the preferred method's (season_books) counted `switch_margin` lower.
 Every forecast is clipped to [0, capacity + overbooking].
 
+Room revenue: the books' revenue plus the rooms still to come at pickup_adr, the net ADR the
+curve nights ended with x the season's move a year earlier: the final ADR of the
+`lookback_weeks` nights of D's weekday ending at D - 364 over that of those ending at the
+curve nights' last one - 364 (1 when either is missing or h >= 364).
+
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
 the snapshots of the nights from S - `_reach` on and last year's books a year before S, besides
@@ -195,6 +200,23 @@ def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
         )
         .rename({"stay_date": "ref_date"})
         .drop("weekday")
+    )
+
+
+def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame:
+    """property_id, night, final_adr: the net ADR of the `lookback_weeks` nights of its
+    weekday ending at the night (the night included), as the booking curves sum them."""
+    return (
+        finals.select("property_id", "stay_date", weekday=pl.col("stay_date").dt.weekday(),
+                      final=pl.col("final_rooms"),
+                      final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64))
+        .sort("property_id", "weekday", "stay_date")
+        .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
+                 group_by=["property_id", "weekday"])
+        .agg(rooms=pl.col("final").sum(), cents=pl.col("final_cents").sum())
+        .select("property_id", night="stay_date",
+                final_adr=pl.when(pl.col("rooms") > 0)
+                .then(pl.col("cents") / 100 / pl.col("rooms")))
     )
 
 
@@ -366,7 +388,8 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     capacity: property_id, rooms (the rooms the hotel sells). One row per (property_id,
     as_of_date, stay_date): days_before, rooms_otb, revenue_otb, cap, one column per method
     (null when it lacks history), spread_low / spread_high (quantiles of the remaining pickup
-    minus its mean) and pickup_adr (final revenue / final rooms of the curve nights)."""
+    minus its mean) and pickup_adr (final revenue / final rooms of the curve nights, x the
+    season's move of the final ADR a year earlier; the module's docstring)."""
     s = settings or ForecastSettings()
     o = _otb(otb_snapshots).collect().lazy()
     finals = _finals(o).collect().lazy()
@@ -426,6 +449,7 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                 ly_otb="rooms_otb")
     )
     stats = _curve_stats(curves, finals, s)
+    adr = _final_adr(finals, s)
     ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
     otb = pl.col("rooms_otb").cast(pl.Float64)
     ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
@@ -436,6 +460,11 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         .join(ly_final, on=["property_id", "ly_date"], how="left")
         .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
         .join(books, on=["property_id", "days_before", "as_of_date"], how="left")
+        .join(adr.rename({"night": "ly_date", "final_adr": "ly_night_adr"}),
+              on=["property_id", "ly_date"], how="left")
+        .with_columns(ly_ref_date=pl.col("ref_date") - a_year)
+        .join(adr.rename({"night": "ly_ref_date", "final_adr": "ly_curve_adr"}),
+              on=["property_id", "ly_ref_date"], how="left")
         .with_columns(
             last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
             last_year_pickup=_clip(pl.when(ly_known).then(
@@ -450,7 +479,9 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
             spread_low=pl.col("q_low") - pl.col("mean_pickup"),
             spread_high=pl.col("q_high") - pl.col("mean_pickup"),
             pickup_adr=pl.when(pl.col("sum_final") > 0)
-            .then(pl.col("sum_revenue") / pl.col("sum_final")),
+            .then(pl.col("sum_revenue") / pl.col("sum_final"))
+            * pl.when(ly_known & (pl.col("ly_curve_adr") > 0))
+            .then(pl.col("ly_night_adr") / pl.col("ly_curve_adr")).fill_null(1.0),
         )
         .select(*KEY, "days_before", "rooms_otb", "revenue_otb", "cap", *METHODS,
                 "spread_low", "spread_high", "pickup_adr")

@@ -16,7 +16,8 @@ As of Monday 2026-03-16:
   the last two: 03-11 and 03-04. Additive: 4 + (3 + 1) / 2 = 6. Multiplicative:
   4 x (8 + 9) / (5 + 8) = 68 / 13. Last year (03-18 - 364 = 2025-03-19): 7; last year's
   pickup: 4 + 7 - 5 = 6; the blend (6 + 7) / 2 = 6.5. Revenue: 400.00 on the books + 2 more
-  rooms at the curves' ADR (960 + 1080) / 17 = 120.00 -> 640.00, ADR 106.67, occupancy 60 %.
+  rooms at the curves' ADR (960 + 1080) / 17 = 120.00 -> 640.00, ADR 106.67, occupancy 60 %
+  (no final a year before the curve nights: the ADR has no season's move, x 1).
 - Tue 03-17 (h = 1), 9 on the books: additive 9 + (2 + 4) / 2 = 12 > capacity 10: 10 (11
   when the hotel overbooks by one room).
 """
@@ -122,6 +123,24 @@ def test_forecast_daily_by_hand() -> None:
     assert tue["rooms_high"] == pytest.approx(10.0)
     assert tue["rooms_limit"] == 10
     assert (daily["rooms_high"] <= daily["rooms_limit"]).all()
+
+
+def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
+    """With last year's Wednesday 2025-03-12 too (5 rooms at 80.00): the final ADR of the two
+    Wednesdays ending at 03-18 - 364 = 2025-03-19 is (400 + 700) / (5 + 7) = 91.67, of those
+    ending at the curve nights' last one (03-11) - 364 = 2025-03-12 it is 400 / 5 = 80.00. The
+    two rooms still to come of Wed 03-18 are at 120.00 x 91.67 / 80.00 = 137.50: 400.00 on the
+    books + 2 x 137.50 = 675.00, ADR 112.50. Without 2025-03-12 there is no move (640.00,
+    test_forecast_daily_by_hand)."""
+    extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0)], orient="row",
+                         schema=hand_built().schema)
+    history = pl.concat([hand_built(), extra])
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
+    wed = _at(method_forecasts(history, CAPACITY, as_of, [2], SETTINGS), "2026-03-18")
+    assert wed["pickup_adr"] == pytest.approx(137.5)
+    wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
+    assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \
+        == (pytest.approx(6.0), pytest.approx(675.0), pytest.approx(112.5))
 
 
 # -- a longer random history: leakage and the backtest's shape ------------------------------
