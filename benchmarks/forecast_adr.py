@@ -8,7 +8,9 @@ for the ADR of the rooms still to come (docs/forecast.md, "Band, revenue, ADR an
   nights ending at D - 364 over that of those ending at the curve nights' last one - 364 (the
   marts' rule since);
 - `pickup_season`: the curve nights' revenue picked up from h days out over their rooms picked
-  up, x the same move (tried, not taken).
+  up, x the same move (tried, not taken: the columns `pickup/season min` and `max` give the
+  range of its ADR over `season`'s, wide close to arrival, where a few rooms' net pickup
+  divides the revenue the books' rates moved by).
 
 Revenue = the books' revenue + (final rooms - rooms on the books) x that ADR (the final rooms
 x the books' ADR when the books end lower); scored over the last 91 nights realized: WAPE and
@@ -30,7 +32,7 @@ import polars as pl
 from pipelines.transforms import forecast as fx
 from pipelines.warehouse.frames import query_frame
 
-HORIZONS = (7, 14, 30, 60, 90, 180)
+HORIZONS = (1, 3, 7, 14, 30, 60, 90, 180)
 
 RULES = """
 WITH o AS (SELECT property_id, snapshot_date, stay_date, rooms_otb,
@@ -82,6 +84,10 @@ def _revenue(adr: str) -> pl.Expr:
             .otherwise(final * pl.col("revenue_otb") / otb))
 
 
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) else float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warehouse", required=True)
@@ -90,7 +96,7 @@ def main() -> None:
     con = duckdb.connect(args.warehouse, read_only=True)
     codes = dict(con.sql("SELECT property_id, code FROM core.property ORDER BY 1").fetchall())
     print("hotel   h  nights  curve WAPE  season WAPE  pickup_season WAPE  season/curve  "
-          "bias curve  bias season  bias pickup_season")
+          "bias curve  bias season  bias pickup_season  pickup/season min  max")
     for pid, code in codes.items():
         nights = query_frame(con, RULES.replace("$horizons", str(HORIZONS)),
                              {"pid": pid, "weeks": settings.lookback_weeks})
@@ -105,10 +111,12 @@ def main() -> None:
                     for r in ("curve", "season", "pickup_season")}
             bias = {r: 100 * float(at[f"err_{r}"].sum()) / total
                     for r in ("curve", "season", "pickup_season")}
+            ratio = at["adr_pickup_season"] / at["adr_season"]
             print(f"{code}  {h:>3}  {at.height:>6}  {wape['curve']:>10.2f}  "
                   f"{wape['season']:>11.2f}  {wape['pickup_season']:>18.2f}  "
                   f"{wape['season'] / wape['curve']:>12.2f}  {bias['curve']:>10.2f}  "
-                  f"{bias['season']:>11.2f}  {bias['pickup_season']:>19.2f}")
+                  f"{bias['season']:>11.2f}  {bias['pickup_season']:>19.2f}  "
+                  f"{_number(ratio.min()):>17.2f}  {_number(ratio.max()):>4.2f}")
         otb = query_frame(con, "SELECT property_id, snapshot_date, stay_date, rooms_otb, "
                           "revenue_otb_net FROM mart.otb_snapshots WHERE property_id = ?",
                           [pid])
@@ -121,7 +129,7 @@ def main() -> None:
         both = nights.join(marts, on=["as_of_date", "stay_date"], how="inner").filter(
             pl.col("pickup_adr_sql").is_not_null() | pl.col("pickup_adr").is_not_null())
         gap = (both["pickup_adr_sql"] - both["pickup_adr"]).abs().max()
-        cents = 100 * gap if isinstance(gap, float) else float("nan")
+        cents = 100 * _number(gap)
         print(f"{code}  marts: {both.height} nights, |pickup_adr - season's SQL| at most "
               f"{cents:.1g} cents")
 
