@@ -5,8 +5,11 @@ for the ADR of the rooms still to come (docs/forecast.md, "Band, revenue, ADR an
 - `curve`: the net ADR the curve nights ended with (the `lookback_weeks` nights of D's weekday
   ending h rounded up to a week before D), the rule before 2026-11-28: the baseline;
 - `season`: `curve` x the season's move a year earlier, the final ADR of the same weekday's
-  nights ending at D - 364 over that of those ending at the curve nights' last one - 364 (the
-  marts' rule since);
+  nights around D - 364 (ending 4 weeks after it, or at D - 364 when that night is not over
+  by the as-of date) over that of the curve nights a year earlier (ending at their last one -
+  364): the marts' rule since 2026-11-28;
+- `trailing`: the same with the nights ending at D - 364 (the marts' rule at a5e794a for an
+  hour: its window lags the season by a month);
 - `pickup_season`: the curve nights' revenue picked up from h days out over their rooms picked
   up, x the same move (tried, not taken: the columns `pickup/season min` and `max` give the
   range of its ADR over `season`'s, wide close to arrival, where a few rooms' net pickup
@@ -62,15 +65,20 @@ x AS (SELECT o.snapshot_date AS as_of_date, o.stay_date AS d,
       WHERE datediff('day', o.snapshot_date, o.stay_date) IN $horizons
         AND o.stay_date > (SELECT max(night) FROM f) - 91),
 y AS (SELECT x.*, r.adr AS curve_adr, c.pickup_adr,
-        CASE WHEN x.h < 364 AND lr.adr > 0 THEN coalesce(ly.adr / lr.adr, 1) ELSE 1 END AS move
+        CASE WHEN x.h < 364 AND lr.adr > 0 THEN coalesce(ly.adr / lr.adr, 1) ELSE 1 END AS move,
+        CASE WHEN x.h < 364 AND lr.adr > 0 THEN coalesce(lt.adr / lr.adr, 1) ELSE 1
+        END AS move_trailing
       FROM x
       LEFT JOIN adr r ON r.night = x.ref
       LEFT JOIN curve c ON c.night = x.ref AND c.h = x.h
-      LEFT JOIN adr ly ON ly.night = x.d - 364
+      LEFT JOIN adr ly ON ly.night = x.d - CASE WHEN x.h < 364 - 7 * ($weeks // 2)
+                                                THEN 364 - 7 * ($weeks // 2) ELSE 364 END
+      LEFT JOIN adr lt ON lt.night = x.d - 364
       LEFT JOIN adr lr ON lr.night = x.ref - 364)
 SELECT as_of_date, d AS stay_date, h, otb, revenue_otb, final, final_revenue,
        coalesce(curve_adr, revenue_otb / nullif(otb, 0)) AS adr_curve,
        coalesce(curve_adr * move, revenue_otb / nullif(otb, 0)) AS adr_season,
+       coalesce(curve_adr * move_trailing, revenue_otb / nullif(otb, 0)) AS adr_trailing,
        coalesce(pickup_adr * move, revenue_otb / nullif(otb, 0)) AS adr_pickup_season,
        curve_adr * move AS pickup_adr_sql
 FROM y
@@ -95,25 +103,27 @@ def main() -> None:
     settings = fx.ForecastSettings()
     con = duckdb.connect(args.warehouse, read_only=True)
     codes = dict(con.sql("SELECT property_id, code FROM core.property ORDER BY 1").fetchall())
-    print("hotel   h  nights  curve WAPE  season WAPE  pickup_season WAPE  season/curve  "
-          "bias curve  bias season  bias pickup_season  pickup/season min  max")
+    print("hotel   h  nights  curve WAPE  season WAPE  trailing WAPE  pickup_season WAPE  "
+          "season/curve  bias curve  bias season  bias pickup_season  pickup/season min  max")
     for pid, code in codes.items():
         nights = query_frame(con, RULES.replace("$horizons", str(HORIZONS)),
                              {"pid": pid, "weeks": settings.lookback_weeks})
         scored = nights.with_columns(
             err_curve=_revenue("adr_curve") - pl.col("final_revenue"),
             err_season=_revenue("adr_season") - pl.col("final_revenue"),
+            err_trailing=_revenue("adr_trailing") - pl.col("final_revenue"),
             err_pickup_season=_revenue("adr_pickup_season") - pl.col("final_revenue"))
         for h in HORIZONS:
             at = scored.filter(pl.col("h") == h)
             total = float(at["final_revenue"].sum())
             wape = {r: 100 * float(at[f"err_{r}"].abs().sum()) / total
-                    for r in ("curve", "season", "pickup_season")}
+                    for r in ("curve", "season", "trailing", "pickup_season")}
             bias = {r: 100 * float(at[f"err_{r}"].sum()) / total
                     for r in ("curve", "season", "pickup_season")}
             ratio = at["adr_pickup_season"] / at["adr_season"]
             print(f"{code}  {h:>3}  {at.height:>6}  {wape['curve']:>10.2f}  "
-                  f"{wape['season']:>11.2f}  {wape['pickup_season']:>18.2f}  "
+                  f"{wape['season']:>11.2f}  {wape['trailing']:>13.2f}  "
+                  f"{wape['pickup_season']:>18.2f}  "
                   f"{wape['season'] / wape['curve']:>12.2f}  {bias['curve']:>10.2f}  "
                   f"{bias['season']:>11.2f}  {bias['pickup_season']:>19.2f}  "
                   f"{_number(ratio.min()):>17.2f}  {_number(ratio.max()):>4.2f}")

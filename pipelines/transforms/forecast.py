@@ -35,8 +35,9 @@ Every forecast is clipped to [0, capacity + overbooking].
 
 Room revenue: the books' revenue plus the rooms still to come at pickup_adr, the net ADR the
 curve nights ended with x the season's move a year earlier: the final ADR of the
-`lookback_weeks` nights of D's weekday ending at D - 364 over that of those ending at the
-curve nights' last one - 364 (1 when either is missing or h >= 364).
+`lookback_weeks` nights of D's weekday around D - 364 (those ending at D - 364 + 7 x
+lookback_weeks // 2, or at D - 364 when that night is not before S) over that of the curve
+nights a year earlier (ending at their last one - 364); 1 when either is missing or h >= 364.
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
@@ -218,6 +219,16 @@ def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame
                 final_adr=pl.when(pl.col("rooms") > 0)
                 .then(pl.col("cents") / 100 / pl.col("rooms")))
     )
+
+
+def _ly_season_date(settings: ForecastSettings) -> pl.Expr:
+    """The last night of the window whose final ADR is night D's season a year earlier: the
+    `lookback_weeks` nights of D's weekday around D - 364 (up to D - 364 + 7 x half of them)
+    while that night is before S, else those ending at D - 364 (h < 364), else none."""
+    ahead = 7 * (settings.lookback_weeks // 2)
+    h, night = pl.col("days_before"), pl.col("stay_date")
+    return (pl.when(h < STLY_DAYS - ahead).then(night - pl.duration(days=STLY_DAYS - ahead))
+            .when(h < STLY_DAYS).then(night - pl.duration(days=STLY_DAYS)))
 
 
 def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
@@ -460,9 +471,10 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         .join(ly_final, on=["property_id", "ly_date"], how="left")
         .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
         .join(books, on=["property_id", "days_before", "as_of_date"], how="left")
-        .join(adr.rename({"night": "ly_date", "final_adr": "ly_night_adr"}),
-              on=["property_id", "ly_date"], how="left")
-        .with_columns(ly_ref_date=pl.col("ref_date") - a_year)
+        .with_columns(ly_ref_date=pl.col("ref_date") - a_year,
+                      ly_season_date=_ly_season_date(s))
+        .join(adr.rename({"night": "ly_season_date", "final_adr": "ly_night_adr"}),
+              on=["property_id", "ly_season_date"], how="left")
         .join(adr.rename({"night": "ly_ref_date", "final_adr": "ly_curve_adr"}),
               on=["property_id", "ly_ref_date"], how="left")
         .with_columns(

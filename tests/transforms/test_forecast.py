@@ -126,21 +126,24 @@ def test_forecast_daily_by_hand() -> None:
 
 
 def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
-    """With last year's Wednesday 2025-03-12 too (5 rooms at 80.00): the final ADR of the two
-    Wednesdays ending at 03-18 - 364 = 2025-03-19 is (400 + 700) / (5 + 7) = 91.67, of those
-    ending at the curve nights' last one (03-11) - 364 = 2025-03-12 it is 400 / 5 = 80.00. The
-    two rooms still to come of Wed 03-18 are at 120.00 x 91.67 / 80.00 = 137.50: 400.00 on the
-    books + 2 x 137.50 = 675.00, ADR 112.50. Without 2025-03-12 there is no move (640.00,
-    test_forecast_daily_by_hand)."""
-    extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0)], orient="row",
+    """With last year's Wednesdays 2025-03-12 (5 rooms at 80.00) and 2025-03-26 (3 at 100.00)
+    too. Night 03-18's season a year earlier: the two Wednesdays (lookback_weeks) around
+    03-18 - 364 = 2025-03-19, ending a week (7 x 2 // 2 days) after it: 2025-03-19 and 03-26,
+    (700 + 300) / (7 + 3) = 100.00. The
+    curve nights a year earlier, ending at their last one (03-11) - 364 = 2025-03-12: 03-12
+    and 03-05 (no final): 400 / 5 = 80.00. The two rooms still to come of Wed 03-18 are at
+    120.00 x 100.00 / 80.00 = 150.00: 400.00 on the books + 2 x 150.00 = 700.00, ADR 116.67.
+    Without 2025-03-12 there is no move (640.00, test_forecast_daily_by_hand)."""
+    extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
+                          (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)], orient="row",
                          schema=hand_built().schema)
     history = pl.concat([hand_built(), extra])
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
     wed = _at(method_forecasts(history, CAPACITY, as_of, [2], SETTINGS), "2026-03-18")
-    assert wed["pickup_adr"] == pytest.approx(137.5)
+    assert wed["pickup_adr"] == pytest.approx(150.0)
     wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
     assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \
-        == (pytest.approx(6.0), pytest.approx(675.0), pytest.approx(112.5))
+        == (pytest.approx(6.0), pytest.approx(700.0), pytest.approx(116.67))
 
 
 # -- a longer random history: leakage and the backtest's shape ------------------------------
