@@ -86,3 +86,14 @@ def hotel(warehouse: Path) -> Path:
     finally:
         conn.close()
     return warehouse
+
+
+def write_and_publish(warehouse: Path, sql: str) -> None:
+    """Run `sql` on the hand-built hotel's warehouse and publish its read copy (the reports
+    read the copy)."""
+    conn = connect(warehouse)
+    try:
+        conn.execute(sql)
+        publish(conn, warehouse)
+    finally:
+        conn.close()

@@ -25,7 +25,8 @@ import openpyxl
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.warehouse import connect, publish
+
+from .conftest import write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
@@ -88,12 +89,7 @@ def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
     body = _report(hotel, "--date", "2026-03-15")
     assert body["report"].endswith("; ytd_last_year not shown: the warehouse holds 15 of 74 "
                                    "nights")
-    conn = connect(hotel)
-    try:
-        conn.execute("DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2025-03-01'")
-        publish(conn, hotel)
-    finally:
-        conn.close()
+    write_and_publish(hotel, "DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2025-03-01'")
     body = _report(hotel, "--date", "2026-03-15")
     assert body["report"].endswith(
         "; mtd_last_year not shown: the warehouse holds 14 of 15 nights"

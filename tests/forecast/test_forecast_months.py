@@ -23,7 +23,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.warehouse import connect, publish
+
+from .conftest import write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
@@ -65,12 +66,7 @@ def test_months_figure_by_figure(hotel: Path) -> None:
 def test_a_month_with_budget_and_last_year_and_their_totals(hotel: Path) -> None:
     """With the rest of March 2025 (Mar 16-31, 5 rooms at 90.00) the month of last year is
     whole: 14 x 4 + 6 + 16 x 5 = 142 rooms, 12,780.00; 19,000.00 against it: +48.67 %."""
-    conn = connect(hotel)
-    try:
-        conn.execute(OCCUPANCY_2025_REST)
-        publish(conn, hotel)
-    finally:
-        conn.close()
+    write_and_publish(hotel, OCCUPANCY_2025_REST)
     body = _report(hotel, "--from", "2026-03-01", "--to", "2026-03-31")
     assert _rows(body) == [
         ("2026-03", 15, 78, 64, 190, 61.29, 100, 61.29, 19000, 186, 18600, 2.15,
@@ -90,12 +86,7 @@ def test_the_default_is_the_business_dates_month_and_the_11_after(hotel: Path) -
 
 
 def test_a_closed_month_the_warehouse_lacks_a_night_of_is_not_shown(hotel: Path) -> None:
-    conn = connect(hotel)
-    try:
-        conn.execute("DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2026-02-10'")
-        publish(conn, hotel)
-    finally:
-        conn.close()
+    write_and_publish(hotel, "DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2026-02-10'")
     body = _report(hotel, "--from", "2026-02-01", "--to", "2026-03-31")
     assert [row["month"] for row in body["rows"]] == ["2026-03"]
     assert "; not shown: 2026-02 (the warehouse holds 27 of 28 nights)" in body["report"]
