@@ -40,8 +40,6 @@ from tests.conftest import MakeSandbox, auth
 from . import harness as h
 from .recon import posted_lines
 
-pytestmark = pytest.mark.slow
-
 DAYS = 6
 SEED = 11
 TICKET_ITEMS = (("BAR", "2", "8.00"), ("RST", "1", "35.00"), ("MINI", "3", "6.00"))
@@ -185,6 +183,8 @@ def _same_end(world: World, reference: dict[str, Any]) -> None:
     assert counts == reference["counts"]
 
 
+@pytest.mark.verify  # make verify, about 50 s; make test keeps an apply killed after its posts
+# (tests/reconcile/test_sandbox.py)
 def test_an_apply_killed_between_its_posts_then_rerun_ends_as_an_uninterrupted_one(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     world = _world(make_sandbox, tmp_path / "reference")
