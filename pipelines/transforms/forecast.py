@@ -33,11 +33,16 @@ Methods (rooms of night D as of S):
   the preferred method's (season_books) counted `switch_margin` lower.
 Every forecast is clipped to [0, capacity + overbooking].
 
-Room revenue: the books' revenue plus the rooms still to come at pickup_adr, the net ADR the
-curve nights ended with x the season's move a year earlier: the final ADR of the
-`lookback_weeks` nights of D's weekday around D - 364 (those ending at D - 364 + 7 x
-lookback_weeks // 2, or at D - 364 when that night is not before S) over that of the curve
-nights a year earlier (ending at their last one - 364); 1 when either is missing or h >= 364.
+Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
+last year's final ADR of D's weekday in D's calendar month (a complete month, over before S's
+month began) x the ADR's change on a year (the curve nights' final ADR over that of the curve
+nights a year earlier, x 1 without them); without that month, the curve nights' final ADR x
+the season's move a year earlier (the final ADR of the `lookback_weeks` nights of D's weekday
+ending at D - 364 + 7 x lookback_weeks // 2, or at D - 364 when that night is not before S,
+over that of the curve nights a year earlier; x 1 when either is missing or h >= 364). Then
+x the late premium: the net ADR of the rooms picked up from h days out over the final ADR,
+pooled over every weekday's nights of the 7 x lookback_weeks days ending at the curve nights'
+last (`_late_premium`; x 1 when they picked up no room or no revenue).
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
@@ -221,6 +226,38 @@ def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame
     )
 
 
+def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
+                  settings: ForecastSettings) -> pl.LazyFrame:
+    """property_id, days_before, ref_date, late_premium: over the nights of every weekday in
+    the 7 x `lookback_weeks` days ending at ref_date, the net ADR of the rooms they picked up
+    from h days out (revenue picked up / rooms picked up) over their final ADR. Rates rise as
+    a hotel fills, so the rooms still to come pay more than the night's average; the nights
+    are pooled over the weekdays because a few rooms' net pickup divides the revenue it
+    moved. Null when they picked up no room or no revenue."""
+    nights = curves.join(finals, on=["property_id", "stay_date"], how="inner").select(
+        "property_id", "stay_date", "days_before",
+        picked=pl.col("final_rooms") - pl.col("rooms_otb"),
+        picked_cents=((pl.col("final_revenue") - pl.col("revenue_otb")) * 100).round(0)
+        .cast(pl.Int64),
+        final="final_rooms",
+        final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+    )
+    pooled = (
+        nights.sort("property_id", "days_before", "stay_date")
+        .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
+                 group_by=["property_id", "days_before"])
+        .agg(*[pl.col(c).sum() for c in ("picked", "picked_cents", "final", "final_cents")])
+    )
+    positive = ((pl.col("picked") > 0) & (pl.col("picked_cents") > 0) & (pl.col("final") > 0)
+                & (pl.col("final_cents") > 0))
+    return pooled.select(
+        "property_id", "days_before", ref_date="stay_date",
+        late_premium=pl.when(positive).then(
+            (pl.col("picked_cents") / pl.col("picked"))
+            / (pl.col("final_cents") / pl.col("final"))),
+    )
+
+
 def _ly_season_date(settings: ForecastSettings) -> pl.Expr:
     """The last night of the window whose final ADR is night D's season a year earlier: the
     `lookback_weeks` nights of D's weekday around D - 364 (up to D - 364 + 7 x half of them)
@@ -378,6 +415,49 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
     )
 
 
+def _pickup_adr(ly_known: pl.Expr) -> pl.Expr:
+    """The net ADR of the rooms still to come. Last year's ADR of D's weekday in D's calendar
+    month (`_last_year_month_adr`) x the ADR's change on a year (the curve nights' final ADR
+    over that of the curve nights a year earlier; x 1 without them); without that month, the
+    curve nights' final ADR x the season's move a year earlier (last year's ADR around the
+    night over the curve nights' a year earlier). Then x the late premium (`_late_premium`)."""
+    curve = pl.when(pl.col("sum_final") > 0).then(pl.col("sum_revenue") / pl.col("sum_final"))
+    ly_curve = pl.col("ly_curve_adr")
+    year_on_year = pl.when(ly_known & (ly_curve > 0))
+    seasonal = (
+        pl.when(pl.col("ly_month_adr").is_not_null())
+        .then(pl.col("ly_month_adr") * year_on_year.then(curve / ly_curve).fill_null(1.0))
+        .otherwise(curve * year_on_year.then(pl.col("ly_night_adr") / ly_curve)
+                   .fill_null(1.0))
+    )
+    return seasonal * pl.col("late_premium").fill_null(1.0)
+
+
+def _last_year_month_adr(finals: pl.LazyFrame) -> pl.LazyFrame:
+    """property_id, month, weekday, ly_month_adr: the net final ADR of the nights of that
+    weekday in the same calendar month a year earlier, when that month is complete (every
+    night with a final above 0, as last_year_season's levels). Hotels price by season and
+    weekday, and a season changes at a month's turn: an ADR averaged over weeks around a
+    night a year earlier blends two months' prices at the turn."""
+    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
+                      cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+                      month=pl.col("stay_date").dt.truncate("1mo"))
+    complete = (
+        f.group_by("property_id", "month")
+        .agg(nights=pl.len(), least=pl.col("final").min())
+        .filter(pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32),
+                pl.col("least") > 0)
+        .select("property_id", "month")
+    )
+    return (
+        f.join(complete, on=["property_id", "month"], how="inner")
+        .group_by("property_id", "month", weekday=pl.col("stay_date").dt.weekday())
+        .agg(rooms=pl.col("final").sum(), cents=pl.col("cents").sum())
+        .select("property_id", "weekday", month=pl.col("month").dt.offset_by("1y"),
+                ly_month_adr=pl.col("cents") / 100 / pl.col("rooms"))
+    )
+
+
 def _curve_reach(settings: ForecastSettings) -> int:
     """Days before an as-of date S whose nights make its booking curves: the `lookback_weeks`
     nights of a weekday ending in the week before S."""
@@ -399,8 +479,8 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     capacity: property_id, rooms (the rooms the hotel sells). One row per (property_id,
     as_of_date, stay_date): days_before, rooms_otb, revenue_otb, cap, one column per method
     (null when it lacks history), spread_low / spread_high (quantiles of the remaining pickup
-    minus its mean) and pickup_adr (final revenue / final rooms of the curve nights, x the
-    season's move of the final ADR a year earlier; the module's docstring)."""
+    minus its mean) and pickup_adr (the net ADR of the rooms still to come: `_pickup_adr`, the
+    module's docstring)."""
     s = settings or ForecastSettings()
     o = _otb(otb_snapshots).collect().lazy()
     finals = _finals(o).collect().lazy()
@@ -460,7 +540,9 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                 ly_otb="rooms_otb")
     )
     stats = _curve_stats(curves, finals, s)
+    premium = _late_premium(curves, finals, s)
     adr = _final_adr(finals, s)
+    month_adr = _last_year_month_adr(finals)
     ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
     otb = pl.col("rooms_otb").cast(pl.Float64)
     ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
@@ -468,6 +550,7 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     return (
         targets
         .join(stats, on=["property_id", "days_before", "ref_date"], how="left")
+        .join(premium, on=["property_id", "days_before", "ref_date"], how="left")
         .join(ly_final, on=["property_id", "ly_date"], how="left")
         .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
         .join(books, on=["property_id", "days_before", "as_of_date"], how="left")
@@ -477,6 +560,12 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
               on=["property_id", "ly_season_date"], how="left")
         .join(adr.rename({"night": "ly_ref_date", "final_adr": "ly_curve_adr"}),
               on=["property_id", "ly_ref_date"], how="left")
+        .with_columns(month=night.dt.truncate("1mo"), weekday=night.dt.weekday())
+        .join(month_adr, on=["property_id", "month", "weekday"], how="left")
+        # last year's month only once it is over by S: it ended before S's month began
+        .with_columns(ly_month_adr=pl.when(pl.col("month").dt.offset_by("-1y")
+                                           < pl.col("as_of_date").dt.truncate("1mo"))
+                      .then(pl.col("ly_month_adr")))
         .with_columns(
             last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
             last_year_pickup=_clip(pl.when(ly_known).then(
@@ -490,10 +579,7 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
             blend=(pl.col("additive_pickup") + pl.col("last_year")) / 2,
             spread_low=pl.col("q_low") - pl.col("mean_pickup"),
             spread_high=pl.col("q_high") - pl.col("mean_pickup"),
-            pickup_adr=pl.when(pl.col("sum_final") > 0)
-            .then(pl.col("sum_revenue") / pl.col("sum_final"))
-            * pl.when(ly_known & (pl.col("ly_curve_adr") > 0))
-            .then(pl.col("ly_night_adr") / pl.col("ly_curve_adr")).fill_null(1.0),
+            pickup_adr=_pickup_adr(ly_known),
         )
         .select(*KEY, "days_before", "rooms_otb", "revenue_otb", "cap", *METHODS,
                 "spread_low", "spread_high", "pickup_adr")

@@ -16,8 +16,11 @@ As of Monday 2026-03-16:
   the last two: 03-11 and 03-04. Additive: 4 + (3 + 1) / 2 = 6. Multiplicative:
   4 x (8 + 9) / (5 + 8) = 68 / 13. Last year (03-18 - 364 = 2025-03-19): 7; last year's
   pickup: 4 + 7 - 5 = 6; the blend (6 + 7) / 2 = 6.5. Revenue: 400.00 on the books + 2 more
-  rooms at the curves' ADR (960 + 1080) / 17 = 120.00 -> 640.00, ADR 106.67, occupancy 60 %
-  (no final a year before the curve nights: the ADR has no season's move, x 1).
+  rooms at the curves' ADR (960 + 1080) / 17 = 120.00 (no final a year before the curve
+  nights: no season's move, x 1) x the late premium: the nights of the 2 weeks ending at
+  03-11 picked up from 2 days out 10 + 3 + 10 + 1 = 24 rooms (03-03, 03-04, 03-10, 03-11)
+  for 1200 + 460 + 1200 + 280 = 3140.00, 130.83 a room, over their final ADR 4440 / 37 =
+  120.00: 120.00 x 3140 / 24 / 120 = 130.83 -> 661.67, ADR 110.28, occupancy 60 %.
 - Tue 03-17 (h = 1), 9 on the books: additive 9 + (2 + 4) / 2 = 12 > capacity 10: 10 (11
   when the hotel overbooks by one room).
 """
@@ -95,7 +98,7 @@ def test_each_method_by_hand() -> None:
     assert wed["last_year"] == pytest.approx(7.0)
     assert wed["last_year_pickup"] == pytest.approx(6.0)
     assert wed["blend"] == pytest.approx((6.0 + 7.0) / 2)
-    assert wed["pickup_adr"] == pytest.approx(120.0)
+    assert wed["pickup_adr"] == pytest.approx(3140 / 24)
     tue = _at(got, "2026-03-17")
     assert tue["additive_pickup"] == pytest.approx(10.0)  # 12, capped at capacity
     assert tue["last_year"] is None  # nothing a year back for 2025-03-18
@@ -113,8 +116,8 @@ def test_forecast_daily_by_hand() -> None:
     wed = _at(daily, "2026-03-18")
     assert wed["method"] == "additive_pickup"
     assert wed["rooms_forecast"] == pytest.approx(6.0)
-    assert wed["room_revenue_forecast_net"] == pytest.approx(640.0)
-    assert wed["adr_forecast_net"] == pytest.approx(106.67)
+    assert wed["room_revenue_forecast_net"] == pytest.approx(661.67)
+    assert wed["adr_forecast_net"] == pytest.approx(110.28)
     assert wed["occupancy_forecast_pct"] == pytest.approx(60.0)
     # the band: 10th and 90th percentiles of the pickups 3 and 1 (1.2 and 2.8) around 6
     assert (wed["rooms_low"], wed["rooms_high"]) == (pytest.approx(5.2), pytest.approx(6.8))
@@ -131,19 +134,67 @@ def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     03-18 - 364 = 2025-03-19, ending a week (7 x 2 // 2 days) after it: 2025-03-19 and 03-26,
     (700 + 300) / (7 + 3) = 100.00. The
     curve nights a year earlier, ending at their last one (03-11) - 364 = 2025-03-12: 03-12
-    and 03-05 (no final): 400 / 5 = 80.00. The two rooms still to come of Wed 03-18 are at
-    120.00 x 100.00 / 80.00 = 150.00: 400.00 on the books + 2 x 150.00 = 700.00, ADR 116.67.
-    Without 2025-03-12 there is no move (640.00, test_forecast_daily_by_hand)."""
+    and 03-05 (no final): 400 / 5 = 80.00. March 2025 is not a complete month, so the rooms
+    still to come of Wed 03-18 are at 120.00 x 100.00 / 80.00 = 150.00, x the late premium
+    3140 / 24 / 120 (the module's docstring) = 163.54: 400.00 on the books + 2 x 163.54 =
+    727.08, ADR 121.18. Without 2025-03-12 there is no move (661.67,
+    test_forecast_daily_by_hand)."""
     extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
                           (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)], orient="row",
                          schema=hand_built().schema)
     history = pl.concat([hand_built(), extra])
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
     wed = _at(method_forecasts(history, CAPACITY, as_of, [2], SETTINGS), "2026-03-18")
-    assert wed["pickup_adr"] == pytest.approx(150.0)
+    assert wed["pickup_adr"] == pytest.approx(150.0 * 3140 / 24 / 120)
     wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
     assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \
-        == (pytest.approx(6.0), pytest.approx(700.0), pytest.approx(116.67))
+        == (pytest.approx(6.0), pytest.approx(727.08), pytest.approx(121.18))
+
+
+def _priced_history(april_2025_complete: bool = True) -> pl.DataFrame:
+    """Night Wed 2026-04-15 as of 2026-04-01 (h = 14), 3 rooms on the books at 100.00, and:
+
+    - April 2025, a complete month of 4 rooms a night: its Wednesdays 04-02 and 04-09 at 70.00
+      a room, 04-16, 04-23 and 04-30 at 90.00, the other nights at 50.00;
+    - the curve nights (the 2 Wednesdays ending at 04-15 - 21 = 03-25): 03-18 and 03-25, each
+      6 rooms at 96.00 in the end, 2 rooms at 80.00 on the books 14 days before;
+    - the curve nights a year earlier (ending at 03-25 - 364 = 2025-03-26): 2025-03-19 and
+      03-26, 5 rooms at 80.00 each."""
+    rows: list[tuple[int, date, date, int, float]] = []
+    for night in _days(D("2025-04-01"), D("2025-04-30")):
+        if night == D("2025-04-05") and not april_2025_complete:
+            continue
+        rate = 50.0 if night.weekday() != 2 else 70.0 if night.day < 15 else 90.0
+        rows.append((1, night, night, 4, 4 * rate))
+    for night in ("2025-03-19", "2025-03-26"):
+        rows.append((1, D(night), D(night), 5, 400.0))
+    for night in ("2026-03-18", "2026-03-25"):
+        rows.append((1, D(night), D(night), 6, 576.0))
+        rows.append((1, D(night) - timedelta(days=14), D(night), 2, 160.0))
+    rows.append((1, D("2026-04-01"), D("2026-04-15"), 3, 300.0))
+    return pl.DataFrame(rows, orient="row", schema=hand_built().schema)
+
+
+def test_the_adr_still_to_come_by_hand() -> None:
+    """The rooms still to come of Wed 2026-04-15 (h = 14), at last year's ADR of April's
+    Wednesdays, (2 x 280 + 3 x 360) / 20 = 82.00, x the ADR's change on a year: the curve
+    nights' 96.00 over the same nights a year earlier's 80.00 = 1.2, x the late premium: the
+    nights of the 2 weeks ending at 03-25 with books 14 days before (03-18 and 03-25) picked
+    up 8 rooms for 2 x (576 - 160) = 832.00, 104.00 a room, over their final ADR of 96.00 =
+    13 / 12. 82 x 1.2 x 13 / 12 = 106.60. Without a complete April 2025 (a night missing):
+    the curve nights' ADR moved by the season a year earlier instead, the 2 Wednesdays
+    around 2025-04-16 (ending 7 days after it) at 90.00 over the curve nights a year
+    earlier's 80.00: 96 x 90 / 80 x 13 / 12 = 117.00."""
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-01")]})
+    for complete, adr in ((True, 106.60), (False, 117.00)):
+        history = _priced_history(complete)
+        night = _at(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS), "2026-04-15")
+        assert night["pickup_adr"] == pytest.approx(adr)
+    # the additive pickup (the only method with history): 3 + 4 rooms; 300.00 + 4 x 106.60
+    night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"), SETTINGS),
+                "2026-04-15")
+    assert (night["rooms_forecast"], night["room_revenue_forecast_net"]) \
+        == (pytest.approx(7.0), pytest.approx(726.40))
 
 
 # -- a longer random history: leakage and the backtest's shape ------------------------------
