@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 from tests.demo_warehouse import demo_warehouse
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-PLOTS = {"revenue_manager.ipynb": 5, "finance_reconciliation.ipynb": 6}
+PLOTS = {"revenue_manager.ipynb": 6, "finance_reconciliation.ipynb": 6}
 
 
 @pytest.fixture(scope="module")
