@@ -177,6 +177,9 @@ def backtest(path: str, step: int, months: int) -> pl.DataFrame:
     """The scores of one warehouse (`scores`)."""
     otb, rooms, daily, codes = read(path)
     days, last_closed = as_of_dates(otb, daily, step)
+    if not days:
+        raise SystemExit(f"{path}: no as-of date a year after the first night with a whole "
+                         f"month closed after it (months closed to {last_closed})")
     print(f"{path}: {len(days)} as-of dates {days[0]} .. {days[-1]}, months closed to "
           f"{last_closed}", flush=True)
     settings = fx.ForecastSettings()
