@@ -37,6 +37,7 @@ from datetime import date, timedelta
 import duckdb
 import polars as pl
 
+from benchmarks.forecast_accuracy_table import read_warehouse
 from pipelines.transforms import forecast as fx
 
 METHODS = ("forecast", "last_year_pickup", "last_year", "on_books")
@@ -44,18 +45,14 @@ MEASURES = ("rooms", "revenue")
 
 
 def read(path: str) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, dict[int, str]]:
-    """mart.otb_snapshots, the sellable rooms, mart.occupancy_daily (rooms sold, net room
-    revenue) and the property codes."""
+    """mart.otb_snapshots, the sellable rooms and the property codes (`read_warehouse`), and
+    mart.occupancy_daily (rooms sold, net room revenue)."""
+    otb, rooms, codes = read_warehouse(path)
     con = duckdb.connect(path, read_only=True)
     try:
-        otb = con.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, revenue_otb_net "
-                      "FROM mart.otb_snapshots").pl()
-        rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms "
-                        "FROM core.rooms GROUP BY 1").pl()
         daily = con.sql("SELECT property_id, stay_date, rooms_sold, "
                         "room_revenue_net::DOUBLE AS room_revenue_net "
                         "FROM mart.occupancy_daily").pl()
-        codes = dict(con.sql("SELECT property_id, code FROM core.property").fetchall())
     finally:
         con.close()
     return otb, rooms, daily, codes

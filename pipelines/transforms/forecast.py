@@ -268,6 +268,14 @@ def _ly_season_date(settings: ForecastSettings) -> pl.Expr:
             .when(h < STLY_DAYS).then(night - pl.duration(days=STLY_DAYS)))
 
 
+def _complete_month() -> pl.Expr:
+    """Over a month's finals aggregated to `nights` (count) and `least` (lowest final): the
+    month is complete. A month with a night missing from the snapshots, or a night without a
+    room sold (closed, or before the hotel's history begins), is neither a level nor a price."""
+    return ((pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32))
+            & (pl.col("least") > 0))
+
+
 def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """The parts of last_year_season, keyed by calendar month so that each reads complete
     months only (a month is over, all its nights realized, before the first of the next).
@@ -283,10 +291,7 @@ def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     totals = (
         f.group_by("property_id", "month")
         .agg(month_total=pl.col("final").sum(), nights=pl.len(), least=pl.col("final").min())
-        # a month with a night missing from the snapshots, or a night without a room sold
-        # (closed, or before the hotel's history begins), is no level
-        .filter(pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32),
-                pl.col("least") > 0)
+        .filter(_complete_month())
     )
     levels = totals.select("property_id", "month",
                            month_mean=pl.col("month_total") / pl.col("nights"))
@@ -445,8 +450,7 @@ def _last_year_month_adr(finals: pl.LazyFrame) -> pl.LazyFrame:
     complete = (
         f.group_by("property_id", "month")
         .agg(nights=pl.len(), least=pl.col("final").min())
-        .filter(pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32),
-                pl.col("least") > 0)
+        .filter(_complete_month())
         .select("property_id", "month")
     )
     return (
