@@ -30,7 +30,10 @@ Methods (rooms of night D as of S):
   cannot see; w says how much of it they told at that h on the recent nights.
 - chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
   the `choice_days` before S (errors of forecasts made before S, scored on nights before S),
-  the preferred method's (season_books) counted `switch_margin` lower.
+  the preferred method's (season_books) counted `switch_margin` lower. From `level_from_days`
+  on, last_year_season while it has too few scored nights (in the months after the history's
+  first complete month turns a year old): the pickup methods, scored by then, carry the
+  season of the last weeks that far ahead.
 Every forecast is clipped to [0, capacity + overbooking].
 
 Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
@@ -70,6 +73,8 @@ METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last
 FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
             "last_year", "season_books", "last_year_season")
 """When the chosen method has no value for a night: the first of these that has one."""
+LEVEL_METHOD = "last_year_season"
+"""The night's level: chosen far out while it has no WAPE (`ForecastSettings.level_from_days`)."""
 CHOSEN = "chosen"
 ON_THE_BOOKS = "on_the_books"
 """What the forecast falls back to when no method has the history it needs."""
@@ -102,6 +107,11 @@ class ForecastSettings:
     (docs/forecast.md, "The choice")."""
     min_scored: int = 7
     """Fewest scored nights for a method to be chosen (else the first method of METHODS)."""
+    level_from_days: int = 14
+    """From this horizon on, last_year_season is chosen while it has no WAPE of its own (its
+    month a year back is complete for the nights ahead, not yet for the recent nights scored):
+    the pickup methods, scored by then, carry the season of their curve nights this far
+    ahead, the level the night's own month (docs/forecast.md, "The choice")."""
     backtest_days: int = 91
     """The backtest scores the forecasts of the nights of the last `backtest_days` realized."""
     horizon_days: int = 365
@@ -660,20 +670,24 @@ def choices(errors: pl.DataFrame, as_of: Frame,
             settings: ForecastSettings | None = None) -> pl.DataFrame:
     """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
     [S - choice_days, S - 1], the preferred method's counted `switch_margin` lower (ties: the
-    order of METHODS; too few nights: METHODS[0]).
+    order of METHODS; too few nights: METHODS[0]); from `level_from_days` on, last_year_season
+    while it has no WAPE (too few nights of its own).
     property_id, as_of_date, horizon_days, chosen_method."""
     s = settings or ForecastSettings()
     wape = pl.col("wape")
+    unscored_level = ((pl.col("method") == LEVEL_METHOD) & wape.is_null()
+                      & (pl.col("horizon_days") >= s.level_from_days))
     return (
         recent_wape(errors, as_of, s)
-        .with_columns(key=pl.when(wape.is_null()).then(float("inf"))
+        .with_columns(key=pl.when(unscored_level).then(float("-inf"))
+                      .when(wape.is_null()).then(float("inf"))
                       .when(pl.col("method") == s.preferred_method)
                       .then(wape * (1 - s.switch_margin))
                       .otherwise(wape))
         .sort("property_id", "as_of_date", "horizon_days", "key", "rank")
         .group_by("property_id", "as_of_date", "horizon_days", maintain_order=True)
         .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first())
-        .with_columns(chosen_method=pl.when(pl.col("best").is_infinite())
+        .with_columns(chosen_method=pl.when(pl.col("best") == float("inf"))
                       .then(pl.lit(METHODS[0])).otherwise(pl.col("chosen_method")))
         .drop("best")
         .sort("property_id", "as_of_date", "horizon_days")

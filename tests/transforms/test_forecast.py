@@ -28,6 +28,7 @@ As of Monday 2026-03-16:
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import date, timedelta
 
 import polars as pl
@@ -190,11 +191,18 @@ def test_the_adr_still_to_come_by_hand() -> None:
         history = _priced_history(complete)
         night = _at(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS), "2026-04-15")
         assert night["pickup_adr"] == pytest.approx(adr)
-    # the additive pickup (the only method with history): 3 + 4 rooms; 300.00 + 4 x 106.60
+    # last_year_season, chosen at 14 days while it has no WAPE (level_from_days): April 2025's
+    # 4 rooms a night, 3 on the books and 1 to come: 300.00 + 106.60
     night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"), SETTINGS),
                 "2026-04-15")
-    assert (night["rooms_forecast"], night["room_revenue_forecast_net"]) \
-        == (pytest.approx(7.0), pytest.approx(726.40))
+    assert (night["method"], night["rooms_forecast"], night["room_revenue_forecast_net"]) \
+        == ("last_year_season", pytest.approx(4.0), pytest.approx(406.60))
+    # below level_from_days the additive pickup (the only other method with history): 3 + 4
+    # rooms; 300.00 + 4 x 106.60
+    night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"),
+                               replace(SETTINGS, level_from_days=15)), "2026-04-15")
+    assert (night["method"], night["rooms_forecast"], night["room_revenue_forecast_net"]) \
+        == ("additive_pickup", pytest.approx(7.0), pytest.approx(726.40))
 
 
 # -- a longer random history: leakage and the backtest's shape ------------------------------
@@ -369,10 +377,10 @@ def season_history() -> pl.DataFrame:
         "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
 
 
-def _night_errors(method: str, nights: dict[date, float]) -> pl.DataFrame:
-    """Forecasts at 30 days of nights that ended with 10 rooms, off by the given rooms."""
+def _night_errors(method: str, nights: dict[date, float], horizon: int = 30) -> pl.DataFrame:
+    """Forecasts at `horizon` days of nights that ended with 10 rooms, off by the given rooms."""
     return pl.DataFrame({
-        "property_id": 1, "stay_date": list(nights), "horizon_days": 30, "method": method,
+        "property_id": 1, "stay_date": list(nights), "horizon_days": horizon, "method": method,
         "rooms_forecast": [10.0 + error for error in nights.values()], "rooms_actual": 10,
     }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
                          "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
@@ -382,9 +390,10 @@ def test_the_choice_by_hand() -> None:
     """As of S = 2026-06-01, the choice at 30 days reads the nights realized in
     [S - 91, S - 1] (docs/forecast.md, "The choice"). On the 10 nights S - 10 .. S - 1, each
     ending with 10 rooms: additive_pickup off by 1 room on nine of them (WAPE 9 / 100 = 9 %),
-    season_books off by 1 on nine and by 2 on one (11 %); last_year exact on 3 nights only
-    (fewer than min_scored = 7: no WAPE, never chosen). additive_pickup's 50-room misses of
-    S - 92 (before the window) and of S (not over by S) count for nothing.
+    season_books off by 1 on nine and by 2 on one (11 %); last_year_season off by 3 on all
+    (30 %); last_year exact on 3 nights only (fewer than min_scored = 7: no WAPE, never
+    chosen). additive_pickup's 50-room misses of S - 92 (before the window) and of S (not over
+    by S) count for nothing.
     The lowest WAPE is additive_pickup's 9 %. With a switch margin of 0.2, season_books
     (the preferred method) counts 11 x 0.8 = 8.8 % and is kept; with 0.15, 9.35 %, not."""
     s = D("2026-06-01")
@@ -393,6 +402,7 @@ def test_the_choice_by_hand() -> None:
         _night_errors("additive_pickup", {**dict.fromkeys(window, 1.0), window[0]: 0.0,
                                           s - timedelta(days=92): 50.0, s: 50.0}),
         _night_errors("season_books", {**dict.fromkeys(window, 1.0), window[0]: 2.0}),
+        _night_errors("last_year_season", dict.fromkeys(window, 3.0)),
         _night_errors("last_year", dict.fromkeys(window[-3:], 0.0)),
     ])
     as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [s, D("2026-01-01")]})
@@ -405,12 +415,44 @@ def test_the_choice_by_hand() -> None:
     assert chosen(0.0) == "additive_pickup"
     assert chosen(0.15) == "additive_pickup"
     assert chosen(0.2) == "season_books"
-    # no method with a WAPE of its own (no night realized in the 91 days before): the first
-    assert chosen(0.2, D("2026-01-01")) == METHODS[0]
+    # no method with a WAPE of its own (no night realized in the 91 days before): at 30 days
+    # the level (test_the_level_while_it_has_no_wape), else the first
+    assert chosen(0.2, D("2026-01-01")) == "last_year_season"
+    assert choices(errors, as_of, ForecastSettings(level_from_days=31)).filter(
+        as_of_date=D("2026-01-01"), horizon_days=30)["chosen_method"].item() == METHODS[0]
     with pytest.raises(ValueError, match="switch_margin"):
         ForecastSettings(switch_margin=1.5)
     with pytest.raises(ValueError, match="preferred_method: 'oracle'"):
         ForecastSettings(preferred_method="oracle")
+
+
+def test_the_level_while_it_has_no_wape() -> None:
+    """docs/forecast.md, "The choice": from level_from_days (14) on, last_year_season is
+    chosen while it has no WAPE of its own. As of S = 2026-06-01, additive_pickup is off by 1
+    room on the 10 nights S - 10 .. S - 1 at 7 and at 30 days (10 %); last_year_season has
+    forecast 3 of them, exactly (fewer than min_scored = 7: no WAPE).
+    At 30 days it is chosen, not the scored 10 %; at 7 days (below 14) additive_pickup is.
+    Once it has a WAPE, however poor (off by 3 on all 10 nights: 30 %), the lowest wins."""
+    s = D("2026-06-01")
+    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
+    pickup = dict.fromkeys(window, 1.0)
+    unscored = pl.concat([
+        _night_errors("additive_pickup", pickup, 30), _night_errors("additive_pickup", pickup, 7),
+        _night_errors("last_year_season", dict.fromkeys(window[-3:], 0.0), 30),
+        _night_errors("last_year_season", dict.fromkeys(window[-3:], 0.0), 7),
+    ])
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
+
+    def chosen(errors: pl.DataFrame, horizon: int) -> str:
+        value: str = choices(errors, as_of).filter(horizon_days=horizon)["chosen_method"].item()
+        return value
+
+    assert chosen(unscored, 30) == "last_year_season"
+    assert chosen(unscored, 14) == "last_year_season"  # no night at all: no WAPE either
+    assert chosen(unscored, 7) == "additive_pickup"
+    scored = pl.concat([_night_errors("additive_pickup", pickup, 30),
+                        _night_errors("last_year_season", dict.fromkeys(window, 3.0), 30)])
+    assert chosen(scored, 30) == "additive_pickup"
 
 
 def test_last_year_season_by_hand() -> None:
