@@ -246,15 +246,16 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
         "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
-        "bias_rooms, better_than_last_year_pct, better_than_last_year_low_pct, "
-        "better_than_last_year_high_pct FROM mart.forecast_accuracy "
+        "bias_rooms, band_coverage_pct, better_than_last_year_pct, "
+        "better_than_last_year_low_pct, better_than_last_year_high_pct "
+        "FROM mart.forecast_accuracy "
         "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
-    return Table(f"Forecast accuracy (rolling-origin backtest, rooms; better than last year "
-                 f"with its 90 % interval) - {q.prop.name} ({q.prop.code}), business date "
-                 f"{q.prop.business_date}",
+    return Table(f"Forecast accuracy (rolling-origin backtest, rooms; the share of nights "
+                 f"inside the 80 % band; better than last year with its 90 % interval) - "
+                 f"{q.prop.name} ({q.prop.code}), business date {q.prop.business_date}",
                  ("horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms",
-                  "wape_pct", "bias_rooms", "better_than_last_year_pct",
+                  "wape_pct", "bias_rooms", "band_coverage_pct", "better_than_last_year_pct",
                   "better_than_last_year_low_pct", "better_than_last_year_high_pct"),
                  [tuple(r) for r in rows])
 

@@ -632,18 +632,24 @@ def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
 
 def recent_wape(errors: pl.DataFrame, as_of: Frame,
                 settings: ForecastSettings | None = None) -> pl.LazyFrame:
-    """Per property, as-of date S, horizon and method: the WAPE of the method's forecasts of
-    the nights realized in [S - choice_days, S - 1], null under min_scored nights.
-    property_id, as_of_date, horizon_days, method, rank (its place in METHODS), wape."""
+    """Per property, as-of date S, horizon and method, over the method's forecasts of the
+    nights realized in [S - choice_days, S - 1] (null under min_scored nights): their WAPE,
+    and the `interval` quantiles of their errors actual - forecast (the band, `_band`).
+    property_id, as_of_date, horizon_days, method, rank (its place in METHODS), wape,
+    error_low, error_high."""
     s = settings or ForecastSettings()
+    lo, hi = s.interval
+    miss = pl.col("rooms_actual") - pl.col("rooms_forecast")
     scored = (
         errors.lazy()
-        .with_columns(abs_error=(pl.col("rooms_forecast") - pl.col("rooms_actual")).abs(),
+        .with_columns(abs_error=miss.abs(), miss=miss,
                       actual=pl.col("rooms_actual").cast(pl.Float64))
         .sort("property_id", "horizon_days", "method", "stay_date")
         .rolling(index_column="stay_date", period=f"{s.choice_days}d",
                  group_by=["property_id", "horizon_days", "method"])
-        .agg(scored=pl.len(), sum_abs=pl.col("abs_error").sum(), sum_actual=pl.col("actual").sum())
+        .agg(scored=pl.len(), sum_abs=pl.col("abs_error").sum(), sum_actual=pl.col("actual").sum(),
+             error_low=pl.col("miss").quantile(lo, interpolation="linear"),
+             error_high=pl.col("miss").quantile(hi, interpolation="linear"))
         .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
     )
     grid = (
@@ -656,13 +662,17 @@ def recent_wape(errors: pl.DataFrame, as_of: Frame,
     )
     score = pl.when(pl.col("sum_actual") > 0).then(pl.col("sum_abs") / pl.col("sum_actual"))
     fresh = ((pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < s.choice_days)
+    enough = fresh & (pl.col("scored") >= s.min_scored)
     return (
         grid.sort("as_of_date")
         .join_asof(scored.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
                    by=["property_id", "horizon_days", "method"], strategy="backward",
                    check_sortedness=False)
-        .with_columns(wape=pl.when(fresh & (pl.col("scored") >= s.min_scored)).then(score))
-        .select("property_id", "as_of_date", "horizon_days", "method", "rank", "wape")
+        .select("property_id", "as_of_date", "horizon_days", "method", "rank",
+                wape=pl.when(enough).then(score),
+                # rounded: a float quantile's last bits are no figure
+                error_low=pl.when(enough).then(pl.col("error_low").round(9)),
+                error_high=pl.when(enough).then(pl.col("error_high").round(9)))
     )
 
 
@@ -671,8 +681,9 @@ def choices(errors: pl.DataFrame, as_of: Frame,
     """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
     [S - choice_days, S - 1], the preferred method's counted `switch_margin` lower (ties: the
     order of METHODS; too few nights: METHODS[0]); from `level_from_days` on, last_year_season
-    while it has no WAPE (too few nights of its own).
-    property_id, as_of_date, horizon_days, chosen_method."""
+    while it has no WAPE (too few nights of its own). With the quantiles of the chosen
+    method's errors on those nights (`recent_wape`; null without its WAPE).
+    property_id, as_of_date, horizon_days, chosen_method, error_low, error_high."""
     s = settings or ForecastSettings()
     wape = pl.col("wape")
     unscored_level = ((pl.col("method") == LEVEL_METHOD) & wape.is_null()
@@ -686,7 +697,8 @@ def choices(errors: pl.DataFrame, as_of: Frame,
                       .otherwise(wape))
         .sort("property_id", "as_of_date", "horizon_days", "key", "rank")
         .group_by("property_id", "as_of_date", "horizon_days", maintain_order=True)
-        .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first())
+        .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first(),
+             error_low=pl.col("error_low").first(), error_high=pl.col("error_high").first())
         .with_columns(chosen_method=pl.when(pl.col("best") == float("inf"))
                       .then(pl.lit(METHODS[0])).otherwise(pl.col("chosen_method")))
         .drop("best")
@@ -696,8 +708,8 @@ def choices(errors: pl.DataFrame, as_of: Frame,
 
 
 def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
-    """Add `method` (the chosen one, else the first of the fallbacks with a value) and
-    `rooms_forecast`."""
+    """Add `method` (the chosen one, else the first of the fallbacks with a value),
+    `rooms_forecast`, and its band `rooms_low` / `rooms_high` (`_band`)."""
     joined = forecasts.with_columns(horizon_days=_bucket(pl.col("days_before"))).join(
         chosen, on=["property_id", "as_of_date", "horizon_days"], how="left")
     # Flat coalesces: a chain of when/otherwise each reading the one before grows the
@@ -711,7 +723,24 @@ def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
     return joined.with_columns(
         rooms_forecast=value.fill_null(otb),
         method=name.fill_null(pl.lit(ON_THE_BOOKS)),
-    )
+    ).with_columns(**_band()).drop("chosen_method", "error_low", "error_high")
+
+
+def _band() -> dict[str, pl.Expr]:
+    """rooms_low / rooms_high of a picked forecast: rooms_forecast plus the `interval`
+    quantiles of its method's errors (actual - forecast) on the recent nights, when the method
+    is the chosen one with a WAPE; else plus the spread of the curve nights' remaining pickup
+    around their mean (spread_low / spread_high). Clipped to [0, cap], never above / below
+    the forecast."""
+    rooms, cap = pl.col("rooms_forecast"), pl.col("cap").cast(pl.Float64)
+    own = pl.col("method") == pl.col("chosen_method")
+    low = pl.coalesce(pl.when(own).then(pl.col("error_low")), pl.col("spread_low"), pl.lit(0.0))
+    high = pl.coalesce(pl.when(own).then(pl.col("error_high")), pl.col("spread_high"),
+                       pl.lit(0.0))
+    return {
+        "rooms_low": pl.min_horizontal(rooms, (rooms + low).clip(0.0, cap)),
+        "rooms_high": pl.max_horizontal(rooms, (rooms + high).clip(0.0, cap)),
+    }
 
 
 def scored_days(settings: ForecastSettings) -> int:
@@ -748,7 +777,8 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
              scored: pl.DataFrame | None = None) -> pl.DataFrame:
     """Errors of the METHODS and of the chosen one (method `chosen`) at every horizon, on
     the nights of the last `backtest_days` realized (D >= the last snapshot - backtest_days):
-    property_id, as_of_date, stay_date, horizon_days, method, rooms_forecast, rooms_actual.
+    property_id, as_of_date, stay_date, horizon_days, method, rooms_forecast, rooms_low,
+    rooms_high (the band, `chosen` only), rooms_actual.
     `scored`: `scored_forecasts` of the same snapshots, capacity and settings when already
     computed (or the forecasts of more as-of dates: the same errors)."""
     s = settings or ForecastSettings()
@@ -757,10 +787,13 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     errors = _errors(forecasts, otb_snapshots)
     picked = _pick(forecasts, choices(errors, as_of, s)).select(
         *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
+        rooms_low="rooms_low", rooms_high="rooms_high",
     ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
     last = as_of.group_by("property_id").agg(last=pl.col("as_of_date").max())
+    no_band = pl.lit(None, dtype=pl.Float64)
     return (
-        pl.concat([errors.select(picked.columns), picked])
+        pl.concat([errors.with_columns(rooms_low=no_band, rooms_high=no_band)
+                   .select(picked.columns), picked])
         .join(last, on="property_id")
         .filter(pl.col("stay_date") >= pl.col("last") - pl.duration(days=s.backtest_days))
         .drop("last")
@@ -771,8 +804,9 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
 def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> pl.DataFrame:
     """mart.forecast_accuracy from `backtest`: per property, horizon and method, over the
     forecasts of the nights of the last `backtest_days` realized: forecasts, actual rooms,
-    MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms), and how much
-    better than last_year, with its 90 % interval (forecast_skill.skill)."""
+    MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms), the share
+    of the actual rooms inside the band (`chosen` only), and how much better than last_year,
+    with its 90 % interval (forecast_skill.skill)."""
     s = settings or ForecastSettings()
     last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
     scored = errors.join(last, on="property_id").filter(
@@ -787,6 +821,8 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> 
             mae_rooms=error.abs().mean(),
             sum_abs=error.abs().sum(),
             bias_rooms=error.mean(),
+            band_coverage_pct=pl.col("rooms_actual").is_between(
+                pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100,
         )
         .with_columns(
             wape_pct=pl.when(pl.col("rooms_actual") > 0)
@@ -794,12 +830,13 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> 
             mae_rooms=pl.col("mae_rooms").round(2),
             bias_rooms=pl.col("bias_rooms").round(2),
         )
-        .with_columns(wape_pct=pl.col("wape_pct").round(2))
+        .with_columns(wape_pct=pl.col("wape_pct").round(2),
+                      band_coverage_pct=pl.col("band_coverage_pct").round(2))
         .drop("sum_abs")
         .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
                 "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms",
-                *SKILL_COLUMNS)
+                "band_coverage_pct", *SKILL_COLUMNS)
         .sort("property_id", "horizon_days", "method")
     )
 
@@ -837,16 +874,8 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
         .then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
         .otherwise(rooms * otb_adr.fill_null(0.0))
     )
-    zero = pl.lit(0.0)
-    cap = pl.col("cap").cast(pl.Float64)
     return (
-        picked.with_columns(
-            rooms_low=pl.min_horizontal(rooms, (rooms + pl.col("spread_low").fill_null(0.0))
-                                        .clip(lower_bound=zero, upper_bound=cap)),
-            rooms_high=pl.max_horizontal(rooms, (rooms + pl.col("spread_high").fill_null(0.0))
-                                         .clip(lower_bound=zero, upper_bound=cap)),
-            revenue_forecast=revenue,
-        )
+        picked.with_columns(revenue_forecast=revenue)
         .join(lazy(capacity, "capacity", ["property_id", "rooms"]).collect()
               .select("property_id", capacity=pl.col("rooms").cast(pl.Int64)),
               on="property_id", how="left")

@@ -75,15 +75,20 @@ def test_forecast_accuracy_scores_each_horizon(warehouse: Path) -> None:
     conn = duckdb.connect(str(warehouse), read_only=True)
     try:
         got = conn.execute(
-            "SELECT property_id, horizon_days, forecasts, last_night, p.business_date "
-            "FROM mart.forecast_accuracy JOIN core.property p USING (property_id) "
+            "SELECT property_id, horizon_days, forecasts, last_night, p.business_date, "
+            "band_coverage_pct FROM mart.forecast_accuracy "
+            "JOIN core.property p USING (property_id) "
             "WHERE method = ? ORDER BY 1, 2", [CHOSEN]).fetchall()
+        method_bands = conn.execute("SELECT count(band_coverage_pct) FROM mart.forecast_accuracy "
+                                    "WHERE method <> ?", [CHOSEN]).fetchone()
     finally:
         conn.close()
     assert [(r[0], r[1]) for r in got] == [(p, h) for p in (1, 2) for h in HORIZONS]
-    for _, _, forecasts, last_night, business_date in got:
+    for _, _, forecasts, last_night, business_date, coverage in got:
         assert forecasts > 0
         assert (business_date - last_night).days == 1  # the last night over
+        assert 0 <= coverage <= 100  # the chosen forecast's band, measured
+    assert method_bands == (0,)  # the methods have no band
 
 
 def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
@@ -94,7 +99,7 @@ def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     body = json.loads(done.stdout)
     assert {r["method"] for r in body["rows"]} >= {CHOSEN, "additive_pickup"}
     assert {r["horizon_days"] for r in body["rows"]} == set(HORIZONS)
-    assert {"better_than_last_year_pct", "better_than_last_year_low_pct",
+    assert {"band_coverage_pct", "better_than_last_year_pct", "better_than_last_year_low_pct",
             "better_than_last_year_high_pct"} <= set(body["rows"][0])
     done = runner.invoke(main, ["report", "forecast", "--warehouse", str(warehouse),
                                 "--property", "FIRE01", "--format", "csv"])

@@ -39,6 +39,7 @@ from pipelines.transforms.forecast import (
     HORIZONS,
     METHODS,
     ForecastSettings,
+    _pick,
     accuracy,
     backtest,
     choices,
@@ -453,6 +454,61 @@ def test_the_level_while_it_has_no_wape() -> None:
     scored = pl.concat([_night_errors("additive_pickup", pickup, 30),
                         _night_errors("last_year_season", dict.fromkeys(window, 3.0), 30)])
     assert chosen(scored, 30) == "additive_pickup"
+
+
+def test_the_band_from_the_chosen_methods_errors_by_hand() -> None:
+    """docs/forecast.md, "Band, revenue, ADR and occupancy". As of S = 2026-06-01,
+    additive_pickup forecast the 10 nights S - 10 .. S - 1 at 7 days, each ending with 10
+    rooms, missing by actual - forecast = -1, 0, 1, ..., 8. Its band is the 10th and 90th
+    percentiles of those misses (linear between the sorted ones): -1 + 0.1 x 9 = -0.1 and
+    -1 + 0.9 x 9 = 7.1. A night 5 days out forecast 20 rooms by it: 19.9 to 27.1. A night
+    whose chosen method has no value takes the first fallback with one, and with it the
+    curve nights' spread: 12 + (-2, +3) = 10 to 15; capped at the rooms limit 30."""
+    s = D("2026-06-01")
+    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
+    misses = {night: 1.0 - n for n, night in enumerate(window)}  # forecast - 10 rooms
+    errors = _night_errors("additive_pickup", misses, horizon=7)
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
+    chosen = choices(errors, as_of).filter(horizon_days=7)
+    assert chosen.select("chosen_method", "error_low", "error_high").row(0) == (
+        "additive_pickup", pytest.approx(-0.1), pytest.approx(7.1))
+    nights = pl.DataFrame({
+        "property_id": [1, 1, 1], "as_of_date": [s] * 3,
+        "stay_date": [s + timedelta(days=5), s + timedelta(days=6), s + timedelta(days=7)],
+        "days_before": [5, 6, 7], "rooms_otb": [5, 5, 5], "cap": [30, 30, 30],
+        **{m: [None, None, None] for m in METHODS},
+        "spread_low": [-2.0, -2.0, -2.0], "spread_high": [3.0, 3.0, 3.0],
+    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
+                         "stay_date": pl.Date, "days_before": pl.Int64})
+    nights = nights.with_columns(
+        additive_pickup=pl.Series([20.0, None, 29.0]), blend=pl.Series([None, 12.0, None]))
+    picked = _pick(nights, chosen).sort("stay_date")
+    assert picked.select("method", "rooms_forecast", "rooms_low", "rooms_high").rows() == [
+        ("additive_pickup", pytest.approx(20.0), pytest.approx(19.9), pytest.approx(27.1)),
+        ("blend", pytest.approx(12.0), pytest.approx(10.0), pytest.approx(15.0)),
+        ("additive_pickup", pytest.approx(29.0), pytest.approx(28.9), pytest.approx(30.0)),
+    ]
+
+
+def test_band_coverage_by_hand() -> None:
+    """mart.forecast_accuracy.band_coverage_pct: the share of the chosen method's nights whose
+    actual rooms fell inside its band, bounds included. Four nights ending with 10 rooms,
+    bands 9-11 (inside), 10.5-12 (above it: out), 8-10 (on the bound: inside), 7-9 (out):
+    50 %. The methods' own rows have no band: no coverage."""
+    nights = [D("2026-03-25") + timedelta(days=n) for n in range(4)]
+    rows = pl.DataFrame({
+        "property_id": 1, "as_of_date": [d - timedelta(days=7) for d in nights],
+        "stay_date": nights, "horizon_days": 7, "method": CHOSEN,
+        "rooms_forecast": [10.0, 11.0, 9.0, 8.0], "rooms_low": [9.0, 10.5, 8.0, 7.0],
+        "rooms_high": [11.0, 12.0, 10.0, 9.0], "rooms_actual": 10,
+    }, schema_overrides={"property_id": pl.Int64, "horizon_days": pl.Int64,
+                         "rooms_actual": pl.Int64})
+    methods = rows.with_columns(method=pl.lit("last_year"),
+                                rooms_low=pl.lit(None, dtype=pl.Float64),
+                                rooms_high=pl.lit(None, dtype=pl.Float64))
+    table = accuracy(pl.concat([rows, methods]))
+    assert table.filter(method=CHOSEN)["band_coverage_pct"].item() == pytest.approx(50.0)
+    assert table.filter(method="last_year")["band_coverage_pct"].item() is None
 
 
 def test_last_year_season_by_hand() -> None:

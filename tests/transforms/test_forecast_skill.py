@@ -26,8 +26,10 @@ def errors(method: str, forecasts: list[float]) -> pl.DataFrame:
     return pl.DataFrame({
         "property_id": [1] * n, "as_of_date": [d - timedelta(days=30) for d in nights],
         "stay_date": nights, "horizon_days": [30] * n, "method": [method] * n,
-        "rooms_forecast": forecasts, "rooms_actual": [10] * n,
-    }, schema_overrides={"rooms_forecast": pl.Float64, "rooms_actual": pl.Int64})
+        "rooms_forecast": forecasts, "rooms_low": None, "rooms_high": None,
+        "rooms_actual": [10] * n,
+    }, schema_overrides={"rooms_forecast": pl.Float64, "rooms_low": pl.Float64,
+                         "rooms_high": pl.Float64, "rooms_actual": pl.Int64})
 
 
 def test_skill_and_its_interval_by_hand() -> None:
