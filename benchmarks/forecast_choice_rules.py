@@ -7,7 +7,7 @@ The marts chose, per property, as-of date S and horizon, the one method with the
 on the nights realized in the 91 days before S (pipelines/transforms/forecast.py, `choices`;
 since 727c1e7 `season_books`' WAPE counts a fifth lower, which this experiment predates).
 Forecast combination is the textbook alternative. Each rule below reads only the WAPE of each
-method over the `window` days before S (91 or 182), from the marts' own `recent_wape`:
+method over the `window` days before S (91 or 182), from the marts' own `recent_scores`:
 
 - `best`: the marts' rule before the switch margin (the lowest WAPE);
 - `within10`: the mean of the methods within 10 % of the lowest WAPE;
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
         conn.close()
     errors = method_errors(otb, capacity)
     as_of = f._as_of_dates(otb)
-    rows = pl.concat([combined(errors, f.recent_wape(errors, as_of, replace(
+    rows = pl.concat([combined(errors, f.recent_scores(errors, as_of, replace(
         f.ForecastSettings(), choice_days=w)).collect(), w) for w in (91, 182)])
     singles = errors.select(*KEY, "rooms_actual", rule="method",
                             rooms_forecast="rooms_forecast")

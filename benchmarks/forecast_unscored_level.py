@@ -7,7 +7,7 @@ forecasts the nights ahead (their month a year back is complete) but not the rec
 the choice scores on (theirs is not): it has no WAPE, and the choice takes the best of the
 methods scored, the pickup methods. This replays every method at the backtest's horizons as
 of every snapshot date of each warehouse (pipelines/transforms/forecast.py, `method_forecasts`
-and `recent_wape`, nothing after the as-of date read) and keeps the forecasts made as of the
+and `recent_scores`, nothing after the as-of date read) and keeps the forecasts made as of the
 dates where `last_year_season` had a value and no WAPE. Per hotel and horizon: how many such
 forecasts, the choice without the rule (`level_from_days` beyond every horizon) and each
 method's WAPE % over them, pooled over the warehouses given. docs/forecast.md, "The choice",
@@ -37,7 +37,7 @@ def unscored_rows(otb: pl.DataFrame, rooms: pl.DataFrame) -> pl.DataFrame:
     as_of = fx._as_of_dates(otb)
     errors = fx._errors(fx.method_forecasts(otb, rooms, as_of, fx.HORIZONS, settings), otb)
     by = ["property_id", "as_of_date", "horizon_days"]
-    unscored = (fx.recent_wape(errors, as_of, settings)
+    unscored = (fx.recent_scores(errors, as_of, settings)
                 .filter(pl.col("method") == fx.LEVEL_METHOD, pl.col("wape").is_null())
                 .select(by).collect())
     with_level = errors.filter(pl.col("method") == fx.LEVEL_METHOD).select(*by, "stay_date")

@@ -106,7 +106,8 @@ class ForecastSettings:
     noise, and switching on it cost accuracy on other draws of the demo hotels
     (docs/forecast.md, "The choice")."""
     min_scored: int = 7
-    """Fewest scored nights for a method to be chosen (else the first method of METHODS)."""
+    """Fewest scored nights for a method to be chosen (else the first method of METHODS, or
+    from `level_from_days` on last_year_season) and for its errors to make the band."""
     level_from_days: int = 14
     """From this horizon on, last_year_season is chosen while it has no WAPE of its own (its
     month a year back is complete for the nights ahead, not yet for the recent nights scored):
@@ -630,7 +631,7 @@ def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
     return _otb(otb_snapshots).select("property_id", as_of_date="snapshot_date").unique().collect()
 
 
-def recent_wape(errors: pl.DataFrame, as_of: Frame,
+def recent_scores(errors: pl.DataFrame, as_of: Frame,
                 settings: ForecastSettings | None = None) -> pl.LazyFrame:
     """Per property, as-of date S, horizon and method, over the method's forecasts of the
     nights realized in [S - choice_days, S - 1] (null under min_scored nights): their WAPE,
@@ -682,14 +683,14 @@ def choices(errors: pl.DataFrame, as_of: Frame,
     [S - choice_days, S - 1], the preferred method's counted `switch_margin` lower (ties: the
     order of METHODS; too few nights: METHODS[0]); from `level_from_days` on, last_year_season
     while it has no WAPE (too few nights of its own). With the quantiles of the chosen
-    method's errors on those nights (`recent_wape`; null without its WAPE).
+    method's errors on those nights (`recent_scores`; null without its WAPE).
     property_id, as_of_date, horizon_days, chosen_method, error_low, error_high."""
     s = settings or ForecastSettings()
     wape = pl.col("wape")
     unscored_level = ((pl.col("method") == LEVEL_METHOD) & wape.is_null()
                       & (pl.col("horizon_days") >= s.level_from_days))
     return (
-        recent_wape(errors, as_of, s)
+        recent_scores(errors, as_of, s)
         .with_columns(key=pl.when(unscored_level).then(float("-inf"))
                       .when(wape.is_null()).then(float("inf"))
                       .when(pl.col("method") == s.preferred_method)
