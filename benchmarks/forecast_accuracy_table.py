@@ -6,9 +6,10 @@ mart.forecast_accuracy the warehouse holds, which is that of the code that built
 prints, per hotel and horizon, the WAPE % (MAE rooms) over the last 91 nights realized of
 `chosen`, `season_books`, `last_year_season` and `last_year`, how much lower the chosen
 method's error is than last year's with its 90 % interval (mart.forecast_accuracy's
-better_than_last_year columns, as `pmsw report forecast-accuracy` gives them), and the nights
+better_than_last_year columns, as `pmsw report forecast-accuracy` gives them), the nights
 scored (in brackets those of `season_books`, fewer when it had too few training nights: its
-WAPE is then over those nights only).
+WAPE is then over those nights only), and the share of them inside the chosen forecast's band
+(band_coverage_pct).
 
     python -m benchmarks.forecast_accuracy_table --warehouse data/warehouse.read.duckdb
 """
@@ -44,8 +45,9 @@ def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
         first, last = str(rows["first_night"].min()), str(rows["last_night"].max())
         lines += ["", f"{codes[pid]}: WAPE % (MAE rooms), nights {first} to {last}", "",
                   "| horizon | " + " | ".join(COLUMNS)
-                  + " | chosen vs last_year [90 % interval] | nights (season_books) |",
-                  "|---:|" + "---:|" * (len(COLUMNS) + 2)]
+                  + " | chosen vs last_year [90 % interval] | nights (season_books) "
+                  "| chosen: nights inside its band |",
+                  "|---:|" + "---:|" * (len(COLUMNS) + 3)]
         for h in fx.HORIZONS:
             cell = {r["method"]: r for r in rows.filter(horizon_days=h).iter_rows(named=True)}
             shown = [f"{cell[m]['wape_pct']:.2f} ({cell[m]['mae_rooms']:.2f})" if m in cell
@@ -59,7 +61,9 @@ def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
             books = cell.get("season_books")
             nights = "-" if chosen is None else str(chosen["forecasts"]) + (
                 "" if books is None else f" ({books['forecasts']})")
-            lines.append(f"| {h} | " + " | ".join(shown) + f" | {better} | {nights} |")
+            band = "-" if chosen is None or chosen["band_coverage_pct"] is None else \
+                f"{chosen['band_coverage_pct']:.1f} %"
+            lines.append(f"| {h} | " + " | ".join(shown) + f" | {better} | {nights} | {band} |")
     return "\n".join(lines)
 
 
