@@ -36,6 +36,11 @@ Methods (rooms of night D as of S):
   season of the last weeks that far ahead.
 Every forecast is clipped to [0, capacity + overbooking].
 
+Band (rooms_low / rooms_high, `_band`): the forecast plus the `interval` quantiles of the
+chosen method's errors at the horizon on the nights its choice read; without them (too few, or
+a fallback method forecast) plus the spread of the curve nights' remaining pickup. The backtest
+measures how often it held the night (`accuracy`, band_coverage_pct).
+
 Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
 last year's final ADR of D's weekday in D's calendar month (a complete month, over before S's
 month began) x the ADR's change on a year (the curve nights' final ADR over that of the curve
@@ -117,7 +122,8 @@ class ForecastSettings:
     """The backtest scores the forecasts of the nights of the last `backtest_days` realized."""
     horizon_days: int = 365
     interval: tuple[float, float] = (0.1, 0.9)
-    """Quantiles of the remaining pickup that make the low/high band."""
+    """Quantiles of the chosen method's recent errors (else of the curve nights' remaining
+    pickup) that make the low/high band (`_band`)."""
     overbooking_rooms: int | None = None
     """Rooms the hotel sells beyond capacity; None: the most any night before the as-of date
     ended above capacity (0 if none)."""
