@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import duckdb
 import polars as pl
@@ -79,6 +80,34 @@ def read_warehouse(path: str) -> tuple[pl.DataFrame, pl.DataFrame, dict[int, str
     finally:
         con.close()
     return otb, rooms, codes
+
+
+def each_property(paths: list[str],
+                  rows: Callable[[pl.DataFrame, pl.DataFrame], pl.DataFrame],
+                  ) -> tuple[pl.DataFrame, dict[int, str]]:
+    """`rows(otb, rooms)` of every property of every warehouse, one property at a time (as
+    the marts build them), pooled; with the property codes."""
+    parts, codes = [], {}
+    for path in paths:
+        otb, rooms, names = read_warehouse(path)
+        codes.update(names)
+        parts += [rows(otb.filter(pl.col("property_id") == pid),
+                       rooms.filter(pl.col("property_id") == pid)) for pid in sorted(names)]
+    return pl.concat(parts), codes
+
+
+def pooled_main(description: str,
+                rows: Callable[[pl.DataFrame, pl.DataFrame], pl.DataFrame],
+                table: Callable[[pl.DataFrame, dict[int, str]], str]) -> None:
+    """The command line of a benchmark that pools `rows` over `--warehouse W [W ...]`
+    (`each_property`) and prints `table` of them."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--warehouse", required=True, nargs="+", help="warehouses the demo made")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    pooled, codes = each_property(args.warehouse, rows)
+    print(table(pooled, codes))
+    print(f"\n{time.perf_counter() - started:.1f} s")
 
 
 def main() -> None:

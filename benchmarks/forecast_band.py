@@ -20,12 +20,9 @@ should hold about 80 % of the nights, with about 10 % on each side.
 
 from __future__ import annotations
 
-import argparse
-import time
-
 import polars as pl
 
-from benchmarks.forecast_accuracy_table import read_warehouse
+from benchmarks.forecast_accuracy_table import pooled_main
 from pipelines.transforms import forecast as fx
 
 BANDS = ("errors", "curve")
@@ -75,20 +72,7 @@ def table(nights: pl.DataFrame, codes: dict[int, str]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--warehouse", required=True, nargs="+", help="warehouses the demo made")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    parts, codes = [], {}
-    for path in args.warehouse:
-        otb, rooms, names = read_warehouse(path)
-        codes.update(names)
-        parts += [chosen_nights(otb.filter(pl.col("property_id") == pid),
-                                rooms.filter(pl.col("property_id") == pid))
-                  for pid in sorted(names)]
-    print(table(pl.concat(parts), codes))
-    print(f"\n{time.perf_counter() - started:.1f} s")
-
+    pooled_main(__doc__.splitlines()[0], chosen_nights, table)
 
 if __name__ == "__main__":
     main()

@@ -16,13 +16,11 @@ reads this table to set `ForecastSettings.level_from_days`.
 
 from __future__ import annotations
 
-import argparse
-import time
 from dataclasses import replace
 
 import polars as pl
 
-from benchmarks.forecast_accuracy_table import read_warehouse
+from benchmarks.forecast_accuracy_table import pooled_main
 from pipelines.transforms import forecast as fx
 
 SHOWN = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend",
@@ -66,20 +64,7 @@ def table(rows: pl.DataFrame, codes: dict[int, str]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--warehouse", required=True, nargs="+", help="warehouses the demo made")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    parts, codes = [], {}
-    for path in args.warehouse:
-        otb, rooms, names = read_warehouse(path)
-        codes.update(names)
-        parts += [unscored_rows(otb.filter(pl.col("property_id") == pid),
-                                rooms.filter(pl.col("property_id") == pid))
-                  for pid in sorted(names)]
-    print(table(pl.concat(parts), codes))
-    print(f"\n{time.perf_counter() - started:.1f} s")
-
+    pooled_main(__doc__.splitlines()[0], unscored_rows, table)
 
 if __name__ == "__main__":
     main()
