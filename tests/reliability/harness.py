@@ -195,8 +195,18 @@ def _snapshot(conn: duckdb.DuckDBPyConnection,
         kept = [c for c in columns if c not in VOLATILE]
         select = ", ".join(f'"{c}"' for c in kept)
         rows = conn.execute(f'SELECT {select} FROM "{schema}"."{table}"').fetchall()
-        found[f"{schema}.{table}"] = sorted(rows, key=repr)
+        found[f"{schema}.{table}"] = sorted((_hashable(row) for row in rows), key=repr)
     return found
+
+
+def _hashable(value: Any) -> Any:
+    """A row as `compare` sets it: a LIST value (mart.v_quarantine's record_ids) as a tuple,
+    a STRUCT or MAP as its sorted items."""
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    return value
 
 
 def compare(expected: dict[str, list[tuple[Any, ...]]],
@@ -206,8 +216,9 @@ def compare(expected: dict[str, list[tuple[Any, ...]]],
     compared = 0
     for table, rows in expected.items():
         got = actual[table]
-        missing = [r for r in rows if r not in set(got)]
-        extra = [r for r in got if r not in set(rows)]
+        got_set, rows_set = set(got), set(rows)
+        missing = [r for r in rows if r not in got_set]
+        extra = [r for r in got if r not in rows_set]
         assert not missing, f"{table}: {len(missing)} rows missing, first {missing[:2]}"
         assert not extra, f"{table}: {len(extra)} rows extra, first {extra[:2]}"
         assert len(got) == len(rows), f"{table}: {len(got)} rows vs {len(rows)}"
