@@ -152,8 +152,15 @@ def _otb(otb_snapshots: Frame) -> pl.LazyFrame:
 
 
 def _finals(o: pl.LazyFrame) -> pl.LazyFrame:
-    return o.filter(pl.col("days_before") == 0).select(
+    """The nights' finals, from the property's first night with a room on the books at its
+    end. The snapshots begin with the first booking made, often months before the first
+    night the warehouse holds (bookings taken before its history begins): those empty nights
+    are not nights of 0 rooms sold, and as such they would make a last year of 0, booking
+    curves without pickup, and scores of every method on nights that never were."""
+    finals = o.filter(pl.col("days_before") == 0).select(
         "property_id", "stay_date", final_rooms="rooms_otb", final_revenue="revenue_otb")
+    first = pl.col("stay_date").filter(pl.col("final_rooms") > 0).min().over("property_id")
+    return finals.filter(pl.col("stay_date") >= first)
 
 
 def _capacity(capacity: Frame, finals: pl.LazyFrame, as_of: pl.LazyFrame,

@@ -24,7 +24,9 @@ Z_90 = 1.6449
 """Two-sided 90 % quantile of the normal distribution."""
 WEEK_DAYS = 7
 MIN_WEEKS = 4
-"""Fewest weeks with nights for an interval (a jackknife over fewer says little)."""
+"""Fewest weeks with nights both forecast for a figure and its interval: over fewer, one
+week's luck is the figure (a hotel's first nights with a last year, say), and a jackknife of
+them says little."""
 SKILL_COLUMNS = ("better_than_last_year_pct", "better_than_last_year_low_pct",
                  "better_than_last_year_high_pct")
 GROUP = ["property_id", "horizon_days", "method"]
@@ -34,7 +36,7 @@ def skill(scored: pl.DataFrame) -> pl.DataFrame:
     """property_id, horizon_days, method and SKILL_COLUMNS (rounded to 2 decimals) for every
     method but last_year that shares a night with it. scored: backtest errors (property_id,
     stay_date, horizon_days, method, rooms_forecast, rooms_actual) of the nights scored.
-    Null skill when last_year's errors sum to 0; null interval below MIN_WEEKS weeks or when
+    Null skill when last_year's errors sum to 0 or below MIN_WEEKS weeks; null interval when
     leaving a week out leaves last_year no error."""
     error = (pl.col("rooms_forecast") - pl.col("rooms_actual")).abs()
     nights = scored.select(
@@ -61,8 +63,9 @@ def skill(scored: pl.DataFrame) -> pl.DataFrame:
     )
     spread = ((pl.col("theta_i") - pl.col("theta_i").mean()) ** 2).sum()
     se = ((pl.col("n").first() - 1) / pl.col("n").first() * spread).sqrt()
-    interval_ok = (pl.col("n").first() >= MIN_WEEKS) & pl.col("theta_i").is_not_null().all()
-    theta = pl.col("theta").first()
+    weeks_ok = pl.col("n").first() >= MIN_WEEKS
+    interval_ok = weeks_ok & pl.col("theta_i").is_not_null().all()
+    theta = pl.when(weeks_ok).then(pl.col("theta").first())
     return (
         left_out.group_by(GROUP)
         .agg(

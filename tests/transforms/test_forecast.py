@@ -130,6 +130,35 @@ def test_forecast_daily_by_hand() -> None:
     assert (daily["rooms_high"] <= daily["rooms_limit"]).all()
 
 
+def test_nights_before_the_first_night_sold_are_no_history() -> None:
+    """mart.otb_snapshots begins with the first booking made, months before the first night
+    the hotel sold (bookings taken before its history begins): the nights before that one
+    are empty in the snapshots, and they are not nights of 0 rooms. Here the hand-built
+    history without its year-back rows, and the snapshots' grid of February 2026 all empty
+    (nights 02-01 .. 03-02, before the first room sold on 03-03), plus night 2025-03-19 empty
+    (a year back from Wed 03-18). As of 03-16, Wed 03-18 (h = 2):
+    - no last year, no last year's pickup, no blend (2025-03-19 is before the first night
+      sold: no figure, not 0);
+    - with a lookback of 3 weeks, the curves are still the Wednesdays 03-11 and 03-04:
+      4 + (3 + 1) / 2 = 6 (not 4 + (3 + 1 + 0) / 3 with the empty 02-25)."""
+    ly_dates = {D(s) for s, _, _ in LAST_YEAR}
+    grid = hand_built().filter(~pl.col("snapshot_date").is_in(ly_dates))
+    empty = [(1, snap, stay, 0, 0.0) for snap in _days(D("2026-02-01"), D("2026-02-28"))
+             for stay in _days(snap, snap + timedelta(days=20))]
+    empty += [(1, D("2025-03-17"), D("2025-03-19"), 0, 0.0),
+              (1, D("2025-03-19"), D("2025-03-19"), 0, 0.0)]
+    otb = pl.concat([pl.DataFrame(empty, orient="row", schema=grid.schema), grid])
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
+    three_weeks = ForecastSettings(lookback_weeks=3, horizon_days=20)
+    wed = _at(method_forecasts(otb, CAPACITY, as_of, [2], three_weeks), "2026-03-18")
+    assert (wed["last_year"], wed["last_year_pickup"], wed["blend"]) == (None, None, None)
+    assert wed["additive_pickup"] == pytest.approx(6.0)
+    assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
+    # and no backtest scores an empty night before the first night sold
+    scored = backtest(otb, CAPACITY, SETTINGS)
+    assert scored["stay_date"].min() == D("2026-03-03")
+
+
 def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     """With last year's Wednesdays 2025-03-12 (5 rooms at 80.00) and 2025-03-26 (3 at 100.00)
     too. Night 03-18's season a year earlier: the two Wednesdays (lookback_weeks) around
