@@ -20,6 +20,17 @@ manager makes without a model, each from what was known as of S:
 Per warehouse, hotel and months ahead k (0 = the as-of date's month): the month-forecasts
 scored, WAPE (sum |expected - actual| / sum actual) and bias (sum (expected - actual) / sum
 actual) in %, of rooms sold and of net room revenue; with several warehouses, their mean.
+
+Then the forecast's revenue bias split in three parts that add up to it (% of the actual
+revenue), over the nights still ahead as of S (the closed nights are actual on both sides):
+
+- `rooms`: the forecast's revenue less what the same forecast gives with the rooms the nights
+  ended with on the books (`forecast_daily`'s revenue is the books' revenue plus the rooms
+  still to come at its ADR of them: that ADR, on the rooms that did come);
+- `price`: that revenue less the books' revenue at the nights' end: the ADR of the rooms
+  still to come, against what they paid;
+- `books_vs_sold`: the books' revenue at the nights' end less the room revenue
+  mart.occupancy_daily shows (no-shows, complimentary rooms, rates changed at the desk).
 The scored months are those wholly closed by the last snapshot; the as-of dates begin a year
 after the first night the warehouse holds (the forecast's last-year methods and the
 `last_year` month need a year of nights).
@@ -102,8 +113,12 @@ def month_forecasts(as_of: date, ahead: pl.DataFrame, daily: pl.DataFrame, otb: 
     ended = otb.filter(pl.col("snapshot_date") == pl.col("stay_date")).select(
         stay_date=pl.col("stay_date") + pl.duration(days=364),
         ly_rooms_final="rooms_otb", ly_revenue_final=pl.col("revenue_otb_net").cast(pl.Float64))
+    finals = otb.filter(pl.col("snapshot_date") == pl.col("stay_date")).select(
+        "stay_date", final_rooms="rooms_otb",
+        final_revenue=pl.col("revenue_otb_net").cast(pl.Float64))
     nights = ahead.join(then, on="stay_date", how="left").join(ended, on="stay_date",
-                                                                how="left").with_columns(
+                                                                how="left").join(
+        finals, on="stay_date", how="left").with_columns(
         ly_rooms=pl.col("rooms_otb") + pl.col("ly_rooms_final") - pl.col("ly_rooms_then"),
         ly_revenue=pl.col("revenue_otb_net").cast(pl.Float64) + pl.col("ly_revenue_final")
         - pl.col("ly_revenue_then"),
@@ -127,7 +142,8 @@ def month_forecasts(as_of: date, ahead: pl.DataFrame, daily: pl.DataFrame, otb: 
             "on_books": ("rooms_otb", "revenue_otb"),
         }
         row: dict[str, object] = {"as_of": as_of, "k": k, "month": first,
-                                  "actual_rooms": actual[0], "actual_revenue": actual[1]}
+                                  "actual_rooms": actual[0], "actual_revenue": actual[1],
+                                  **revenue_parts(rest, daily)}
         for method, (rooms, revenue) in expected.items():
             missing = rest[rooms].null_count() > 0
             row[f"{method}_rooms"] = None if missing else closed[0] + float(rest[rooms].sum())
@@ -140,6 +156,28 @@ def month_forecasts(as_of: date, ahead: pl.DataFrame, daily: pl.DataFrame, otb: 
         row["last_year_revenue"] = ly[1] if whole else None
         rows.append(row)
     return rows
+
+
+def revenue_parts(rest: pl.DataFrame, daily: pl.DataFrame) -> dict[str, float]:
+    """The forecast's revenue error over the nights `rest` (forecast_daily's rows joined to
+    their final books: final_rooms, final_revenue) in three parts adding up to it (the
+    module's docstring): part_rooms, part_price, part_books_vs_sold."""
+    otb = pl.col("rooms_otb").cast(pl.Float64)
+    rooms, final = pl.col("rooms_forecast"), pl.col("final_rooms").cast(pl.Float64)
+    revenue = pl.col("room_revenue_forecast_net").cast(pl.Float64)
+    otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb).otherwise(0.0)
+    # forecast_daily: revenue_otb + (rooms - otb) x the ADR of the rooms to come, when
+    # rooms >= otb; rooms x the books' ADR below them
+    adr_more = pl.when(rooms > otb).then((revenue - pl.col("revenue_otb")) / (rooms - otb)
+                                         ).otherwise(otb_adr)
+    at_final = pl.when(final >= otb).then(pl.col("revenue_otb") + (final - otb) * adr_more
+                                          ).otherwise(final * otb_adr)
+    sums = rest.join(daily.select("stay_date", "room_revenue_net"), on="stay_date",
+                     how="left").select(
+        part_rooms=(revenue - at_final).sum(),
+        part_price=(at_final - pl.col("final_revenue")).sum(),
+        part_books_vs_sold=(pl.col("final_revenue") - pl.col("room_revenue_net")).sum())
+    return {k: float(v) for k, v in sums.row(0, named=True).items()}
 
 
 def scores(rows: pl.DataFrame) -> pl.DataFrame:
@@ -160,6 +198,32 @@ def scores(rows: pl.DataFrame) -> pl.DataFrame:
         {m: i for i, m in enumerate(METHODS)}, return_dtype=pl.Int32))
 
 
+PARTS = ("rooms", "price", "books_vs_sold")
+
+
+def revenue_split(rows: pl.DataFrame) -> pl.DataFrame:
+    """Per hotel and months ahead: the forecast's revenue bias and its parts, in % of the
+    actual revenue of the months scored."""
+    both = rows.drop_nulls(["forecast_rooms", "forecast_revenue"])
+    actual = pl.col("actual_revenue").sum()
+    return both.group_by("hotel", "k").agg(
+        pl.len().alias("months"),
+        ((pl.col("forecast_revenue") - pl.col("actual_revenue")).sum() / actual * 100)
+        .round(2).alias("revenue_bias_pct"),
+        *[(pl.col(f"part_{p}").sum() / actual * 100).round(2).alias(f"{p}_pct")
+          for p in PARTS]).sort("hotel", "k")
+
+
+def split_markdown(table: pl.DataFrame) -> str:
+    lines = ["| hotel | months ahead | months scored | revenue bias % | rooms part % "
+             "| price part % | books vs sold part % |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in table.iter_rows(named=True):
+        lines.append(f"| {r['hotel']} | {r['k']} | {r['months']} | "
+                     f"{r['revenue_bias_pct']:+.2f} | {r['rooms_pct']:+.2f} | "
+                     f"{r['price_pct']:+.2f} | {r['books_vs_sold_pct']:+.2f} |")
+    return "\n".join(lines)
+
+
 def markdown(table: pl.DataFrame) -> str:
     lines = ["| hotel | months ahead | method | months scored | rooms WAPE % | rooms bias % "
              "| revenue WAPE % | revenue bias % |", "|---|---:|---|---:|---:|---:|---:|---:|"]
@@ -170,8 +234,9 @@ def markdown(table: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def backtest(path: str, step: int, months: int) -> pl.DataFrame:
-    """The scores of one warehouse (`scores`)."""
+def backtest(path: str, step: int, months: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The scores of one warehouse (`scores`) and the forecast's revenue split
+    (`revenue_split`)."""
     otb, rooms, daily, codes = read(path)
     days, last_closed = as_of_dates(otb, daily, step)
     if not days:
@@ -189,7 +254,8 @@ def backtest(path: str, step: int, months: int) -> pl.DataFrame:
             ahead = fx.forecast_daily(p_otb, p_rooms, as_of_date=as_of, settings=settings)
             rows += [{"hotel": code, **row} for row in month_forecasts(
                 as_of, ahead, p_daily, p_otb, months, last_closed)]
-    return scores(pl.DataFrame(rows))
+    frame = pl.DataFrame(rows)
+    return scores(frame), revenue_split(frame)
 
 
 def main() -> None:
@@ -200,16 +266,22 @@ def main() -> None:
     parser.add_argument("--months", type=int, default=3, help="months after the as-of month")
     args = parser.parse_args()
     started = time.perf_counter()
-    tables = []
+    tables, splits = [], []
     for path in args.warehouse:
-        table = backtest(path, args.step, args.months)
+        table, split = backtest(path, args.step, args.months)
         tables.append(table)
+        splits.append(split)
         print(markdown(table) + "\n", flush=True)
+        print("The forecast's revenue bias in parts\n\n" + split_markdown(split) + "\n",
+              flush=True)
     if len(tables) > 1:
         mean = pl.concat(tables).group_by("hotel", "k", "method", maintain_order=True).agg(
             pl.col("months").sum(), pl.col("^.*_pct$").mean())
         print(f"Mean of the {len(tables)} warehouses (months scored: their sum)\n")
-        print(markdown(mean))
+        print(markdown(mean) + "\n")
+        parts = pl.concat(splits).group_by("hotel", "k", maintain_order=True).agg(
+            pl.col("months").sum(), pl.col("^.*_pct$").mean())
+        print("The forecast's revenue bias in parts, mean\n\n" + split_markdown(parts))
     print(f"\n{time.perf_counter() - started:.0f} s")
 
 
