@@ -74,11 +74,13 @@ def demo_warehouse(root: Path, seed: int, days: int, end: str) -> Path:
 
 def with_floors(errors: pl.DataFrame, sandbox: Path, pid: int) -> pl.DataFrame:
     """`errors` of one property plus the rows of FLOORS at every horizon: the simulator's
-    targets as forecasts, beside the same actual rooms."""
+    targets as forecasts, beside the same actual rooms (no band: rooms_low / rooms_high
+    null)."""
     nights = errors.select("stay_date", "horizon_days", "as_of_date", "rooms_actual").unique()
     level, night = night_floors(str(sandbox), pid, nights["stay_date"].to_list())
+    no_band = {c: pl.lit(None, errors.schema[c]) for c in ("rooms_low", "rooms_high")}
     floors = [nights.with_columns(property_id=pl.lit(pid, errors["property_id"].dtype),
-                                  method=pl.lit(name), rooms_forecast=series)
+                                  method=pl.lit(name), rooms_forecast=series, **no_band)
               for name, series in zip(FLOORS, (level, night), strict=True)]
     return pl.concat([errors, *(f.select(errors.columns) for f in floors)])
 
