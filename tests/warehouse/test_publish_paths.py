@@ -5,6 +5,8 @@ format. Either way the copy holds every committed row and opens as 1.4 storage."
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -55,3 +57,38 @@ def test_a_warehouse_in_a_newer_format_is_rewritten_into_the_old_one(tmp_path: P
     version, rows = _copy_facts(path)
     assert copyable(version), version
     assert rows == [(0,), (1,), (2,), (41,)]
+
+
+HOLDS = """
+import duckdb, sys
+try:
+    duckdb.connect(sys.argv[1]).close()
+except duckdb.IOException as error:
+    print("refused" if "lock" in str(error) else f"other: {error}")
+else:
+    print("opened")
+"""
+
+
+def _another_writer(path: Path) -> str:
+    """What a writer in another process gets: `refused` while this one holds the file."""
+    return subprocess.run([sys.executable, "-c", HOLDS, str(path)], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_the_writer_still_holds_the_warehouse_after_publishing(tmp_path: Path) -> None:
+    """DuckDB's lock is a POSIX record lock, lost by a process that closes any descriptor of
+    the file: a publish that read the warehouse's bytes itself let a second writer in while
+    the first still had it open (a sync and a reconciliation, in CI: the second's publish
+    removed the first's temporary copy). After publishing, the writer holds it still."""
+    path = tmp_path / "w.duckdb"
+    conn = connect(path)
+    try:
+        conn.execute("CREATE TABLE core.marker AS SELECT 1 AS n")
+        assert _another_writer(path) == "refused"
+        assert publish(conn, path).how == "copy"
+        assert _another_writer(path) == "refused"
+        conn.execute("INSERT INTO core.marker VALUES (2)")  # still the only writer
+    finally:
+        conn.close()
+    assert _another_writer(path) == "opened"
