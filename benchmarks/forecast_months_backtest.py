@@ -214,23 +214,24 @@ def revenue_split(rows: pl.DataFrame) -> pl.DataFrame:
           for p in PARTS]).sort("hotel", "k")
 
 
-def split_markdown(table: pl.DataFrame) -> str:
-    lines = ["| hotel | months ahead | months scored | revenue bias % | rooms part % "
-             "| price part % | books vs sold part % |", "|---|---:|---:|---:|---:|---:|---:|"]
-    for r in table.iter_rows(named=True):
-        lines.append(f"| {r['hotel']} | {r['k']} | {r['months']} | "
-                     f"{r['revenue_bias_pct']:+.2f} | {r['rooms_pct']:+.2f} | "
-                     f"{r['price_pct']:+.2f} | {r['books_vs_sold_pct']:+.2f} |")
-    return "\n".join(lines)
+Column = tuple[str, str, str]
+"""A markdown column: its header, the table's column, the format of its cells."""
+SCORE_COLUMNS: tuple[Column, ...] = (
+    ("hotel", "hotel", "s"), ("months ahead", "k", "d"), ("method", "method", "s"),
+    ("months scored", "months", "d"), ("rooms WAPE %", "rooms_wape_pct", ".2f"),
+    ("rooms bias %", "rooms_bias_pct", "+.2f"), ("revenue WAPE %", "revenue_wape_pct", ".2f"),
+    ("revenue bias %", "revenue_bias_pct", "+.2f"))
+SPLIT_COLUMNS: tuple[Column, ...] = (
+    ("hotel", "hotel", "s"), ("months ahead", "k", "d"), ("months scored", "months", "d"),
+    ("revenue bias %", "revenue_bias_pct", "+.2f"), ("rooms part %", "rooms_pct", "+.2f"),
+    ("price part %", "price_pct", "+.2f"), ("books vs sold part %", "books_vs_sold_pct", "+.2f"))
 
 
-def markdown(table: pl.DataFrame) -> str:
-    lines = ["| hotel | months ahead | method | months scored | rooms WAPE % | rooms bias % "
-             "| revenue WAPE % | revenue bias % |", "|---|---:|---|---:|---:|---:|---:|---:|"]
-    for r in table.iter_rows(named=True):
-        lines.append(f"| {r['hotel']} | {r['k']} | {r['method']} | {r['months']} | "
-                     f"{r['rooms_wape_pct']:.2f} | {r['rooms_bias_pct']:+.2f} | "
-                     f"{r['revenue_wape_pct']:.2f} | {r['revenue_bias_pct']:+.2f} |")
+def markdown(table: pl.DataFrame, columns: tuple[Column, ...] = SCORE_COLUMNS) -> str:
+    lines = ["| " + " | ".join(head for head, _, _ in columns) + " |",
+             "|" + "|".join("---" if cell == "s" else "---:" for _, _, cell in columns) + "|"]
+    lines += ["| " + " | ".join(format(r[key], cell) for _, key, cell in columns) + " |"
+              for r in table.iter_rows(named=True)]
     return "\n".join(lines)
 
 
@@ -272,7 +273,7 @@ def main() -> None:
         tables.append(table)
         splits.append(split)
         print(markdown(table) + "\n", flush=True)
-        print("The forecast's revenue bias in parts\n\n" + split_markdown(split) + "\n",
+        print("The forecast's revenue bias in parts\n\n" + markdown(split, SPLIT_COLUMNS) + "\n",
               flush=True)
     if len(tables) > 1:
         mean = pl.concat(tables).group_by("hotel", "k", "method", maintain_order=True).agg(
@@ -281,7 +282,7 @@ def main() -> None:
         print(markdown(mean) + "\n")
         parts = pl.concat(splits).group_by("hotel", "k", maintain_order=True).agg(
             pl.col("months").sum(), pl.col("^.*_pct$").mean())
-        print("The forecast's revenue bias in parts, mean\n\n" + split_markdown(parts))
+        print("The forecast's revenue bias in parts, mean\n\n" + markdown(parts, SPLIT_COLUMNS))
     print(f"\n{time.perf_counter() - started:.0f} s")
 
 
