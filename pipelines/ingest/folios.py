@@ -7,7 +7,10 @@ these classes (docs/ingestion.md, Folios), a reservation counting in the first t
   after the folio watermark less the overlap; a run that died between the two streams is
   made good), and reservations released from quarantine since (whatever their `updated_at`);
 - `in_house`: rooms checked in;
-- `departed`: rooms checked out within `departed_days` of the business date;
+- `departed`: rooms checked out within `late_charge_days` of the business date, and those
+  checked out within `departed_days` while a folio of theirs is not closed or not settled
+  (balance not zero) in the warehouse, or none is held yet: a folio closed and settled is
+  final, so reading it again costs a call and lands nothing;
 - `sweep`: a rotating share of the other reservations holding a folio not yet `closed` in the
   warehouse (the future book, mostly), so that each is read at least once within
   `folio_sweep_hours` of the PMS's clock: the ones read longest ago first, as many as are
@@ -121,11 +124,20 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
                AND q.released_at >= s.updated_at - $overlap
             UNION ALL SELECT reservation_id, 1 FROM core.reservation_rooms
              WHERE property_id = $p AND status = 'checked_in'
-            UNION ALL SELECT reservation_id, 2 FROM core.reservation_rooms
-             WHERE property_id = $p AND status = 'checked_out' AND departure >= $departed)
+            UNION ALL SELECT rr.reservation_id, 2 FROM core.reservation_rooms rr
+             WHERE rr.property_id = $p AND rr.status = 'checked_out'
+               AND rr.departure >= $departed
+               AND (rr.departure >= $late OR NOT EXISTS (
+                    SELECT 1 FROM core.folios f
+                     WHERE f.property_id = $p AND f.reservation_id = rr.reservation_id)
+                    OR EXISTS (
+                    SELECT 1 FROM core.folios f
+                     WHERE f.property_id = $p AND f.reservation_id = rr.reservation_id
+                       AND (f.status <> 'closed' OR f.balance <> 0))))
         SELECT reservation_id, min(rank) FROM frequent GROUP BY 1 ORDER BY 2, 1
     """, {"p": pid, "since": watermark - settings.overlap, "overlap": settings.overlap,
-          "departed": departed_since}).fetchall()
+          "departed": departed_since,
+          "late": ctx.business_date - timedelta(days=settings.late_charge_days)}).fetchall()
     plan = FolioPlan("incremental", now, {name: [] for name in CLASSES}, loose)
     for reservation_id, rank in ranked:
         plan.classes[CLASSES[rank]].append(int(reservation_id))

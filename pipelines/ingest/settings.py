@@ -20,7 +20,11 @@ class SyncSettings(BaseModel):
     """Reservations are read from the stored cursor minus this window (a commit may become
     visible after a later one; rows in the window are read again and merged)."""
     departed_days: NonNegativeInt = 7
-    """Folios of rooms that departed within this many days (of the business date) are re-read."""
+    """Folios of rooms that departed within this many days (of the business date) are re-read
+    while one of them is not closed or not settled (balance not zero)."""
+    late_charge_days: NonNegativeInt = 1
+    """Folios of rooms that departed within this many days are re-read on every run even when
+    all are closed and settled: a late charge may open a new folio."""
     full_folio_refresh: bool = False
     """Re-read the folios of every reservation in the warehouse (closed folios stay final)."""
     folio_sweep_hours: PositiveInt = 24
