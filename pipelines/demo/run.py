@@ -23,7 +23,7 @@ from pipelines.ingest import SyncSettings
 from pipelines.materialize import PropertyRun, materialize
 from pipelines.warehouse import connect, read_copy_path
 
-from .close import close_day
+from .close import CLOSE_STREAMS, close_day, hand_over_the_day
 from .config import DemoConfig, DemoError, start_clean
 from .sandbox_admin import SandboxAdmin, hand_over_pos_files
 from .simulate import simulate_history
@@ -117,42 +117,47 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
           codes: list[str], base_url: str, result: DemoResult) -> None:
     daily = SyncSettings(stay_guests=False)
 
-    def sync(code: str, streams: Sequence[str], settings: SyncSettings = daily,
-             marts: bool = False) -> PropertyRun:
+    def sync_all(codes: Sequence[str], streams: Sequence[str],
+                 settings: SyncSettings = daily, marts: bool = False) -> list[PropertyRun]:
+        # One run for the hotels asked, synced side by side (as `pmsw sync` does a group).
         # The read copy is published once, with the marts: readers wait for the whole demo.
-        [run] = materialize([code], config.warehouse, streams, settings=settings, marts=marts,
-                            publish=marts)
-        if run.error is not None:
-            raise DemoError(f"{code}: {type(run.error).__name__}: {run.error}")
-        failed = [(s, m) for s, m in run.streams.items() if m["status"] != "success"]
-        if failed:
-            raise DemoError(f"{code}: stream {failed[0][0]} {failed[0][1]['status']}: "
-                            f"{failed[0][1].get('message')}")
-        checks = result.checks.setdefault(code, {})
-        for name, outcome in run.checks.items():
-            if outcome[0] is False or name not in checks:
-                checks[name] = outcome
-        return run
+        runs = materialize(codes, config.warehouse, streams, settings=settings, marts=marts,
+                           publish=marts)
+        for run in runs:
+            if run.error is not None:
+                raise DemoError(f"{run.code}: {type(run.error).__name__}: {run.error}")
+            failed = [(s, m) for s, m in run.streams.items() if m["status"] != "success"]
+            if failed:
+                raise DemoError(f"{run.code}: stream {failed[0][0]} {failed[0][1]['status']}: "
+                                f"{failed[0][1].get('message')}")
+            checks = result.checks.setdefault(run.code, {})
+            for name, outcome in run.checks.items():
+                if outcome[0] is False or name not in checks:
+                    checks[name] = outcome
+        return runs
 
     with progress.step("first_sync", "First sync: full load of reservations, events, "
                                      "availability into DuckDB (the Dagster assets and "
                                      "their checks)") as note:
-        for code in codes:
-            run = sync(code, DAILY_STREAMS)
-            note(f"{code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
-                                         in run.streams.items() if s != "reference"))
+        for run in sync_all(codes, DAILY_STREAMS):
+            note(f"{run.code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
+                                             in run.streams.items() if s != "reference"))
     with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
                                 "live a day, then the warehouse syncs"
                                 + (" and closes the day" if config.daily_close else "")
                        ) as note:
         with progress.bar(config.daily_syncs, "days") as bar:
             posted = blocked = 0
+            # A day is one run for both hotels: their reservations, and with the close the
+            # day's folios and POS files, then the close of each hotel.
+            streams = (*DAILY_STREAMS, *CLOSE_STREAMS) if config.daily_close else DAILY_STREAMS
             for _ in range(config.daily_syncs):
                 business_date = admin.advance(1, ids)
-                for code in codes:
-                    sync(code, DAILY_STREAMS)
                 if config.daily_close:
-                    for done in close_day(config, lambda code, streams: sync(code, streams)):
+                    hand_over_the_day(config)
+                sync_all(codes, streams)
+                if config.daily_close:
+                    for done in close_day(config):
                         for recon in (done.closed, done.pre_departure):
                             if recon is not None:
                                 posted += recon.summary["posted"][0]
@@ -165,15 +170,13 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
     with progress.step("final_sync", "Folios (full refresh) and the POS ledger files") as note:
         hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
         final = SyncSettings(stay_guests=False, full_folio_refresh=True)
-        for code in codes:
-            run = sync(code, FINAL_STREAMS, final)
-            note(f"{code}: {run.streams['folios']['rows']} folio rows, "
+        for run in sync_all(codes, FINAL_STREAMS, final):
+            note(f"{run.code}: {run.streams['folios']['rows']} folio rows, "
                  f"{run.streams['pos_ledger']['rows']} POS ledger lines")
     with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
                                 "segments, booking KPIs (polars)") as note:
-        for code in codes:
-            run = sync(code, (), marts=True)
-            note(f"{code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
+        for run in sync_all(codes, (), marts=True):
+            note(f"{run.code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
         note(f"read copy published: {read_copy_path(config.warehouse)}")
     with progress.step("reconcile", "Folio reconciliation of the last "
                                     f"{config.daily_syncs} business dates: dry run, then "
