@@ -37,7 +37,7 @@ def _common(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--to", "last", metavar="YYYY-MM-DD", help="Last date (inclusive)."),
         click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                      show_default=True,
-                     help="Output format; xlsx: one sheet, typed cells, header frozen."),
+                     help="Output format; xlsx: one sheet, title block, typed cells, totals."),
         click.option("--output", "-o", "output", type=click.Path(dir_okay=False,
                      path_type=Path), default=None,
                      help="Write to FILE instead of stdout (xlsx to a terminal needs it)."),
@@ -71,16 +71,17 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         raise click.ClickException(str(error)) from None
     if fmt == "table" and output is None:
         click.echo(as_of_text)
-        _write(table, name, fmt, output)
+        _write(table, name, fmt, output, as_of_text)
     else:  # csv, json and xlsx stay machine-readable: the line goes to stderr, once written
-        _write(table, name, fmt, output)
+        _write(table, name, fmt, output, as_of_text)
         click.echo(as_of_text, err=True)
 
 
-def _write(table: Table, name: str, fmt: str, output: Path | None) -> None:
-    """The rendered report to --output or stdout (xlsx as bytes)."""
+def _write(table: Table, name: str, fmt: str, output: Path | None, as_of: str) -> None:
+    """The rendered report to --output or stdout (xlsx as bytes, its title block holding the
+    As-of line)."""
     if fmt == "xlsx":
-        data = render_xlsx(table, name)
+        data = render_xlsx(table, name, as_of)
         if output is None:
             sys.stdout.flush()
             sys.stdout.buffer.write(data)
