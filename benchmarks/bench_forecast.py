@@ -52,7 +52,8 @@ def run(hotels: int, years: int) -> None:
     ranges = pl.DataFrame({"property_id": list(range(1, hotels + 1))}).with_columns(
         first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1)))
     capacity = pl.DataFrame({"property_id": list(range(1, hotels + 1)),
-                             "rooms": [ROOMS_PER_HOTEL] * hotels})
+                             "rooms": [ROOMS_PER_HOTEL] * hotels,
+                             "rooms_available": [ROOMS_PER_HOTEL] * hotels})
     print(f"{hotels} hotels x {years} years: {versions.height:,} versions")
     print("marts")
     t_otb, otb = timed("otb_snapshots", lambda: otb_snapshots(versions, ranges, TZ))

@@ -69,14 +69,14 @@ def markdown(table: pl.DataFrame, codes: dict[int, str]) -> str:
 
 
 def read_warehouse(path: str) -> tuple[pl.DataFrame, pl.DataFrame, dict[int, str]]:
-    """mart.otb_snapshots, the sellable rooms per property and the property codes."""
+    """mart.otb_snapshots, the sellable rooms (and every room) per property and the codes."""
     con = duckdb.connect(path, read_only=True)
     try:
         otb = con.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, revenue_otb_net "
                       "FROM mart.otb_snapshots").pl()
         codes = dict(con.sql("SELECT property_id, code FROM core.property").fetchall())
-        rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms "
-                        "FROM core.rooms GROUP BY 1").pl()
+        rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms, "
+                        "count(*)::BIGINT AS rooms_available FROM core.rooms GROUP BY 1").pl()
     finally:
         con.close()
     return otb, rooms, codes

@@ -152,10 +152,12 @@ class Inputs:
         return [self.facts.timezone, self.vat, bounds, self.settings.horizon_days]
 
     def capacity(self) -> pl.DataFrame:
-        """property_id, rooms: the sellable rooms of core.rooms."""
+        """property_id, rooms: the sellable rooms of core.rooms (what can be sold);
+        rooms_available: every room (the STR supply occupancy divides by, docs/kpi.md)."""
         rooms = self.room_catalogue()
         sellable = rooms.filter(pl.col("sellable")).height if rooms.height else 0
-        return pl.DataFrame({"property_id": [self.pid], "rooms": [sellable]})
+        return pl.DataFrame({"property_id": [self.pid], "rooms": [sellable],
+                             "rooms_available": [rooms.height]})
 
     def scored_forecasts(self) -> pl.DataFrame:
         """The backtest's forecasts (`scored_forecasts`) of the stored mart.otb_snapshots, once

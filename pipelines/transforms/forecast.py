@@ -890,8 +890,9 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     )
     return (
         picked.with_columns(revenue_forecast=revenue)
-        .join(lazy(capacity, "capacity", ["property_id", "rooms"]).collect()
-              .select("property_id", capacity=pl.col("rooms").cast(pl.Int64)),
+        .join(lazy(capacity, "capacity", ["property_id", "rooms", "rooms_available"]).collect()
+              .select("property_id", capacity=pl.col("rooms").cast(pl.Int64),
+                      supply=pl.col("rooms_available").cast(pl.Int64)),
               on="property_id", how="left")
         .select(
             "property_id", "as_of_date", "stay_date",
@@ -904,8 +905,10 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
             room_revenue_forecast_net=pl.col("revenue_forecast").round(2),
             adr_forecast_net=pl.when(rooms > 0)
             .then(pl.col("revenue_forecast") / rooms).round(2),
-            occupancy_forecast_pct=pl.when(pl.col("capacity") > 0)
-            .then(rooms / pl.col("capacity") * 100).round(2),
+            # the STR supply, every room, as every other occupancy (docs/kpi.md); the
+            # sellable rooms (capacity) only bound what can be sold
+            occupancy_forecast_pct=pl.when(pl.col("supply") > 0)
+            .then(rooms / pl.col("supply") * 100).round(2),
             capacity=pl.col("capacity").cast(pl.Int32),
             rooms_limit=pl.col("cap").cast(pl.Int32),
             method="method",

@@ -50,7 +50,12 @@ from pipelines.transforms.forecast import (
 )
 
 D = date.fromisoformat
-CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [10]})
+CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [10], "rooms_available": [10]})
+
+
+def hotel_of(rooms: int) -> pl.DataFrame:
+    """The capacity frame of a hotel of `rooms` rooms, all of them for sale."""
+    return CAPACITY.with_columns(rooms=pl.lit(rooms), rooms_available=pl.lit(rooms))
 SETTINGS = ForecastSettings(lookback_weeks=2, horizon_days=20)
 FINAL_ADR = 120.0
 
@@ -108,6 +113,17 @@ def test_each_method_by_hand() -> None:
     overbooking = ForecastSettings(lookback_weeks=2, horizon_days=20, overbooking_rooms=1)
     tue = _at(method_forecasts(hand_built(), CAPACITY, as_of, [1], overbooking), "2026-03-17")
     assert tue["additive_pickup"] == pytest.approx(11.0)
+
+
+def test_forecast_occupancy_divides_by_every_room_not_the_sellable_ones() -> None:
+    """Occupancy has one supply (docs/kpi.md, STR / USALI): every room of the property. Two of
+    12 rooms out of sale bound what can be sold (capacity 10), not the denominator: the 6.0
+    rooms forecast of Wednesday are 6 / 12 = 50.00 %, not 6 / 10."""
+    capacity = CAPACITY.with_columns(rooms_available=pl.lit(12))
+    wed = _at(forecast_daily(hand_built(), capacity, D("2026-03-16"), SETTINGS), "2026-03-18")
+    assert wed["rooms_forecast"] == pytest.approx(6.0)
+    assert wed["capacity"] == 10
+    assert wed["occupancy_forecast_pct"] == pytest.approx(50.0)
 
 
 def test_forecast_daily_by_hand() -> None:
@@ -277,11 +293,11 @@ def test_no_leakage(history: pl.DataFrame) -> None:
     changed = _scrambled_after(history, as_of)
     assert not changed.equals(history)
     settings = ForecastSettings(horizon_days=AHEAD)
-    frames = [(forecast_daily(h, CAPACITY.with_columns(rooms=pl.lit(60)), as_of, settings),
-               backtest(h, CAPACITY.with_columns(rooms=pl.lit(60)), settings)
+    frames = [(forecast_daily(h, hotel_of(60), as_of, settings),
+               backtest(h, hotel_of(60), settings)
                .filter(pl.col("as_of_date") == as_of)
                .select("stay_date", "horizon_days", "method", "rooms_forecast"),
-               method_forecasts(h, CAPACITY.with_columns(rooms=pl.lit(60)),
+               method_forecasts(h, hotel_of(60),
                                 pl.DataFrame({"property_id": [1], "as_of_date": [as_of]}),
                                 None, settings))
               for h in (history, changed)]
@@ -299,7 +315,7 @@ def test_no_leakage(history: pl.DataFrame) -> None:
 
 
 def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None:
-    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    capacity = hotel_of(60)
     settings = ForecastSettings(horizon_days=AHEAD)
     errors = backtest(history, capacity, settings)
     table = accuracy(errors, settings)
@@ -334,7 +350,7 @@ def test_the_backtest_forecasts_computed_once_give_the_same_marts(
         history: pl.DataFrame) -> None:
     """The marts step computes the backtest's forecasts once for forecast_daily and
     forecast_accuracy (pipelines/marts/build.py): each mart is the same as computed alone."""
-    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    capacity = hotel_of(60)
     settings = ForecastSettings(horizon_days=AHEAD)
     scored = scored_forecasts(history, capacity, settings)
     assert backtest(history, capacity, settings, scored=scored).equals(
@@ -354,7 +370,7 @@ def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
     nights whose snapshots they read its first half-year (besides last year's books and the
     finals); the marts equal those computed from the forecasts of every as-of date."""
     history = random_history(days=730)
-    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    capacity = hotel_of(60)
     settings = ForecastSettings(horizon_days=AHEAD)
     first, last = history["snapshot_date"].min(), history["snapshot_date"].max()
     scored = scored_forecasts(history, capacity, settings)
@@ -554,7 +570,7 @@ def test_last_year_season_by_hand() -> None:
       Saturday 2026-05-09: 1080 / 31 x 13620 / 9720 x 1.1 = 14982 / 279 = 53.70;
       Wednesday 2026-04-22: none (April 2025 is no level).
     """
-    capacity = CAPACITY.with_columns(rooms=pl.lit(100))
+    capacity = hotel_of(100)
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-10")]})
     got = method_forecasts(season_history(), capacity, as_of, [12, 26, 29])
     assert _at(got, "2026-05-06")["last_year_season"] == pytest.approx(1105.5 / 31)
@@ -606,7 +622,7 @@ def test_season_books_by_hand() -> None:
       resid' = 0, -4, 0, 6; w = (0 + 16 + 0 + 12) / (16 + 16 + 0 + 4) = 28 / 36 = 7 / 9.
       The books say 20 / 0.5 = 40: 20 + 7 / 9 x 20 = 35.56, above the 30 rooms: 30.
     """
-    capacity = CAPACITY.with_columns(rooms=pl.lit(30))
+    capacity = hotel_of(30)
     as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [D("2026-03-10"),
                                                                  D("2026-03-11")]})
     got = method_forecasts(books_history(), capacity, as_of, [2], BOOKS_SETTINGS)
@@ -616,14 +632,14 @@ def test_season_books_by_hand() -> None:
     assert fri["last_year_season"] == pytest.approx(20.0)
     assert fri["cap"] == 30
     assert fri["season_books"] == pytest.approx(30.0)  # 35.56, clipped to the hotel
-    with_room = method_forecasts(books_history(), CAPACITY.with_columns(rooms=pl.lit(40)), as_of,
+    with_room = method_forecasts(books_history(), hotel_of(40), as_of,
                                  [2], BOOKS_SETTINGS)
     assert _at(with_room, "2026-03-13")["season_books"] == pytest.approx(20 + 7 / 9 * 20)
 
 
 def test_season_books_needs_its_training_nights() -> None:
     """Fewer training nights than books_min_nights: null, the level still there."""
-    capacity = CAPACITY.with_columns(rooms=pl.lit(30))
+    capacity = hotel_of(30)
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-10")]})
     for settings in (ForecastSettings(),  # 4 nights < 28
                      ForecastSettings(books_window_days=4, books_min_nights=5),
@@ -640,7 +656,7 @@ def test_season_books_is_its_definition(history: pl.DataFrame) -> None:
     every as-of date S of the last 40 and h of HORIZONS, the training nights D' (S - 182 <=
     D' < S, realized, with a level of their own as of D' - h) give p and w as written in the
     module docstring; season_books = clip(L + w (OTB / p - L))."""
-    capacity = CAPACITY.with_columns(rooms=pl.lit(60))
+    capacity = hotel_of(60)
     every = method_forecasts(history, capacity, history.select(
         "property_id", as_of_date="snapshot_date").unique(), HORIZONS)
     finals = dict(history.filter(pl.col("snapshot_date") == pl.col("stay_date"))
