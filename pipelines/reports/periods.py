@@ -32,6 +32,9 @@ class _Sums:
     other: Decimal | None = Decimal(0)
     nights: int = 0
     """Nights of the period mart.occupancy_daily holds (actuals only)."""
+    room_nights: Decimal | None = None
+    """Room revenue of the nights sold, fees apart (ADR's numerator, docs/kpi.md); None: the
+    same as `room` (a budget or a forecast has no fees)."""
     on_books: int = 0
     """Rooms on the books of the nights still ahead (an expected period only)."""
 
@@ -40,7 +43,8 @@ class _Sums:
             + self.other
         return {"rooms_sold": int(self.sold), "rooms_available": int(self.available),
                 "occupancy_pct": _ratio(self.sold, self.available, 100),
-                "adr_net": _ratio(self.room, self.sold),
+                "adr_net": _ratio(self.room if self.room_nights is None else self.room_nights,
+                                  self.sold),
                 "revpar_net": _ratio(self.room, self.available),
                 "room_revenue_net": self.room, "food_beverage_revenue_net": self.fnb,
                 "other_revenue_net": self.other, "total_revenue_net": total}
@@ -56,7 +60,8 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     """Sums of the nights first..last; None when the warehouse holds none of them."""
     room = conn.execute(
         "SELECT coalesce(sum(rooms_sold), 0), coalesce(sum(rooms_available), 0), "
-        "coalesce(sum(room_revenue_net), 0), count(*) FROM mart.occupancy_daily "
+        "coalesce(sum(room_revenue_net), 0), count(*), "
+        "coalesce(sum(room_revenue_nights_net), 0) FROM mart.occupancy_daily "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     other = conn.execute(
         "SELECT coalesce(sum(revenue_net) FILTER (WHERE department = 'food_beverage'), 0), "
@@ -68,7 +73,7 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     if not room[3]:
         return None
     return _Sums(Decimal(room[0]), Decimal(room[1]), Decimal(room[2]), Decimal(other[0]),
-                 Decimal(other[1]), int(room[3]))
+                 Decimal(other[1]), int(room[3]), room_nights=Decimal(room[4]))
 
 
 def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
@@ -136,10 +141,14 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
             return None
         sums.sold += Decimal(row[1])
         sums.room += Decimal(row[2])
+        if sums.room_nights is not None:  # the forecast's revenue is of nights, no fee
+            sums.room_nights += Decimal(row[2])
         sums.available += Decimal(row[3])
         sums.on_books += int(row[4])
     sums.sold = sums.sold.quantize(Decimal(1), ROUND_HALF_UP)
     sums.room = sums.room.quantize(CENT, ROUND_HALF_UP)
+    if sums.room_nights is not None:
+        sums.room_nights = sums.room_nights.quantize(CENT, ROUND_HALF_UP)
     sums.fnb = sums.other = None  # no forecast of F&B and other revenue
     return sums
 
@@ -270,9 +279,12 @@ def _add(total: _Sums | None, sums: _Sums | None) -> _Sums | None:
     """The total of the months so far; None once a month has none."""
     if total is None or sums is None:
         return None
+    nights_revenue = None if total.room_nights is None and sums.room_nights is None else (
+        (total.room if total.room_nights is None else total.room_nights)
+        + (sums.room if sums.room_nights is None else sums.room_nights))
     return _Sums(total.sold + sums.sold, total.available + sums.available,
                  total.room + sums.room, None, None, total.nights + sums.nights,
-                 total.on_books + sums.on_books)
+                 on_books=total.on_books + sums.on_books, room_nights=nights_revenue)
 
 
 def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

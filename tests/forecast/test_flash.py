@@ -82,6 +82,25 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
     assert all(got[m][c] is None for m in got for c in ("ytd_last_year", "ytd_vs_last_year_pct"))
 
 
+def test_adr_is_of_the_nights_sold_and_revenue_keeps_the_fees(hotel: Path) -> None:
+    """A no-show fee of 60.00 posted to the night of Mar 15 (docs/kpi.md: rooms revenue, not
+    the revenue of a night sold). ADR stays on the nights: day 800.00 / 8 = 100.00, MTD
+    7,800.00 / 78 = 100.00, as `pmsw report occupancy` has it; room revenue and RevPAR keep the
+    fee: day 860.00 and 86.00, MTD 7,860.00 and 7,860.00 / 150 = 52.40."""
+    write_and_publish(hotel, "UPDATE mart.occupancy_daily SET room_revenue_net = "
+                             "room_revenue_net + 60 WHERE stay_date = DATE '2026-03-15'")
+    got = _flash(hotel, "--date", "2026-03-15")
+    assert {c: got["adr_net"][c] for c in ("day", "mtd")} == {"day": 100, "mtd": 100}
+    assert {c: got["room_revenue_net"][c] for c in ("day", "mtd")} == {"day": 860,
+                                                                       "mtd": 7860}
+    assert {c: got["revpar_net"][c] for c in ("day", "mtd")} == {"day": 86, "mtd": 52.4}
+    done = CliRunner().invoke(main, ["report", "occupancy", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--from", "2026-03-01", "--to",
+                                     "2026-03-15", "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout)["total"]["adr_net"] == got["adr_net"]["mtd"]
+
+
 def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
     """A sum over some of a period's nights is no figure of the period: the year to date of
     last year here, and with 2025-03-01 gone the month to date of last year too (14 of its 15
@@ -123,16 +142,23 @@ def test_flash_of_a_date_not_closed_is_one_line(hotel: Path) -> None:
 
 
 def test_flash_as_xlsx(hotel: Path) -> None:
-    """The workbook (pipelines.reports.excel): one sheet named after the report, the CSV's
-    header in row 1 and typed cells, read back with openpyxl."""
+    """The workbook (pipelines.reports.excel): one sheet named after the report, the title
+    block above the CSV's header (row 4), typed cells, read back with openpyxl: rooms are
+    whole numbers, occupancy a fraction with a % format."""
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
                                      "--property", "ROMA01", "--date", "2026-03-15",
                                      "--format", "xlsx"])
     assert done.exit_code == 0, done.stderr
     book = openpyxl.load_workbook(io.BytesIO(done.stdout_bytes))
     assert book.sheetnames == ["flash"]
-    sheet = [list(row) for row in book["flash"].iter_rows(values_only=True)]
+    assert str(book["flash"]["A1"].value).startswith("Manager's flash for 2026-03-15")
+    sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
     assert sheet[0][:4] == ["metric", "day", "day_last_year", "mtd"]
     by_metric = {row[0]: row for row in sheet[1:]}
     assert by_metric["rooms_sold"][1:4] == [8, 6, 78]
+    assert all(isinstance(v, int) for v in by_metric["rooms_sold"][1:4])
+    occupancy = next(row for row in book["flash"].iter_rows(min_row=5)
+                     if row[0].value == "occupancy_pct")
+    assert "%" in occupancy[1].number_format
+    assert 0 < float(occupancy[1].value) < 1
     assert by_metric["total_revenue_net"][3] == 8130
