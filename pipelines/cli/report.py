@@ -363,19 +363,24 @@ def ledger(by: str, day: str | None, **kw: Any) -> None:
               help="Property code or id (needed when the warehouse holds several).")
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
+@click.option("--stays", is_flag=True, default=False,
+              help="List the stays behind the exemptions (by age, beyond the nights cap).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Output format.")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write to FILE instead of stdout.")
 def city_tax(month: str, **kw: Any) -> None:
     """City-tax return of a month: persons, person-nights, taxable nights, exempt nights by
-    reason (age, beyond the nights cap), rate, amount due (the city-tax rule of the rules
-    config), amount charged on folios, difference, and the blocked city tax still due.
+    reason (age, beyond the nights cap), rate, amount due, amount charged on folios,
+    difference, and the blocked city tax still due. Each night is taxed under its city's
+    rule in force that night (the property's city and stars, as the reconciliation resolves
+    it; the title says which); a city the rules do not name is refused.
 
     \b
     Only nights up to the last closed business date count. Examples:
       pmsw report city-tax --property ROMA01 --month 2026-08
       pmsw report city-tax --property FIRE01 --month 2026-08 --format xlsx -o ctax.xlsx
+      pmsw report city-tax --property FIRE01 --month 2026-08 --stays
     """
     import calendar
     from datetime import date

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from .errors import ReportError
 from .reports import Query, Table, _title
+
+if TYPE_CHECKING:
+    from pipelines.transforms.reconcile.config import CityTaxRule
 
 WORKLIST_COLUMNS = (
     "item", "business_date", "age_days", "status", "reason_code", "state", "folio_id",
@@ -192,25 +195,43 @@ SELECT
 
 def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """The city-tax return of the month [q.first, q.last] (nights lived, up to the last
-    closed business date), with the rule of the rules config for the property."""
-    from pipelines.transforms.reconcile import load_rules
-    from pipelines.transforms.reconcile.city_tax_return import city_tax_return
-    from pipelines.warehouse.recon import read_inputs
+    closed business date), each night under its city's rule in force that night, resolved
+    as the reconciliation resolves it (the property's city and stars); with the option
+    `stays`, the stays behind its exemptions instead."""
+    from pipelines.transforms.reconcile import RulesConfigError, load_rules
+    from pipelines.transforms.reconcile.city_tax_return import (
+        STAY_EXEMPTION_COLUMNS,
+        city_tax_return,
+        city_tax_stays,
+    )
+    from pipelines.warehouse.recon import property_place, read_inputs
 
-    rules_file = q.options.get("rules_file")
-    rule = load_rules(rules_file).for_property(q.prop.code).city_tax
+    try:
+        rule = load_rules(q.options.get("rules_file")).city_tax_to_file(
+            q.prop.code, *property_place(conn, q.prop.property_id))
+    except RulesConfigError as error:
+        raise ReportError(str(error)) from None
     last = min(q.last, q.prop.business_date - timedelta(days=1))
     if last < q.first:
         raise ReportError(f"--month {q.first:%Y-%m}: none of its nights is closed yet; the last "
                           f"closed business date of {q.prop.code} is {last}")
     inputs = read_inputs(conn, q.prop.property_id, q.first, last)
+    if q.options.get("stays"):
+        found = city_tax_stays(stays=inputs.stays, items=inputs.items,
+                               age_brackets=inputs.age_brackets, rule=rule, first=q.first,
+                               last=last)
+        rows = [tuple(r) for r in found.iter_rows()]
+        total = ("total", len(rows), "", "", "", *[int(found[c].sum()) for c in
+                                                   STAY_EXEMPTION_COLUMNS[5:]]) if rows else None
+        return Table(f"City-tax return {q.first:%Y-%m} (nights {q.first} to {last}): the stays "
+                     f"behind its exemptions - {q.prop.name} ({q.prop.code}); rule applied: "
+                     f"{rule.describe()}", STAY_EXEMPTION_COLUMNS, rows, total)
     figures = city_tax_return(stays=inputs.stays, items=inputs.items,
                               age_brackets=inputs.age_brackets, rule=rule, first=q.first,
                               last=last)
     item = conn.execute("SELECT item_id, price FROM core.items WHERE property_id = ? AND "
                         "code = ?", [q.prop.property_id, rule.item_code]).fetchone()
-    rate = rule.amount_per_person_night if rule.amount_per_person_night is not None else (
-        None if item is None else Decimal(item[1]))
+    rate = _rate_of_month(rule, q.first, last, None if item is None else Decimal(item[1]))
     charged_row = conn.execute(
         "SELECT coalesce(sum(total), 0) FROM core.folio_lines WHERE property_id = ? AND "
         "service_item_id = ? AND type <> 'payment' AND posted_on BETWEEN ? AND ?",
@@ -230,10 +251,24 @@ def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
            due - charged - sum(parts, Decimal(0)))
     days = (last - q.first).days + 1
     title = (f"City-tax return {q.first:%Y-%m} (nights {q.first} to {last}) - {q.prop.name} "
-             f"({q.prop.code}), {q.prop.currency}: {rule.item_code}, exempt below age "
-             f"{rule.exempt_below_age}, first {rule.nights_cap} nights; the difference by the "
-             f"reconciliation of {parts_row[3]} of its {days} dates")
+             f"({q.prop.code}), {q.prop.currency}: {rule.item_code}; rule applied: "
+             f"{rule.describe()} (the stays behind the exemptions: --stays); the difference "
+             f"by the reconciliation of {parts_row[3]} of its {days} dates")
     return Table(title, CITY_TAX_COLUMNS, [row])
+
+
+def _rate_of_month(rule: CityTaxRule, first: date, last: date,
+                   list_price: Decimal | None) -> Decimal | None:
+    """The amount per person-night of the month's nights; None when it changes within the
+    month (the title names each period's)."""
+    amounts = set()
+    for start, end, period in rule.schedule():
+        if (start is not None and start > last) or (end is not None and end <= first):
+            continue
+        amount = rule.amount_per_person_night if period is None \
+            else period.amount_per_person_night
+        amounts.add(list_price if amount is None else amount)
+    return amounts.pop() if len(amounts) == 1 else None
 
 
 INTERFACE_LOSS_COLUMNS = (

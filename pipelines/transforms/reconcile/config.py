@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
@@ -90,6 +90,25 @@ class CityTaxRule(_Rule):
         ends: list[date | None] = [p.valid_from for p in ordered[1:]]
         return [(p.valid_from, end, p) for p, end in zip(ordered, [*ends, None], strict=True)]
 
+    def describe(self) -> str:
+        """The rule in words, per period: what a return prints it applied."""
+        if not self.periods:
+            amount = ("the item's list price" if self.amount_per_person_night is None
+                      else f"{self.amount_per_person_night:.2f}")
+            return (f"{amount} per person-night, first {self.nights_cap} nights, exempt "
+                    f"below age {self.exempt_below_age}")
+        parts = []
+        for first, end, period in self.schedule():
+            assert period is not None
+            amount = ("the item's list price" if period.amount_per_person_night is None
+                      else f"{period.amount_per_person_night:.2f}")
+            until = "" if end is None else f" until {end - timedelta(days=1)}"
+            parts.append(f"from {first}{until}: {amount} per person-night, first "
+                         f"{period.nights_cap} nights, exempt below age "
+                         f"{period.exempt_below_age}")
+        where = f"{self.city}, {self.star_rating} stars, " if self.city else ""
+        return where + "; ".join(parts)
+
     def for_place(self, city: str | None, star_rating: int | None,
                   cities: Mapping[str, tuple[CityTaxPeriod, ...]]) -> CityTaxRule:
         """This rule with the city's periods (unless it has its own) and each period's amount
@@ -157,6 +176,19 @@ class RulesConfig(_Rule):
         stars = _stars(star_rating)
         return rules.model_copy(update={
             "city_tax": rules.city_tax.for_place(city, stars, self.cities)})
+
+    def city_tax_to_file(self, code: str, city: str | None,
+                         star_rating: str | int | None) -> CityTaxRule:
+        """The city-tax rule of a return filed with the city: the same resolution as the
+        reconciliation's (`for_property`), refused when it would fall back on the default's
+        flat fields because the rules name neither the property's city nor the property."""
+        rule = self.for_property(code, city, star_rating).city_tax
+        if not rule.periods and code not in self.properties:
+            raise RulesConfigError(
+                f"property {code}: the rules name no city tax for its city {city!r} "
+                f"(cities: {', '.join(sorted(self.cities)) or 'none'}); add the city under "
+                f"`cities`, or the property's own rule under `properties.{code}.city_tax`")
+        return rule
 
 
 def _stars(value: str | int | None) -> int | None:
