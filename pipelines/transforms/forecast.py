@@ -906,9 +906,10 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
             adr_forecast_net=pl.when(rooms > 0)
             .then(pl.col("revenue_forecast") / rooms).round(2),
             # the STR supply, every room, as every other occupancy (docs/kpi.md); the
-            # sellable rooms (capacity) only bound what can be sold
+            # sellable rooms (capacity) only bound what can be sold. Of the rooms shown, so
+            # that rooms_forecast / rooms available gives the figure printed.
             occupancy_forecast_pct=pl.when(pl.col("supply") > 0)
-            .then(rooms / pl.col("supply") * 100).round(2),
+            .then(rooms.round(2) / pl.col("supply") * 100).round(2),
             capacity=pl.col("capacity").cast(pl.Int32),
             rooms_limit=pl.col("cap").cast(pl.Int32),
             method="method",
