@@ -64,7 +64,8 @@ def _run(name: str, warehouse: Path, property_ref: str | None, first: str | None
         try:
             prop = resolve_property(conn, warehouse, property_ref)
             table = run_report(conn, warehouse, name, prop, start, end, **options)
-            as_of_text = as_of_line(conn, prop)
+            as_of_text = as_of_line(conn, prop) + (
+                f"; figures as of {table.as_of}" if table.as_of else "")
         finally:
             conn.close()
     except ReportError as error:
@@ -142,7 +143,8 @@ def occupancy(**kw: Any) -> None:
 @click.option("--window", type=click.Choice(["1", "7", "14", "30"]), default="7",
               show_default=True, help="Pickup window in days.")
 @click.option("--as-of", "as_of", metavar="YYYY-MM-DD",
-              help="As-of date (default: the latest snapshot, the business date).")
+              help="As-of date (default: the last closed business date; the open one "
+                   "is partial).")
 def pickup(window: str, **kw: Any) -> None:
     """Pickup by stay date: room nights new, cancelled and net over the window, and revenue
     (default: the next 30 stay dates, 7-day window).
@@ -159,13 +161,15 @@ def pickup(window: str, **kw: Any) -> None:
 @report.command()
 @_common
 @click.option("--as-of", "as_of", metavar="YYYY-MM-DD",
-              help="As-of date (default: the latest snapshot, the business date).")
+              help="As-of date (default: the last closed business date; the open one "
+                   "is partial).")
 def pace(**kw: Any) -> None:
     """On the books per stay date beside the same time last year (STLY: 364 days earlier,
     same weekday, same days before arrival); default: the next 30 stay dates.
 
     \b
-    STLY is empty where the warehouse has no snapshot a year earlier.
+    STLY is empty where the warehouse has no snapshot a year earlier; stly_is_rebuilt marks
+    a STLY rebuilt from the reservations' history, and last year's actual stands beside.
     Examples:
       pmsw report pace --property ROMA01
       pmsw report pace --property ROMA01 --from 2026-12-20 --to 2027-01-06 --format csv

@@ -255,8 +255,9 @@ def _forecast_accuracy(i: Inputs) -> pl.DataFrame:
 
 
 def _alerts(i: Inputs) -> pl.DataFrame:
+    # as of the last closed business date: the open day's books are still moving
     return alerts(i.mart("otb_snapshots"), i.mart("pace"), i.capacity(), i.settings.alerts,
-                  i.settings.forecast)
+                  i.settings.forecast, as_of=i.facts.business_date - timedelta(days=1))
 
 
 Builder = Callable[[Inputs], pl.DataFrame]

@@ -55,7 +55,9 @@ def render(table: Table, fmt: str) -> str:
     if fmt == "xlsx":
         raise ValueError("xlsx is binary: use pipelines.reports.excel.render_xlsx")
     if fmt == "json":
-        return json.dumps({"report": table.title, "columns": list(table.columns),
+        return json.dumps({"report": table.title,
+                           **({"as_of": table.as_of} if table.as_of else {}),
+                           "columns": list(table.columns),
                            "rows": [{c: _json_value(v) for c, v in zip(table.columns, row,
                                                                      strict=True)}
                                     for row in table.rows],

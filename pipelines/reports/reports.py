@@ -28,6 +28,9 @@ class Table:
     columns: Sequence[str]
     rows: list[tuple[Any, ...]]
     total: tuple[Any, ...] | None = None
+    as_of: str | None = None
+    """The date a report that compares periods stands on, and whether it is closed or the
+    open business date (partial): the CLI adds it to the As-of line, JSON carries it."""
 
 
 @dataclass(frozen=True)
@@ -89,11 +92,19 @@ def occupancy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                  rows, total)
 
 
+def as_of_date(prop: PropertyRow, asked: date | None) -> tuple[date, str]:
+    """The date a report comparing periods stands on: `asked`, else the last closed business
+    date (the day before the property's business date, whose books are still moving); with
+    its basis in words, the open day said partial (docs/kpi.md, "As of")."""
+    day = asked or prop.business_date - timedelta(days=1)
+    if day >= prop.business_date:
+        return day, f"{day} (the open business date: partial, still moving)"
+    return day, f"{day} (closed)"
+
+
 def pickup(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     window = int(q.options.get("window", 7))
-    as_of = q.options.get("as_of") or _latest(conn, "mart.pickup", "as_of_date", q.prop)
-    if as_of is None:
-        return Table(_title(q, f"Pickup over {window} days"), _PICKUP_COLUMNS, [])
+    as_of, basis = as_of_date(q.prop, q.options.get("as_of"))
     found = {r[0]: r[1:] for r in conn.execute(
         "SELECT stay_date, rooms_new, rooms_cancelled, rooms_net, revenue_net FROM mart.pickup "
         "WHERE property_id = ? AND as_of_date = ? AND window_days = ? AND stay_date BETWEEN ? "
@@ -109,8 +120,8 @@ def pickup(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     total = ("total", "", sum(r[2] for r in rows), sum(r[3] for r in rows),
              sum(r[4] for r in rows), sum(r[5] for r in rows),
              sum((r[6] for r in rows), Decimal("0.00"))) if rows else None
-    return Table(_title(q, f"Pickup over the {window} days to {as_of}, by stay date"),
-                 _PICKUP_COLUMNS, rows, total)
+    return Table(_title(q, f"Pickup over the {window} days to {basis}, by stay date"),
+                 _PICKUP_COLUMNS, rows, total, as_of=basis)
 
 
 _PICKUP_COLUMNS = ("stay_date", "weekday", "rooms_otb", "rooms_new", "rooms_cancelled",
@@ -118,24 +129,31 @@ _PICKUP_COLUMNS = ("stay_date", "weekday", "rooms_otb", "rooms_new", "rooms_canc
 
 
 def pace(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    as_of = q.options.get("as_of") or _latest(conn, "mart.otb_snapshots", "snapshot_date",
-                                              q.prop)
-    columns = ("stay_date", "weekday", "days_before", "rooms_otb", "stly_rooms_otb",
-               "rooms_vs_stly", "revenue_otb_net", "stly_revenue_otb_net")
-    if as_of is None:
-        return Table(_title(q, "Pace"), columns, [])
+    as_of, basis = as_of_date(q.prop, q.options.get("as_of"))
     rows = [(r[0], f"{r[0]:%a}", r[1], r[2], r[3], None if r[3] is None else r[2] - r[3],
-             r[4], r[5]) for r in conn.execute(
+             r[4], r[5], r[6], r[7], r[8]) for r in conn.execute(
         "SELECT stay_date, days_before, rooms_otb, stly_rooms_otb, revenue_otb_net, "
-        "stly_revenue_otb_net FROM mart.pace WHERE property_id = ? AND stay_date BETWEEN ? "
-        "AND ? AND days_before = stay_date - CAST(? AS DATE) ORDER BY stay_date",
+        "stly_revenue_otb_net, stly_is_rebuilt, ly_actual_rooms_sold, "
+        "ly_actual_room_revenue_net FROM mart.pace WHERE property_id = ? AND stay_date "
+        "BETWEEN ? AND ? AND days_before = stay_date - CAST(? AS DATE) ORDER BY stay_date",
         [q.prop.property_id, q.first, q.last, as_of]).fetchall()]
+    zero = Decimal("0.00")
     total = ("total", "", "", sum(r[3] for r in rows),
              sum(r[4] or 0 for r in rows), sum(r[5] or 0 for r in rows),
-             sum((r[6] for r in rows), Decimal("0.00")),
-             sum((r[7] or Decimal("0.00") for r in rows), Decimal("0.00"))) if rows else None
-    return Table(_title(q, f"Pace as of {as_of}: on the books vs same time last year"),
-                 columns, rows, total)
+             sum((r[6] for r in rows), zero), sum((r[7] or zero for r in rows), zero),
+             sum(1 for r in rows if r[8]), sum(r[9] or 0 for r in rows),
+             sum((r[10] or zero for r in rows), zero)) if rows else None
+    rebuilt = sum(1 for r in rows if r[8])
+    said = (f"; STLY rebuilt from the reservations' history on {rebuilt} of {len(rows)} "
+            "nights (no snapshot was taken that day: stly_is_rebuilt)") if rebuilt else ""
+    return Table(_title(q, f"Pace as of {basis}: on the books vs same time last year "
+                           f"(STLY: 364 days earlier, same days before arrival) and last "
+                           f"year's actual{said}"), PACE_COLUMNS, rows, total, as_of=basis)
+
+
+PACE_COLUMNS = ("stay_date", "weekday", "days_before", "rooms_otb", "stly_rooms_otb",
+                "rooms_vs_stly", "revenue_otb_net", "stly_revenue_otb_net", "stly_is_rebuilt",
+                "ly_actual_rooms_sold", "ly_actual_room_revenue_net")
 
 
 SEGMENT_DIMENSIONS = ("channel", "source", "market", "rate_plan", "room_type")
@@ -265,17 +283,14 @@ def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "SELECT stay_date, alert, value, threshold, message, as_of_date FROM mart.alerts "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ? ORDER BY stay_date, alert",
         [q.prop.property_id, q.first, q.last]).fetchall()
-    return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"),
+    built = conn.execute("SELECT max(as_of_date) FROM mart.alerts WHERE property_id = ?",
+                         [q.prop.property_id]).fetchone()
+    basis = None if built is None or built[0] is None else as_of_date(q.prop, built[0])[1]
+    return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"
+                        + ("" if basis is None else f" as of {basis}")),
                  ("stay_date", "weekday", "alert", "value", "threshold", "message"),
                  [(r[0], f"{r[0]:%a}", r[1], round(float(r[2]), 4), round(float(r[3]), 4),
-                   r[4]) for r in rows])
-
-
-def _latest(conn: duckdb.DuckDBPyConnection, table: str, column: str,
-            prop: PropertyRow) -> date | None:
-    row = conn.execute(f"SELECT max({column}) FROM {table} WHERE property_id = ? AND "
-                       f"{column} <= ?", [prop.property_id, prop.business_date]).fetchone()
-    return None if row is None else row[0]
+                   r[4]) for r in rows], as_of=basis)
 
 
 def _days(first: date, last: date) -> list[date]:

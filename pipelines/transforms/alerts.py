@@ -13,6 +13,7 @@ S .. S + horizon_days (S the property's last snapshot date):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 import polars as pl
 
@@ -116,19 +117,26 @@ def _over_capacity(o: pl.LazyFrame, as_of: pl.LazyFrame, limits: pl.DataFrame,
 
 def alerts(otb_snapshots: Frame, pace: Frame, capacity: Frame,
            settings: AlertSettings | None = None,
-           forecast_settings: ForecastSettings | None = None) -> pl.DataFrame:
-    """Build mart.alerts as of each property's last snapshot date."""
+           forecast_settings: ForecastSettings | None = None,
+           as_of: date | None = None) -> pl.DataFrame:
+    """Build mart.alerts as of `as_of` (the marts pass the last closed business date:
+    docs/kpi.md, "As of"), else as of each property's last snapshot date; snapshots after it
+    are not read."""
     s = settings or AlertSettings()
     o = lazy(otb_snapshots, "otb_snapshots",
              ["property_id", "snapshot_date", "stay_date", "rooms_otb"]).select(
         "property_id", "snapshot_date", "stay_date", pl.col("rooms_otb").cast(pl.Int64))
-    as_of = o.group_by("property_id").agg(as_of_date=pl.col("snapshot_date").max())
+    if as_of is not None:
+        o = o.filter(pl.col("snapshot_date") <= as_of)
+        otb_snapshots = lazy(otb_snapshots, "otb_snapshots", ["snapshot_date"]).filter(
+            pl.col("snapshot_date") <= as_of).collect()
+    dates = o.group_by("property_id").agg(as_of_date=pl.col("snapshot_date").max())
     p = lazy(pace, "pace", ["property_id", "stay_date", "days_before", "rooms_otb",
                             "stly_rooms_otb"])
-    limits = rooms_limit(otb_snapshots, capacity, as_of.collect(), forecast_settings)
+    limits = rooms_limit(otb_snapshots, capacity, dates.collect(), forecast_settings)
     return (
-        pl.concat([_pace_below(p, as_of, s), _pickup_spikes(o, as_of, s),
-                   _over_capacity(o, as_of, limits, s)], how="vertical_relaxed")
+        pl.concat([_pace_below(p, dates, s), _pickup_spikes(o, dates, s),
+                   _over_capacity(o, dates, limits, s)], how="vertical_relaxed")
         .select(COLUMNS)
         .sort("property_id", "stay_date", "alert")
         .collect()

@@ -80,13 +80,16 @@ def test_occupancy_default_range_is_the_last_30_nights(warehouse: Path) -> None:
 
 
 def test_pickup_lists_every_stay_date_with_the_mart_figures_or_zero(warehouse: Path) -> None:
+    """As of the last closed business date by default (docs/kpi.md, "As of"), said so."""
     pid, bd = business_date(warehouse, "ROMA01")
     out = report(warehouse, "pickup", "--property", "1", "--window", "7")
+    closed = bd - timedelta(days=1)
+    assert out["as_of"] == f"{closed} (closed)"
     assert [r["stay_date"] for r in out["rows"]] == [
         str(bd + timedelta(days=n)) for n in range(30)]  # zero-pickup dates are listed too
     found = {d.isoformat(): (new, cancelled, net) for d, new, cancelled, net in query(
         warehouse, "SELECT stay_date, rooms_new, rooms_cancelled, rooms_net FROM mart.pickup "
-        "WHERE property_id = ? AND window_days = 7 AND as_of_date = ?", [pid, bd])}
+        "WHERE property_id = ? AND window_days = 7 AND as_of_date = ?", [pid, closed])}
     for row in out["rows"]:
         assert (row["rooms_new"], row["rooms_cancelled"], row["rooms_net"]) == found.get(
             row["stay_date"], (0, 0, 0))
@@ -103,19 +106,27 @@ def test_pickup_30_days_is_at_least_the_7_day_new_bookings(warehouse: Path) -> N
     assert month["total"]["rooms_new"] >= week["total"]["rooms_new"] > 0
 
 
-def test_pace_reads_the_days_before_of_each_stay_date_as_of_the_business_date(
+def test_pace_reads_the_days_before_of_each_stay_date_as_of_the_last_closed_day(
         warehouse: Path) -> None:
+    """Default: the last closed business date; the open one only asked, and said partial.
+    Beside STLY, whether it was rebuilt and last year's actual (mart.pace)."""
     pid, bd = business_date(warehouse, "ROMA01")
-    out = report(warehouse, "pace", "--property", "ROMA01", "--from", str(bd),
-                 "--to", str(bd + timedelta(days=9)))
-    assert len(out["rows"]) == 10
-    for row in out["rows"]:
-        stay = date.fromisoformat(row["stay_date"])
-        assert row["days_before"] == (stay - bd).days
-        [(otb,)] = query(warehouse, "SELECT rooms_otb FROM mart.otb_snapshots WHERE "
-                         "property_id = ? AND snapshot_date = ? AND stay_date = ?",
-                         [pid, bd, stay])
-        assert row["rooms_otb"] == otb
+    for asked, as_of, said in ((), bd - timedelta(days=1), "closed"), (
+            ("--as-of", str(bd)), bd, "the open business date: partial, still moving"):
+        out = report(warehouse, "pace", "--property", "ROMA01", "--from", str(bd),
+                     "--to", str(bd + timedelta(days=9)), *asked)
+        assert out["as_of"] == f"{as_of} ({said})"
+        assert len(out["rows"]) == 10
+        for row in out["rows"]:
+            stay = date.fromisoformat(row["stay_date"])
+            assert row["days_before"] == (stay - as_of).days
+            [(otb, rebuilt, ly_sold)] = query(
+                warehouse, "SELECT o.rooms_otb, p.stly_is_rebuilt, p.ly_actual_rooms_sold "
+                "FROM mart.otb_snapshots o JOIN mart.pace p USING (property_id, stay_date) "
+                "WHERE o.property_id = ? AND o.snapshot_date = ? AND o.stay_date = ? AND "
+                "p.days_before = ?", [pid, as_of, stay, (stay - as_of).days])
+            assert row["rooms_otb"] == otb
+            assert (row["stly_is_rebuilt"], row["ly_actual_rooms_sold"]) == (rebuilt, ly_sold)
 
 
 def test_segments_by_channel_sum_to_the_occupancy_rooms_sold(warehouse: Path) -> None:

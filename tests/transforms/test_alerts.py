@@ -82,3 +82,15 @@ def test_the_overbooking_practised_raises_the_limit() -> None:
     got = alerts(snapshots(), PACE, CAPACITY,
                  forecast_settings=ForecastSettings(overbooking_rooms=1))
     assert "over_capacity" not in set(got["alert"])
+
+
+def test_alerts_as_of_the_last_closed_day_read_nothing_after_it() -> None:
+    """As of the day before S (the marts pass the last closed business date; S is the open
+    day): S's spike on S + 2 and its 41 rooms on S + 4 are not yet known, so neither the
+    spike nor the over-capacity fires; every alert is as of S - 1."""
+    closed = LAST - timedelta(days=1)
+    got = alerts(snapshots(), PACE, CAPACITY,
+                 forecast_settings=ForecastSettings(overbooking_rooms=0), as_of=closed)
+    assert set(got["as_of_date"]) <= {closed}
+    assert not {(r["stay_date"], r["alert"]) for r in got.to_dicts()} & {
+        (LAST + timedelta(days=2), "pickup_spike"), (LAST + timedelta(days=4), "over_capacity")}
