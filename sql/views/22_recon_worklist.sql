@@ -9,10 +9,6 @@ WITH folio_numbers AS (
            row_number() OVER (PARTITION BY property_id, reservation_id
                               ORDER BY folio_id) AS folio_number
     FROM core.folios
-), latest_resolution AS (
-    SELECT * FROM recon.resolutions
-    QUALIFY row_number() OVER (PARTITION BY property_id, key
-                               ORDER BY resolution_id DESC) = 1
 )
 SELECT substr(c.idempotency_key, 7, 12) AS item,
        c.property_id, c.property_code, c.business_date,
@@ -45,6 +41,6 @@ LEFT JOIN core.reservation_rooms rr ON rr.property_id = c.property_id
 LEFT JOIN core.reservations rv ON rv.property_id = c.property_id
      AND rv.reservation_id = c.reservation_id
 LEFT JOIN core.items i ON i.property_id = c.property_id AND i.item_id = c.item_id
-LEFT JOIN latest_resolution res ON res.property_id = c.property_id AND res.key = c.key
+LEFT JOIN recon.v_latest_resolution res ON res.property_id = c.property_id AND res.key = c.key
 WHERE c.status IN ('blocked', 'failed', 'amount_mismatch');
 COMMENT ON VIEW recon.v_worklist IS 'Charges that cannot be posted (blocked, failed, amount_mismatch) as the latest run left them: item (short id for pmsw reconcile resolve), folio id and number (1st, 2nd folio of the reservation), fiscal document number and date, room, party to bill, item, quantity, net/VAT/gross, reason code, age in days (business date of the property minus the charge''s), and the latest resolution (state, who, when, note; open when none).';

@@ -1,6 +1,7 @@
 """`pmsw report interface-loss` (issue 16, item 5): the POS ticket lines lost per business
 date and item are exactly the ones the simulator dropped (its ground truth,
-sim_dropped_postings); apply recovers the ones with an open folio, the rest stay open."""
+sim_dropped_postings); apply recovers the ones with an open folio, the rest stay open until
+finance resolves them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
+import duckdb
 import polars as pl
 from click.testing import CliRunner
 
@@ -59,3 +61,20 @@ def test_lost_lines_are_the_dropped_tickets_and_apply_recovers_the_open_ones(
     assert after["total"]["recovered_lines"] == posted.height > 0
     assert Decimal(str(after["total"]["recovered_amount"])) == sum(posted["expected_amount"])
     assert after["total"]["open_lines"] == blocked.height
+
+    # Finance writes one blocked line off (`pmsw reconcile resolve`): it leaves the open lines
+    # of the interface loss as it leaves the worklist's open items (one definition of
+    # resolved, recon.v_latest_resolution), and stays lost.
+    key = blocked["key"][0]
+    [(item, gross)] = duckdb.connect(str(world.warehouse.with_suffix(".read.duckdb")),
+                                     read_only=True).execute(
+        "SELECT item, gross FROM recon.v_worklist WHERE key = ?", [key]).fetchall()
+    done = CliRunner().invoke(main, ["reconcile", "resolve", item, "--as", "written_off",
+                                     "--note", "the guest left", "--by", "anna",
+                                     "--warehouse", str(world.warehouse)])
+    assert done.exit_code == 0, done.output + done.stderr
+    resolved = loss(world)
+    assert resolved["total"]["open_lines"] == blocked.height - 1
+    assert Decimal(str(resolved["total"]["open_amount"])) == Decimal(
+        str(after["total"]["open_amount"])) - gross
+    assert resolved["total"]["lost_lines"] == after["total"]["lost_lines"]
