@@ -10,8 +10,10 @@ from typing import Any
 
 import duckdb
 
+from pipelines.metrics import ratio
+
 from .errors import ReportError
-from .reports import CENT, Query, Table, _ratio
+from .reports import CENT, Query, Table
 from .warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
@@ -41,11 +43,13 @@ class _Sums:
     def values(self) -> dict[str, Decimal | int | None]:
         total = None if self.fnb is None or self.other is None else self.room + self.fnb \
             + self.other
+        sums = {"rooms_sold": self.sold, "rooms_available": self.available,
+                "room_revenue_net": self.room, "room_revenue_nights_net":
+                    self.room if self.room_nights is None else self.room_nights}
         return {"rooms_sold": int(self.sold), "rooms_available": int(self.available),
-                "occupancy_pct": _ratio(self.sold, self.available, 100),
-                "adr_net": _ratio(self.room if self.room_nights is None else self.room_nights,
-                                  self.sold),
-                "revpar_net": _ratio(self.room, self.available),
+                "occupancy_pct": ratio("occupancy_pct", sums),
+                "adr_net": ratio("adr_net", sums),
+                "revpar_net": ratio("revpar_net", sums),
                 "room_revenue_net": self.room, "food_beverage_revenue_net": self.fnb,
                 "other_revenue_net": self.other, "total_revenue_net": total}
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import duckdb
 
+from pipelines.metrics import ratio
 from pipelines.transforms.departments import DEPARTMENTS
 from pipelines.transforms.reconcile import STATUSES
 
@@ -84,8 +85,10 @@ def occupancy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     sold = sum(int(r[2]) for r in found)
     revenue = sum((Decimal(r[4]) for r in found), Decimal("0.00"))
     nights = sum((Decimal(r[8]) for r in found), Decimal("0.00"))
-    total = ("total", available, sold, _ratio(sold, available, 100), revenue,
-             _ratio(nights, sold), _ratio(revenue, available), "") if rows else None
+    sums = {"rooms_available": available, "rooms_sold": sold, "room_revenue_net": revenue,
+            "room_revenue_nights_net": nights}
+    total = ("total", available, sold, ratio("occupancy_pct", sums), revenue,
+             ratio("adr_net", sums), ratio("revpar_net", sums), "") if rows else None
     return Table(_title(q, "Occupancy, ADR and RevPAR (net of VAT)"),
                  ("stay_date", "rooms_available", "rooms_sold", "occupancy_pct",
                   "room_revenue_net", "adr_net", "revpar_net", "basis"),
@@ -183,10 +186,12 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     revenue = sum((Decimal(r[2]) for r in rows), Decimal("0.00"))
     nights = sum((Decimal(r[3]) for r in rows), Decimal("0.00"))
     out = [(r[0], int(r[1]), _ratio(int(r[1]), sold, 100), Decimal(r[2]),
-            _ratio(Decimal(r[2]), revenue, 100), _ratio(Decimal(r[3]), int(r[1])))
+            _ratio(Decimal(r[2]), revenue, 100),
+            ratio("adr_net", {"room_revenue_nights_net": r[3], "rooms_sold": r[1]}))
            for r in rows]
     total = ("total", sold, _ratio(sold, sold, 100), revenue, _ratio(revenue, revenue, 100),
-             _ratio(nights, sold)) if rows else None
+             ratio("adr_net", {"room_revenue_nights_net": nights, "rooms_sold": sold})
+             ) if rows else None
     return Table(_title(q, f"Segments by {by.replace('_', ' ')} (stay dates)"),
                  (by, "rooms_sold", "rooms_share_pct", "room_revenue_net",
                   "revenue_share_pct", "adr_net"), out, total)

@@ -1,0 +1,88 @@
+"""The one definition of every figure a user reads (docs/kpi.md): its name (the column every
+surface gives it), its basis in words, and, for a ratio, the sums it divides. A ratio is
+always recomputed from sums over the period, never averaged, and rounded half-up to the cent.
+A figure on another basis has another name (`adr_net`, nights only; `adr_incl_fees_net`,
+STR's, fees in)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    basis: str
+    """What it counts or divides, in words: supply, fees in or out, net or gross."""
+    numerator: str | None = None
+    denominator: str | None = None
+    scale: int = 1
+    """100 for a percentage."""
+
+    @property
+    def is_ratio(self) -> bool:
+        return self.numerator is not None
+
+    @property
+    def formula(self) -> str:
+        """As docs/kpi.md writes it: `adr_net = room_revenue_nights_net / rooms_sold`."""
+        if not self.is_ratio:
+            return self.name
+        times = " \u00d7 100" if self.scale == 100 else ""  # x, as docs/kpi.md prints it
+        return f"{self.name} = {self.numerator} / {self.denominator}{times}"
+
+    def of(self, sums: Mapping[str, object]) -> Decimal | None:
+        """The ratio of these sums, half-up to the cent; None when a sum is missing or the
+        denominator is 0. A sum metric returns its sum."""
+        if not self.is_ratio:
+            value = sums.get(self.name)
+            return None if value is None else Decimal(str(value))
+        assert self.numerator is not None
+        assert self.denominator is not None
+        num, den = sums.get(self.numerator), sums.get(self.denominator)
+        if num is None or den is None or not den:
+            return None
+        return (Decimal(str(num)) * self.scale / Decimal(str(den))).quantize(CENT,
+                                                                             ROUND_HALF_UP)
+
+
+_SUMS = (
+    Metric("rooms_available", "supply: every room of the property each night (STR / USALI; "
+           "out-of-order rooms stay in)"),
+    Metric("rooms_available_net_ooo", "supply less the rooms out of order that night"),
+    Metric("rooms_sold", "room nights sold: not complimentary, not option, not no-show"),
+    Metric("room_revenue_nights_net", "room revenue of the nights sold, net of VAT, fees apart"),
+    Metric("room_revenue_fees_net", "no-show, cancellation and early-departure fees, net of VAT"),
+    Metric("room_revenue_net", "rooms revenue: nights and fees, net of VAT (ties to the folios' "
+           "accommodation lines)"),
+    Metric("food_beverage_revenue_net", "food and beverage revenue posted, net of VAT"),
+    Metric("other_revenue_net", "other revenue posted (not rooms, not F&B), net of VAT"),
+    Metric("total_revenue_net", "rooms + F&B + other revenue, net of VAT; city tax is never "
+           "revenue"),
+    Metric("rooms_otb", "room nights on the books at the end of the snapshot date (options "
+           "apart)"),
+)
+_RATIOS = (
+    Metric("occupancy_pct", "rooms sold over every room of the property", "rooms_sold",
+           "rooms_available", 100),
+    Metric("occupancy_net_ooo_pct", "rooms sold over the rooms not out of order", "rooms_sold",
+           "rooms_available_net_ooo", 100),
+    Metric("adr_net", "ADR: the nights' room revenue, fees apart, per room sold",
+           "room_revenue_nights_net", "rooms_sold"),
+    Metric("adr_incl_fees_net", "STR's ADR: rooms revenue with fees per room sold",
+           "room_revenue_net", "rooms_sold"),
+    Metric("revpar_net", "rooms revenue with fees per room available", "room_revenue_net",
+           "rooms_available"),
+    Metric("trevpar_net", "total revenue per room available", "total_revenue_net",
+           "rooms_available"),
+)
+METRICS: dict[str, Metric] = {m.name: m for m in (*_SUMS, *_RATIOS)}
+
+
+def ratio(name: str, sums: Mapping[str, object]) -> Decimal | None:
+    """METRICS[name] of these sums."""
+    return METRICS[name].of(sums)

@@ -1,0 +1,58 @@
+"""The metrics layer (pipelines/metrics): each ratio by hand, and docs/kpi.md held to it."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from pipelines.metrics import METRICS, ratio
+
+KPI_PAGE = Path(__file__).resolve().parents[2] / "docs" / "kpi.md"
+
+# A night of a 10-room hotel, 1 room out of order: 8 sold for 800.00 (nights), a no-show fee
+# of 60.00, F&B and other 230.00: rooms revenue 860.00, total 1,090.00.
+NIGHT = {"rooms_available": 10, "rooms_available_net_ooo": 9, "rooms_sold": 8,
+         "room_revenue_nights_net": Decimal("800.00"), "room_revenue_net": Decimal("860.00"),
+         "total_revenue_net": Decimal("1090.00")}
+
+
+@pytest.mark.parametrize(("name", "by_hand"), [
+    ("occupancy_pct", "80.00"),            # 8 / 10 x 100
+    ("occupancy_net_ooo_pct", "88.89"),    # 8 / 9 x 100 = 88.888...
+    ("adr_net", "100.00"),                 # 800.00 / 8: the nights, fees apart
+    ("adr_incl_fees_net", "107.50"),       # 860.00 / 8: STR's, fees in
+    ("revpar_net", "86.00"),               # 860.00 / 10
+    ("trevpar_net", "109.00"),             # 1,090.00 / 10
+])
+def test_each_ratio_by_hand(name: str, by_hand: str) -> None:
+    assert ratio(name, NIGHT) == Decimal(by_hand)
+
+
+def test_ratios_round_half_up_and_have_no_value_without_a_base() -> None:
+    assert ratio("adr_net", {"room_revenue_nights_net": Decimal("1.00"), "rooms_sold": 8}) \
+        == Decimal("0.13")  # 0.125 half-up
+    assert ratio("occupancy_pct", {"rooms_sold": 0, "rooms_available": 0}) is None
+    assert ratio("revpar_net", {"rooms_available": 10}) is None
+
+
+def test_a_sum_metric_is_its_sum() -> None:
+    assert ratio("rooms_sold", NIGHT) == 8
+    assert not METRICS["rooms_sold"].is_ratio
+
+
+def test_one_name_one_basis() -> None:
+    """Two bases, two names: the ADRs differ by their numerator."""
+    assert METRICS["adr_net"].numerator != METRICS["adr_incl_fees_net"].numerator
+    assert len({m.formula for m in METRICS.values() if m.is_ratio}) == sum(
+        1 for m in METRICS.values() if m.is_ratio)
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_docs_kpi_states_each_metric_as_it_is_defined(name: str) -> None:
+    """docs/kpi.md writes each ratio's formula as the metric divides (a metric missing from
+    the page, or documented on another basis, fails here)."""
+    page = KPI_PAGE.read_text(encoding="utf-8")
+    metric = METRICS[name]
+    assert (f"`{metric.formula}" if metric.is_ratio else f"`{name}") in page
