@@ -16,8 +16,9 @@ import click
 from pipelines.cli.options import OneLineGroup
 from pipelines.reports.errors import ReportError
 from pipelines.reports.excel import render_xlsx
+from pipelines.reports.registry import run_report
 from pipelines.reports.render import FORMATS, render
-from pipelines.reports.reports import SEGMENT_DIMENSIONS, Table, run_report
+from pipelines.reports.reports import SEGMENT_DIMENSIONS, Table
 from pipelines.reports.warehouse import (
     as_of_line,
     open_warehouse,

@@ -9,7 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 from pipelines.reports import open_warehouse, resolve_property
-from pipelines.reports.reports import Table, run_report
+from pipelines.reports.registry import run_report
+from pipelines.reports.reports import Table
 from pipelines.transforms.reconcile import STATUSES
 from pipelines.warehouse import read_copy_path
 

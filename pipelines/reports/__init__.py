@@ -2,11 +2,12 @@
 a date range, rendered as a table, CSV or JSON. Click wiring lives in `pipelines/cli/report.py`."""
 
 from .errors import ReportError
+from .registry import REPORTS, run_report
 from .render import FORMATS, render
-from .reports import REPORTS, Report, Table
+from .reports import Report, Table
 from .warehouse import PropertyRow, open_warehouse, resolve_property
 
 __all__ = [
     "FORMATS", "REPORTS", "PropertyRow", "Report", "ReportError", "Table", "open_warehouse",
-    "render", "resolve_property",
+    "render", "resolve_property", "run_report",
 ]

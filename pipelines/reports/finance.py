@@ -1,6 +1,6 @@
 """Finance reports (issue 16): the worklist of charges that cannot be posted. Each reads a
-view or table of the warehouse for one property; registered in REPORTS beside the revenue
-reports (pipelines/reports/reports.py)."""
+view or table of the warehouse for one property; registered in REPORTS
+(pipelines/reports/registry.py)."""
 
 from __future__ import annotations
 

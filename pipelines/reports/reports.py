@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -17,8 +16,7 @@ from pipelines.metrics import ratio
 from pipelines.transforms.departments import DEPARTMENTS
 from pipelines.transforms.reconcile import STATUSES
 
-from .errors import ReportError
-from .warehouse import PropertyRow, require_tables
+from .warehouse import PropertyRow
 
 CENT = Decimal("0.01")
 
@@ -300,64 +298,3 @@ def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 def _days(first: date, last: date) -> list[date]:
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
-
-
-REPORTS: dict[str, Report] = {
-    "occupancy": Report("occupancy", ("mart.occupancy_daily",), _past_30, occupancy),
-    "pickup": Report("pickup", ("mart.pickup", "mart.otb_snapshots"), _next_30, pickup),
-    "pace": Report("pace", ("mart.pace", "mart.otb_snapshots"), _next_30, pace),
-    "segments": Report("segments", ("mart.segment_daily", "core.rate_plans",
-                                    "core.room_types"), _past_30, segments),
-    "revenue": Report("revenue", ("mart.revenue_daily",), _past_30, revenue),
-    "reconciliation": Report("reconciliation", ("recon.runs",), _past_30, reconciliation),
-    "forecast": Report("forecast", ("mart.forecast_daily",), _next_30, forecast),
-    "forecast-accuracy": Report("forecast-accuracy", ("mart.forecast_accuracy",), _past_30,
-                                forecast_accuracy),
-    "alerts": Report("alerts", ("mart.alerts",), _next_90, alerts),
-}
-
-
-def _register_the_others() -> None:
-    """The finance reports (pipelines/reports/finance.py) and those of periods
-    (pipelines/reports/periods.py) join REPORTS."""
-    from . import finance, periods
-
-    REPORTS["flash"] = Report("flash", ("mart.occupancy_daily", "mart.revenue_daily",
-                                        "mart.budget_monthly"), _past_30, periods.flash)
-    REPORTS["forecast-months"] = Report(
-        "forecast-months", ("mart.occupancy_daily", "mart.forecast_daily",
-                            "mart.budget_monthly"), periods.next_12_months,
-        periods.forecast_months)
-    REPORTS["worklist"] = Report("worklist", ("recon.v_worklist",), finance.all_closed,
-                                 finance.worklist)
-    REPORTS["ledger"] = Report("ledger", ("mart.v_guest_ledger",), finance.all_closed,
-                               finance.ledger)
-    REPORTS["city-tax"] = Report("city-tax", ("core.reservation_rooms", "core.folio_lines",
-                                              "recon.v_current"), finance.all_closed,
-                                 finance.city_tax)
-    REPORTS["interface-loss"] = Report("interface-loss", ("recon.v_interface_loss",),
-                                       _past_30, finance.interface_loss)
-
-
-_register_the_others()
-
-
-def run_report(conn: duckdb.DuckDBPyConnection, path: Path, name: str, prop: PropertyRow,
-               first: date | None, last: date | None, **options: Any) -> Table:
-    """Check the tables and the range, then build report `name`."""
-    report = REPORTS[name]
-    require_tables(conn, path, *report.tables)
-    default_first, default_last = report.default_range(prop.business_date)
-    span = default_last - default_first
-    if first is None and last is None:
-        first, last = default_first, default_last
-    elif first is None:
-        assert last is not None
-        first = last - span
-    elif last is None:
-        last = first + span
-    if first > last:
-        raise ReportError(f"--from {first} is after --to {last}")
-    if (last - first).days > 3660:
-        raise ReportError(f"--from {first} to --to {last} spans more than ten years")
-    return report.build(conn, Query(prop, first, last, options))

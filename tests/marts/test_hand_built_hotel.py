@@ -512,7 +512,7 @@ def test_revenue_report_has_each_department(hotel_warehouse: Path) -> None:
     """`pmsw report revenue` (issue 14 item 1): F&B is its own column, from the same
     definition as the mart. Mar 4: R2's breakfast 13.64 net, parking 20.49 net (other), city
     tax 7.50 apart; rooms 230.00 (R2 120 + R7 110)."""
-    from pipelines.reports.reports import run_report
+    from pipelines.reports.registry import run_report
     from pipelines.reports.warehouse import open_warehouse, resolve_property
 
     conn = open_warehouse(hotel_warehouse)

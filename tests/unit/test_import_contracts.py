@@ -3,7 +3,9 @@
 - models imports neither pipelines nor sandbox;
 - pipelines never imports sandbox, and sandbox never imports pipelines;
 - the pure parts (pipelines/transforms, models) import neither dagster, httpx nor duckdb;
-- no module imports a private module (`_name`) or a private name of another package.
+- no module imports a private module (`_name`) or a private name of another package;
+- no import circle: the modules' imports (at any depth of the code, a function's included)
+  form no cycle (issue 47, item 5).
 """
 
 from __future__ import annotations
@@ -96,6 +98,76 @@ def _violations(root: Path = ROOT) -> list[str]:
                                       or here.rpartition(".")[0] == target.rpartition(".")[0]):
                 found.append(f"{where}: private names {private_names} of another package")
     return found
+
+
+def _import_graph(root: Path) -> dict[str, set[str]]:
+    """module -> the project modules it imports. `from package import name` is an edge to
+    the module package.name when there is one, else to the package."""
+    paths = _sources(root)
+    modules = {_module_name(p, root) for p in paths}
+    graph: dict[str, set[str]] = {}
+    for path in paths:
+        here = _module_name(path, root)
+        edges = graph.setdefault(here, set())
+        for _, target, names in _imports(path, root):
+            if _top(target) not in PACKAGES:
+                continue
+            found = [f"{target}.{n}" for n in names if f"{target}.{n}" in modules]
+            if len(found) < len(names) or not names:
+                found.append(target)
+            edges.update(m for m in found if m in modules and m != here)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each strongly connected set of more than one module (Tarjan), as a sorted list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circle() -> None:
+    cycles = _cycles(_import_graph(ROOT))
+    assert not cycles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_checker_sees_an_import_circle(tmp_path: Path) -> None:
+    """Two modules of a package that import each other, one inside a function."""
+    folder = tmp_path / "pipelines" / "probe"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "one.py").write_text("from . import two\n", encoding="utf-8")
+    (folder / "two.py").write_text("def f() -> None:\n    from .one import x\n",
+                                   encoding="utf-8")
+    assert _cycles(_import_graph(tmp_path)) == [["pipelines.probe.one", "pipelines.probe.two"]]
 
 
 def test_sources_are_found() -> None:
