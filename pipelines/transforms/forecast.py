@@ -855,6 +855,12 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> 
     )
 
 
+def _half_up_pct(hundredths: pl.Expr, supply: pl.Expr) -> pl.Expr:
+    """hundredths / 100 / supply x 100, half-up to the cent in integers (docs/kpi.md: every
+    ratio rounds half-up; a float's round would not, on 27.17 / 40 = 67.925)."""
+    return ((2 * hundredths * 100 + supply) // (2 * supply)) / 100
+
+
 def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = None,
                    settings: ForecastSettings | None = None,
                    scored: pl.DataFrame | None = None) -> pl.DataFrame:
@@ -908,8 +914,8 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
             # the STR supply, every room, as every other occupancy (docs/kpi.md); the
             # sellable rooms (capacity) only bound what can be sold. Of the rooms shown, so
             # that rooms_forecast / rooms available gives the figure printed.
-            occupancy_forecast_pct=pl.when(pl.col("supply") > 0)
-            .then(rooms.round(2) / pl.col("supply") * 100).round(2),
+            occupancy_forecast_pct=pl.when(pl.col("supply") > 0).then(
+                _half_up_pct((rooms * 100).round(0).cast(pl.Int64), pl.col("supply"))),
             capacity=pl.col("capacity").cast(pl.Int32),
             rooms_limit=pl.col("cap").cast(pl.Int32),
             method="method",

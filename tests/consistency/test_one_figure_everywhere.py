@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +66,11 @@ def one(conn: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[A
 
 
 def money(value: Any) -> Value:
-    """A figure as the user reads it: money and rates to the cent, counts whole."""
+    """A figure as the user reads it: money and rates to the cent (half-up, as every ratio
+    of docs/kpi.md), counts whole."""
     if value is None or isinstance(value, int):
         return value
-    return Decimal(str(value)).quantize(Decimal("0.01"))
+    return Decimal(str(value)).quantize(Decimal("0.01"), ROUND_HALF_UP)
 
 
 def assert_one_value(figure: str, surfaces: dict[str, Any]) -> None:

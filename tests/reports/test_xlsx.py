@@ -106,6 +106,7 @@ def test_report_as_xlsx_reads_back_as_the_csv(warehouse: Path, tmp_path: Path,
     cells = [list(r) for r in sheet.iter_rows(min_row=HEADER, values_only=True)]
     assert [str(c) for c in cells[0]] == rows[0]
     assert all(sheet.cell(HEADER, col).font.b for col in range(1, len(rows[0]) + 1))
+    assert sheet.cell(HEADER, 1).border.bottom.style == "thin"
     total = typed_report["total"]
     assert len(cells) == len(rows) + (total is not None)
     if len(rows) > 1:
@@ -139,6 +140,7 @@ def test_report_as_xlsx_reads_back_as_the_csv(warehouse: Path, tmp_path: Path,
                 assert isinstance(cell.value, str), (name, column, cell.value)
     if total is not None:  # kept, bold, equal to the JSON's
         row = HEADER + len(rows)
+        assert sheet.cell(row, 1).border.top.style == "thin"
         for col, column in enumerate(rows[0], start=1):
             cell, value = sheet.cell(row, col), total[column]
             assert cell.font.b
