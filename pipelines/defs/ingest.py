@@ -76,7 +76,7 @@ def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
             endpoint = pms.endpoint(code)
             cursor = thread_cursor(conn)  # a connection per thread, the same database
             try:
-                result = sync_stream(endpoint, cursor, context.run_id, stream, sync_settings)
+                result = sync_stream(endpoint, cursor, context.run.run_id, stream, sync_settings)
             finally:
                 cursor.close()
             context.log.info(f"{stream} of {endpoint.code}: {result.calls} calls, "

@@ -123,9 +123,9 @@ def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
         def one(code: str) -> None:
             cursor = thread_cursor(conn)  # a connection per thread, the same database
             try:
-                pid = property_of_partition(cursor, code, context.run_id)
+                pid = property_of_partition(cursor, code, context.run.run_id)
                 for name, rows, written in built_marts(cursor, pid, config.settings(), names,
-                                                       context.run_id):
+                                                       context.run.run_id):
                     computed = "" if written.since is None else f", from {written.since}"
                     context.log.info(f"mart.{name} of property {pid}: {written.rows} rows "
                                      f"({rows.height} computed{computed}, {written.inserted} "
@@ -167,7 +167,7 @@ MART_ASSETS = [marts_asset]
 
 pms_marts = dg.define_asset_job(
     "pms_marts", selection=dg.AssetSelection.groups(MARTS_GROUP)
-    | dg.AssetSelection.assets(READ_COPY_KEY), partitions_def=PROPERTIES,
+    | dg.AssetSelection.assets(READ_COPY_KEY),
     description="Rebuild every mart of a property from the warehouse (no API call).")
 
 
