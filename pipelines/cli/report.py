@@ -414,3 +414,37 @@ def interface_loss(**kw: Any) -> None:
       pmsw report interface-loss --property FIRE01 --from 2026-01-01 --format csv
     """
     _run("interface-loss", **kw)
+
+
+@report.command()
+@_common
+@click.option("--date", "day", metavar="YYYY-MM-DD",
+              help="One business date (the same as --from D --to D).")
+@click.option("--month", metavar="YYYY-MM", help="The closed business dates of a month.")
+def tieout(day: str | None, month: str | None, **kw: Any) -> None:
+    """Tie-out a controller signs: the folio lines of each department, summed straight from
+    the folios, against the revenue reports (rooms against occupancy, nights and fees, the
+    fees apart; F&B and other against revenue; city tax apart, not revenue), the difference
+    explained (night charges posted on another date) or listed unexplained with its cause.
+    Default: the last closed business date.
+
+    \b
+    Examples:
+      pmsw report tieout --property ROMA01
+      pmsw report tieout --property ROMA01 --month 2026-10 --format xlsx -o tieout.xlsx
+    """
+    import calendar
+    from datetime import date
+
+    if day is not None:
+        kw["first"] = kw["last"] = day
+    if month is not None:
+        try:
+            year, mon = (int(part) for part in month.strip().split("-"))
+            first = date(year, mon, 1)
+        except ValueError:
+            raise click.UsageError(f"--month {month!r} is not a month: use YYYY-MM, e.g. "
+                                   "2026-08") from None
+        kw["first"] = first.isoformat()
+        kw["last"] = first.replace(day=calendar.monthrange(year, mon)[1]).isoformat()
+    _run("tieout", **kw)

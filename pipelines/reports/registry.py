@@ -11,7 +11,7 @@ from typing import Any
 
 import duckdb
 
-from . import finance, periods
+from . import finance, periods, tieout
 from .errors import ReportError
 from .reports import (
     Query,
@@ -53,6 +53,8 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("city-tax", ("core.reservation_rooms", "core.folio_lines", "recon.v_current"),
            finance.all_closed, finance.city_tax),
     Report("interface-loss", ("recon.v_interface_loss",), _past_30, finance.interface_loss),
+    Report("tieout", ("core.folio_lines", "core.items", "mart.revenue_daily",
+                      "mart.revenue_tieout"), tieout.last_closed, tieout.tieout),
 )}
 
 
