@@ -14,6 +14,7 @@ import duckdb
 
 from pipelines.metrics import ratio
 from pipelines.transforms.departments import DEPARTMENTS
+from pipelines.transforms.forecast import HORIZONS, ForecastSettings
 from pipelines.transforms.reconcile import STATUSES
 
 from .warehouse import PropertyRow
@@ -264,6 +265,44 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                   "method"), out, total)
 
 
+ACCURACY_COLUMNS = (
+    "horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms", "wape_pct",
+    "bias_rooms", "band_coverage_pct", "band_nominal_pct", "better_than_last_year_pct",
+    "better_than_last_year_low_pct", "better_than_last_year_high_pct", "in_use_now", "note")
+FEW_NIGHTS = 28
+"""Fewer nights scored than four weeks: the figure is one month's luck (forecast_skill)."""
+
+
+def _in_use_now(conn: duckdb.DuckDBPyConnection, pid: int) -> dict[int, str]:
+    """Per horizon bucket, the methods the nights of the forecast in use take now
+    (mart.forecast_daily, latest as-of date): 'last_year_season 25, additive_pickup 5'."""
+    bucket = "CASE " + " ".join(f"WHEN days_before <= {h} THEN {h}" for h in HORIZONS) + \
+        f" ELSE {HORIZONS[-1]} END"
+    found: dict[int, list[str]] = {}
+    for horizon, method, nights in conn.execute(
+            f"SELECT {bucket} AS h, method, count(*) FROM mart.forecast_daily WHERE "
+            "property_id = ? AND as_of_date = (SELECT max(as_of_date) FROM "
+            "mart.forecast_daily WHERE property_id = ?) GROUP BY ALL ORDER BY h, 3 DESC, 2",
+            [pid, pid]).fetchall():
+        found.setdefault(int(horizon), []).append(f"{method} {nights}")
+    return {h: ", ".join(parts) for h, parts in found.items()}
+
+
+def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None) -> str:
+    notes = []
+    if nights < FEW_NIGHTS:
+        notes.append(f"scored on {nights} nights, fewer than {FEW_NIGHTS}: one month's luck")
+    if method != "chosen":
+        notes.append("no band: only the forecast in use has one")
+    if skill is None and method != "last_year":
+        notes.append("no figure against last year: fewer than 4 weeks of nights both forecast")
+    if method == "chosen" and in_use:
+        notes.append("the backtest's choice per night; the nights ahead now use the methods "
+                     "in in_use_now, some possibly never scored (a method needs a year of "
+                     "history before it can be)")
+    return "; ".join(notes)
+
+
 def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
         "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
@@ -272,13 +311,20 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "FROM mart.forecast_accuracy "
         "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
-    return Table(f"Forecast accuracy (rolling-origin backtest, rooms; the share of nights "
-                 f"inside the 80 % band; better than last year with its 90 % interval) - "
+    low, high = ForecastSettings().interval
+    nominal = Decimal(str(round((high - low) * 100, 2)))
+    in_use = _in_use_now(conn, q.prop.property_id)
+    out = []
+    for r in rows:
+        chosen = r[1] == "chosen"
+        now = in_use.get(int(r[0])) if chosen else None
+        out.append((*r[:9], nominal if chosen else None, *r[9:12], now,
+                    _accuracy_note(str(r[1]), int(r[2]), r[9], now)))
+    return Table(f"Forecast accuracy (rolling-origin backtest, rooms; `chosen` is the method "
+                 f"each night used, its band's measured coverage beside the nominal "
+                 f"{nominal:.0f} %; better than last year with its 90 % interval) - "
                  f"{q.prop.name} ({q.prop.code}), business date {q.prop.business_date}",
-                 ("horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms",
-                  "wape_pct", "bias_rooms", "band_coverage_pct", "better_than_last_year_pct",
-                  "better_than_last_year_low_pct", "better_than_last_year_high_pct"),
-                 [tuple(r) for r in rows])
+                 ACCURACY_COLUMNS, out)
 
 
 def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

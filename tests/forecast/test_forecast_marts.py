@@ -101,6 +101,29 @@ def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     assert {r["horizon_days"] for r in body["rows"]} == set(HORIZONS)
     assert {"band_coverage_pct", "better_than_last_year_pct", "better_than_last_year_low_pct",
             "better_than_last_year_high_pct"} <= set(body["rows"][0])
+    # the forecast in use (issue 46, item 6): the chosen rows give the band's nominal
+    # coverage beside the measured one, and the methods the nights ahead use now, night for
+    # night as mart.forecast_daily holds them; every empty figure says why
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        ahead = dict(conn.execute(
+            "SELECT CASE " + " ".join(f"WHEN days_before <= {h} THEN {h}" for h in HORIZONS)
+            + f" ELSE {HORIZONS[-1]} END, count(*) FROM mart.forecast_daily f JOIN "
+            "core.property p USING (property_id) WHERE p.code = 'ROMA01' AND f.as_of_date = "
+            "(SELECT max(as_of_date) FROM mart.forecast_daily WHERE property_id = "
+            "f.property_id) GROUP BY 1").fetchall())
+    finally:
+        conn.close()
+    for row in body["rows"]:
+        if row["method"] == CHOSEN:
+            assert row["band_nominal_pct"] == 80
+            uses = [part.rsplit(" ", 1) for part in row["in_use_now"].split(", ")]
+            assert sum(int(n) for _, n in uses) == ahead[row["horizon_days"]]
+        else:
+            assert row["band_nominal_pct"] is None
+            assert "no band" in row["note"]
+        if row["better_than_last_year_pct"] is None and row["method"] != "last_year":
+            assert "no figure against last year" in row["note"]
     done = runner.invoke(main, ["report", "forecast", "--warehouse", str(warehouse),
                                 "--property", "FIRE01", "--format", "csv"])
     assert done.exit_code == 0, done.stderr
