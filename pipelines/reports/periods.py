@@ -13,7 +13,7 @@ import duckdb
 from pipelines.metrics import ratio
 
 from .errors import ReportError
-from .reports import CENT, Query, Table
+from .reports import CENT, Query, Table, as_of_date
 from .warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
@@ -176,7 +176,7 @@ def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[s
 
 
 def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    closed = q.prop.business_date - timedelta(days=1)
+    closed, _ = as_of_date(q.prop, None)
     day = q.options.get("date") or closed
     if day > closed:  # its nights are still on the books, not sold
         raise ReportError(f"--date {day}: the flash is of a closed business date; the last "
@@ -231,7 +231,8 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                       for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
-                 f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows)
+                 f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
+                 as_of=as_of_date(q.prop, day)[1])
 
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
@@ -294,7 +295,7 @@ def _add(total: _Sums | None, sums: _Sums | None) -> _Sums | None:
 def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """Each month of q.first..q.last as it is expected to end (its closed nights actual, the
     others forecast), beside its budget and the same month last year (room revenue)."""
-    pid, closed = q.prop.property_id, q.prop.business_date - timedelta(days=1)
+    pid, (closed, basis) = q.prop.property_id, as_of_date(q.prop, None)
     rows: list[tuple[Any, ...]] = []
     left_out: list[str] = []
     last_year_out: list[str] = []
@@ -332,4 +333,4 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         f"Months as they are expected to end (closed nights actual, the rest forecast; rooms "
         f"and room revenue net of VAT; vs = room revenue) - {q.prop.name} ({q.prop.code}), "
         f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
-        f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total)
+        f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total, as_of=basis)

@@ -121,7 +121,9 @@ def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
 
 
 def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None:
+    """The last closed business date, by the reports' one as-of rule, named in the JSON."""
     assert _flash(hotel)["rooms_sold"]["day"] == 8
+    assert _report(hotel)["as_of"] == "2026-03-15 (closed)"
 
 
 def test_flash_bad_date_is_one_line(hotel: Path) -> None:

@@ -48,6 +48,7 @@ def _rows(body: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 def test_months_figure_by_figure(hotel: Path) -> None:
     body = _report(hotel, "--from", "2026-01-15", "--to", "2026-04-02")
+    assert body["as_of"] == "2026-03-15 (closed)"  # nights to Mar 15 actual, the rest forecast
     assert _rows(body) == [
         ("2026-01", 31, 93, 0, 93, 30, 80, 24, 7440, None, None, None, None, None, None),
         ("2026-02", 28, 84, 0, 84, 30, 80, 24, 6720, None, None, None, None, None, None),
