@@ -43,6 +43,8 @@ class BookingStats:
     """Requests taken with `force` when no type that holds the persons had a room left."""
     modified: int = 0
     cancelled: int = 0
+    cancel_refused: int = 0
+    """Cancellations the API refused (the booking had lapsed, was cancelled or had arrived)."""
     confirmed: int = 0
     refusals: dict[str, int] = field(default_factory=dict)
 
@@ -166,7 +168,7 @@ class BookingEngine:
             reservation_actions.cancel_all(self.ctx, reservation_id, CancelledBy.GUEST)
             self.stats.cancelled += 1
         except ApiError:
-            pass
+            self.stats.cancel_refused += 1
 
     def modify(self, plan: BookingPlan, change: Modification) -> None:
         reservation_id = self.reservation_of.get(plan.ref)
