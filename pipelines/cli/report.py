@@ -277,11 +277,13 @@ def forecast_months(**kw: Any) -> None:
 @report.command()
 @_common
 def alerts(**kw: Any) -> None:
-    """Nights to look at, as of the business date: pace a fifth or more below last year,
-    pickup spikes (z-score over the last 8 weeks), on the books above capacity plus
-    overbooking (default: the next 90 nights).
+    """Nights to look at, as of the last closed business date: pace a fifth or more below
+    last year, pickup spikes (z-score over the last 8 weeks), on the books above capacity
+    plus overbooking (default: the next 90 nights).
 
     \b
+    Each alert stands beside stly_is_rebuilt (its STLY rebuilt from the reservations'
+    history) and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net).
     Examples:
       pmsw report alerts --property ROMA01
       pmsw report alerts --property ROMA01 --format csv

@@ -12,6 +12,7 @@ from typing import Any
 import duckdb
 
 from . import finance, periods, tieout
+from .alerts import alerts
 from .errors import ReportError
 from .reports import (
     Query,
@@ -20,7 +21,6 @@ from .reports import (
     _next_30,
     _next_90,
     _past_30,
-    alerts,
     forecast,
     forecast_accuracy,
     occupancy,
