@@ -2,8 +2,8 @@
 
 * PmsError                         every error of this client
   x TransportError                 no usable answer came back (retries spent)
-    + ConnectionError              could not connect, or the connection dropped mid-answer
-    + TimeoutError                 no answer in time
+    + ApiConnectionError           could not connect, or the connection dropped mid-answer
+    + ApiTimeoutError              no answer in time
   x ResponseValidationError        a 2xx body that is not the documented shape (names the field)
   x ApiStatusError                 the API answered an error; `.status`, `.code`, `.message`
     + BadRequestError              400 invalid_request
@@ -32,11 +32,12 @@ from typing import Any
 from models.errors import ErrorCode, NightsToChargeDetail
 
 __all__ = [
+    "ApiConnectionError",
     "ApiStatusError",
+    "ApiTimeoutError",
     "AuthenticationError",
     "BadRequestError",
     "ConflictError",
-    "ConnectionError",
     "DuplicateExternalRefError",
     "LockedError",
     "NightsToChargeError",
@@ -47,7 +48,6 @@ __all__ = [
     "RateLimitedError",
     "ResponseValidationError",
     "ServerError",
-    "TimeoutError",
     "TransportError",
     "UnprocessableError",
     "WebhookSignatureError",
@@ -80,11 +80,11 @@ class TransportError(PmsError):
         self.attempts = attempts
 
 
-class ConnectionError(TransportError):  # shadows the builtin on purpose
+class ApiConnectionError(TransportError):
     """Could not connect, or the connection dropped before the whole answer arrived."""
 
 
-class TimeoutError(TransportError):
+class ApiTimeoutError(TransportError):
     """The server did not answer within the client's timeout."""
 
 

@@ -117,15 +117,15 @@ class Transport:
                 response = self._http.request(method, url, params=query, json=body,
                                               headers=headers)
             except httpx.TimeoutException:
-                failure: exc.PmsError = exc.TimeoutError(
+                failure: exc.PmsError = exc.ApiTimeoutError(
                     f"{method} {path}: no answer within the timeout",
                     method=method, path=path, attempts=attempt)
             except (httpx.NetworkError, httpx.RemoteProtocolError) as error:
-                failure = exc.ConnectionError(
+                failure = exc.ApiConnectionError(
                     f"{method} {path}: connection failed: {type(error).__name__}",
                     method=method, path=path, attempts=attempt)
             except httpx.TransportError as error:  # a request that cannot be sent: no retry
-                raise exc.ConnectionError(
+                raise exc.ApiConnectionError(
                     f"{method} {path}: the request could not be sent: {type(error).__name__}",
                     method=method, path=path, attempts=attempt) from None
             else:

@@ -27,9 +27,9 @@ import polars as pl
 from models import ChargeInput, Folio
 from pipelines.api import (
     ApiStatusError,
+    ApiTimeoutError,
     PmsClient,
     PmsError,
-    TimeoutError,
     TransportError,
     UnprocessableError,
     count_call,
@@ -58,7 +58,7 @@ def error_code(error: PmsError) -> str:
     if isinstance(error, ApiStatusError):
         code = error.code
         return str(getattr(code, "value", code)) if code else f"http_{error.status}"
-    if isinstance(error, TimeoutError):
+    if isinstance(error, ApiTimeoutError):
         return "timeout"
     if isinstance(error, TransportError):
         return "connection_error"

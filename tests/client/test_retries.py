@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from models import ChargeInput
-from pipelines.api import ConnectionError, PmsClient, RetryPolicy, ServerError, TimeoutError
+from pipelines.api import ApiConnectionError, ApiTimeoutError, PmsClient, RetryPolicy, ServerError
 from sandbox.http.faults import FaultConfig
 from sandbox.http.server import RunningSandbox
 from tests.client.conftest import MakeClient, book, booking
@@ -143,7 +143,7 @@ def test_retries_stop_at_max_attempts(sandbox: RunningSandbox, make_client: Make
     assert caught.value.status in (500, 502)
     assert injected(sandbox, "error_500", "error_502") == 3
     sandbox.state.faults = FaultConfig(drop_before_rate=1.0)
-    with pytest.raises(ConnectionError) as dropped:
+    with pytest.raises(ApiConnectionError) as dropped:
         pms.get_property()
     assert dropped.value.attempts == 3
 
@@ -172,6 +172,6 @@ def test_timeouts_end_in_a_timeout_error(sandbox: RunningSandbox, make_client: M
     pms = make_client(sandbox, timeout=httpx.Timeout(5.0, read=0.2),
                       retry=RetryPolicy(max_attempts=2, backoff_base=0.01))
     sandbox.state.faults = FaultConfig(latency_ms=500)
-    with pytest.raises(TimeoutError) as caught:
+    with pytest.raises(ApiTimeoutError) as caught:
         pms.me()
     assert caught.value.attempts == 2

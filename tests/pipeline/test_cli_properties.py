@@ -99,6 +99,6 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert down.returncode == 1
     lines = [ln for ln in down.stderr.splitlines() if ln.startswith("pmsw sync:")]
     assert len(lines) == 1
-    assert "ConnectionError" in lines[0]
+    assert "ApiConnectionError" in lines[0]
     assert "Traceback" not in down.stderr
     assert "sbx_secret_key_123" not in down.stderr + down.stdout
