@@ -103,10 +103,16 @@ def _money(value: Decimal | None, signed: bool = False) -> str:
     return f"{value:+,.2f}" if signed else f"{value:,.2f}"
 
 
+SUMMARY_COLUMNS = ("rooms_available", "rooms_sold", "occupancy_pct", "room_revenue_net",
+                   "adr_net", "revpar_net")
+
+
 def _total(table: Table) -> tuple[Any, ...]:
+    """The occupancy report's total, its figures picked by column name (HotelSummary.last_30)."""
     if table.total is None:
         return ("total", 0, 0, None, Decimal("0.00"), None, None, "")
-    return table.total
+    by_name = dict(zip(table.columns, table.total, strict=True))
+    return ("total", *(by_name[c] for c in SUMMARY_COLUMNS), "")
 
 
 def read_summary(config: DemoConfig,

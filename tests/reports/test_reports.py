@@ -10,7 +10,7 @@ import csv
 import io
 import json
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +53,18 @@ def test_occupancy_rows_are_the_mart_and_the_total_divides_the_sums(warehouse: P
                      "WHERE property_id = ? AND stay_date BETWEEN ? AND ? ORDER BY 1",
                      [pid, first, last])
     assert len(out["rows"]) == 15 == len(expected)
-    for row, (day, available, sold, revenue, _) in zip(out["rows"], expected, strict=True):
+    for row, (day, available, sold, revenue, nights) in zip(out["rows"], expected,
+                                                               strict=True):
         assert (row["stay_date"], row["rooms_available"], row["rooms_sold"]) == (
             day.isoformat(), available, sold)
         assert Decimal(str(row["room_revenue_net"])) == revenue
+        # the arithmetic shows: nights + fees = room revenue; the nights give the ADR printed
+        assert Decimal(str(row["room_revenue_nights_net"])) == nights
+        assert Decimal(str(row["room_revenue_nights_net"])) + Decimal(
+            str(row["room_revenue_fees_net"])) == revenue
+        if sold:
+            assert Decimal(str(row["adr_net"])) == (nights / sold).quantize(
+                Decimal("0.01"), ROUND_HALF_UP)
         assert row["basis"] == ("actual" if day < bd else "on the books")
     sold = sum(r[2] for r in expected)
     available = sum(r[1] for r in expected)
@@ -67,6 +75,8 @@ def test_occupancy_rows_are_the_mart_and_the_total_divides_the_sums(warehouse: P
     assert Decimal(str(total["occupancy_pct"])) == (Decimal(100 * sold) / available).quantize(
         Decimal("0.01"))
     assert Decimal(str(total["adr_net"])) == (nights / sold).quantize(Decimal("0.01"))
+    assert Decimal(str(total["room_revenue_nights_net"])) == nights
+    assert Decimal(str(total["room_revenue_fees_net"])) == revenue - nights
     assert Decimal(str(total["revpar_net"])) == (revenue / available).quantize(Decimal("0.01"))
 
 
