@@ -331,20 +331,5 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                  ACCURACY_COLUMNS, out)
 
 
-def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
-    rows = conn.execute(
-        "SELECT stay_date, alert, value, threshold, message, as_of_date FROM mart.alerts "
-        "WHERE property_id = ? AND stay_date BETWEEN ? AND ? ORDER BY stay_date, alert",
-        [q.prop.property_id, q.first, q.last]).fetchall()
-    built = conn.execute("SELECT max(as_of_date) FROM mart.alerts WHERE property_id = ?",
-                         [q.prop.property_id]).fetchone()
-    basis = None if built is None or built[0] is None else as_of_date(q.prop, built[0])[1]
-    return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"
-                        + ("" if basis is None else f" as of {basis}")),
-                 ("stay_date", "weekday", "alert", "value", "threshold", "message"),
-                 [(r[0], f"{r[0]:%a}", r[1], round(float(r[2]), 4), round(float(r[3]), 4),
-                   r[4]) for r in rows], as_of=basis)
-
-
 def _days(first: date, last: date) -> list[date]:
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
