@@ -289,25 +289,39 @@ def history() -> pl.DataFrame:
 
 
 def test_no_leakage(history: pl.DataFrame) -> None:
+    """What happened after the as-of date S (later snapshots, so the future nights' finals
+    and the errors of every forecast realized after S) changes no forecast made as of S:
+    not the forecast, not its band, not the method chosen, in forecast_daily and in the
+    backtest; only the backtest's rooms_actual (the night's outcome) may differ."""
     as_of = START + timedelta(days=400)
     changed = _scrambled_after(history, as_of)
-    assert not changed.equals(history)
+    later = pl.col("snapshot_date") > as_of
+    assert history.filter(~later).equals(changed.filter(~later))
+    assert not history.filter(later).equals(changed.filter(later))
     settings = ForecastSettings(horizon_days=AHEAD)
     frames = [(forecast_daily(h, hotel_of(60), as_of, settings),
-               backtest(h, hotel_of(60), settings)
-               .filter(pl.col("as_of_date") == as_of)
-               .select("stay_date", "horizon_days", "method", "rooms_forecast"),
+               backtest(h, hotel_of(60), settings).filter(pl.col("as_of_date") == as_of)
+               .sort("stay_date", "horizon_days", "method"),
                method_forecasts(h, hotel_of(60),
                                 pl.DataFrame({"property_id": [1], "as_of_date": [as_of]}),
                                 None, settings))
               for h in (history, changed)]
     (daily, scored, methods), (daily2, scored2, methods2) = frames
     assert daily.height == AHEAD + 1
-    assert daily.equals(daily2)
+    assert daily["rooms_low"].is_not_null().all()
+    assert daily["rooms_high"].is_not_null().all()
+    assert daily.equals(daily2)  # every column: rooms, band, revenue, ADR, occupancy, method
     assert methods.equals(methods2)
-    # the backtest keeps the as-of date's forecasts whatever happened after it
-    assert scored.sort("horizon_days", "method").equals(scored2.sort("horizon_days", "method"))
+    # the backtest's forecasts as of S, every method and the chosen one with its band
     assert scored.height > 0
+    assert scored.columns == scored2.columns
+    made_as_of = [c for c in scored.columns if c != "rooms_actual"]
+    assert scored.select(made_as_of).equals(scored2.select(made_as_of))
+    chosen = scored.filter(method=CHOSEN)
+    assert chosen.height > 0
+    assert chosen["rooms_low"].is_not_null().all()
+    # and the scrambled future did reach the backtest: its actuals differ
+    assert not scored["rooms_actual"].equals(scored2["rooms_actual"])
     # every method has forecasts to compare (season_books from a year and a month of history)
     for method in METHODS:
         assert methods[method].is_not_null().any(), method
