@@ -106,6 +106,14 @@ def default_property() -> PropertyConfig:
     return PropertyConfig(code=DEFAULT_CODE, base_url=None, api_key_env=API_KEY_ENV)
 
 
+def _one_line(exc: yaml.YAMLError) -> str:
+    """A YAML error as one line: what is wrong and where (PyYAML's text spans lines)."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = "" if mark is None else f" at line {mark.line + 1}, column {mark.column + 1}"
+    return f"{problem}{where}"
+
+
 def load_properties(path: Path | None = None) -> list[PropertyConfig]:
     """The properties of `path` (default: `properties_file()`), or the one default property.
     An invalid file raises PropertyConfigError naming the file and the key."""
@@ -115,8 +123,13 @@ def load_properties(path: Path | None = None) -> list[PropertyConfig]:
     try:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
         return list(PropertiesFile.model_validate(document).properties)
+    except UnicodeDecodeError as exc:
+        raise PropertyConfigError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} "
+                                  f"at offset {exc.start}): save it as UTF-8") from None
+    except OSError as exc:
+        raise PropertyConfigError(f"{path}: cannot be read: {exc.strerror}") from None
     except yaml.YAMLError as exc:
-        raise PropertyConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise PropertyConfigError(f"{path}: not valid YAML: {_one_line(exc)}") from None
     except ValidationError as exc:
         error = exc.errors()[0]
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])

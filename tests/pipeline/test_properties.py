@@ -33,6 +33,24 @@ def test_a_bad_file_names_the_key(tmp_path: Path, entries: str, message: str) ->
     assert "\n" not in str(raised.value)
 
 
+def test_a_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    """Not UTF-8, not YAML, not a file: one line naming the file and what is wrong
+    (issue 47, item 7: a Latin-1 file printed a 36-line traceback)."""
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(("properties:\n" + GOOD.replace("ROMA01", "ROMA\u00c701")).encode(
+        "latin-1"))
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("properties:\n  - {code: ROMA01, base_url: [\n", encoding="utf-8")
+    for path, message in ((latin, "not UTF-8 text (byte 0xc7 at offset"),
+                          (broken, "not valid YAML: "), (tmp_path, "cannot be read: ")):
+        with pytest.raises(PropertyConfigError) as raised:
+            load_properties(path)
+        assert str(raised.value).startswith(f"{path}: {message}"), raised.value
+        assert "\n" not in str(raised.value)
+    with pytest.raises(PropertyConfigError, match=r"at line 3, column 1"):
+        load_properties(broken)
+
+
 def test_a_property_is_found_by_its_pms_code(tmp_path: Path) -> None:
     path = tmp_path / "properties.yaml"
     path.write_text("properties:\n" + GOOD, encoding="utf-8")
