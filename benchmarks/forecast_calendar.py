@@ -1,7 +1,7 @@
 """The calendar's effect on the forecast and the pace (docs/calendar.md, docs/forecast.md
 "Holidays and events"): on demo warehouses, the same snapshots forecast with last year's night
 364 days back (before) and aligned by the calendar (after: the property's public holidays and
-the demo hotels' events, the simulator's, `pipelines/demo/events.py`).
+the demo hotels' events, the simulator's: `pmsw sandbox simulate --events-file`).
 
 Per warehouse and hotel:
 - the chosen method's WAPE at every backtest horizon over the last 91 nights realized
@@ -26,10 +26,10 @@ import polars as pl
 
 from benchmarks.forecast_accuracy_table import read_warehouse
 from pipelines.calendar import load_events, property_calendars
-from pipelines.demo.events import write_events_file
 from pipelines.transforms import forecast as fx
 from pipelines.transforms.alerts import alerts
 from pipelines.transforms.pace import pace
+from sandbox.simulator.events_file import write_events_file
 
 NIGHTS = (date(2026, 12, 24), date(2026, 12, 25))
 
@@ -37,7 +37,7 @@ NIGHTS = (date(2026, 12, 24), date(2026, 12, 25))
 def calendar_of(path: str, otb: pl.DataFrame) -> pl.DataFrame:
     with tempfile.TemporaryDirectory() as folder:
         events_path = Path(folder) / "events.yaml"
-        write_events_file(events_path)
+        write_events_file(events_path, (1, 2))
         events = load_events(events_path)
     con = duckdb.connect(path, read_only=True)
     try:

@@ -12,11 +12,9 @@ from pathlib import Path
 
 import yaml
 
-from pipelines.calendar import events_file
+from pipelines.calendar import EVENTS_FILE_ENV, EVENTS_FILE_NAME
 from pipelines.properties import PROPERTIES_FILE_ENV
 from pipelines.warehouse import DEFAULT_PATH, read_copy_path
-
-from .events import write_events_file
 
 UNLIMITED_RATE = 1_000_000
 """The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute, burst 120:
@@ -91,20 +89,24 @@ class DemoConfig:
     def properties_file(self) -> Path:
         return self.demo_dir / "properties.yaml"
 
+    @property
+    def events_file(self) -> Path:
+        """The hotels' events (the simulator's, written by the simulation), where the marts
+        look for them: beside the properties file (docs/calendar.md)."""
+        return self.demo_dir / EVENTS_FILE_NAME
+
     @contextmanager
     def properties_in_use(self, base_url: str) -> Iterator[None]:
-        """Write the hotels to the demo's properties file (and their events, the simulator's,
-        to events.yaml beside it) and make it the process's while the block runs, so the
-        Dagster definitions have one partition per hotel (they read the file when first
-        imported: the demo runs in a process of its own)."""
+        """Write the hotels to the demo's properties file and make it the process's while the
+        block runs, so the Dagster definitions have one partition per hotel (they read the
+        file when first imported: the demo runs in a process of its own)."""
         entries = [h.entry(base_url, self.pos_root, self.rate_per_minute, self.burst)
                    for h in self.hotels]
         self.properties_file.write_text(yaml.safe_dump({"properties": entries}),
                                         encoding="utf-8")
-        # the hotels' events beside it, where the marts look for them (docs/calendar.md)
-        write_events_file(events_file(self.properties_file))
         saved = dict(os.environ)
         os.environ[PROPERTIES_FILE_ENV] = str(self.properties_file)
+        os.environ.pop(EVENTS_FILE_ENV, None)  # the demo hotels' events, beside it
         for hotel in self.hotels:
             os.environ.setdefault(hotel.key_env, hotel.default_key)
         try:
