@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-import holidays
 import polars as pl
 
 from .events import CalendarError, Event
@@ -39,6 +38,10 @@ Key = tuple[str, int]
 
 
 def _holidays(place: Place, years: range) -> dict[date, list[str]]:
+    # imported when a calendar is made: the library is large (every country's calendar), and
+    # a process that never makes one (a report, the CLI's start) should not pay for it
+    import holidays
+
     try:
         found = holidays.country_holidays(place.country, subdiv=place.subdivision,
                                           years=list(years), language="en_US")
