@@ -34,7 +34,10 @@ Methods (rooms of night D as of S):
   on, last_year_season while it has too few scored nights (in the months after the history's
   first complete month turns a year old): the pickup methods, scored by then, carry the
   season of the last weeks that far ahead.
-Every forecast is clipped to [0, capacity + overbooking].
+Every forecast is clipped to [0, capacity + overbooking]. With a calendar (`calendar`:
+pipelines.calendar), last year's night of a holiday or event is the same one a year earlier
+(Christmas with Christmas), not D - 364, and last_year_season carries its effect then
+(docs/forecast.md, "Holidays and events").
 
 Band (rooms_low / rooms_high, `_band`): the forecast plus the `interval` quantiles of the
 chosen method's errors at the horizon on the nights its choice read; without them (too few, or
