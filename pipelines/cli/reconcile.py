@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import ISO_DATE, wait_option, warehouse_option
+from pipelines.cli.options import ISO_DATE, wait_option, warehouse_option
 
 if TYPE_CHECKING:
     from pipelines.reconcile import ReconReport

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from pipelines.cli.options import OneLineGroup
+from pipelines.cli.options import OneLineGroup, warehouse_option
 from pipelines.reports.errors import ReportError
 from pipelines.reports.excel import render_xlsx
 from pipelines.reports.registry import run_report
@@ -25,8 +25,6 @@ from pipelines.reports.warehouse import (
     parse_date,
     resolve_property,
 )
-
-from .options import warehouse_option
 
 
 def _common(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -16,9 +16,8 @@ from typing import Any
 
 import click
 
+from pipelines.cli.options import wait_option, warehouse_option
 from pipelines.ingest import STREAMS
-
-from .options import wait_option, warehouse_option
 
 
 class Bars:

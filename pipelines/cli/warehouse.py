@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .options import wait_option, warehouse_option
+from pipelines.cli.options import wait_option, warehouse_option
 
 
 def _size(path: Path) -> str:

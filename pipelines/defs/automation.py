@@ -19,10 +19,9 @@ import json
 import dagster as dg
 
 from pipelines.api import PmsError
-
-from .keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
-from .partitions import PROPERTY_CODES, RANGE_END, RANGE_START
-from .resources import PmsApiResource
+from pipelines.defs.keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
+from pipelines.defs.partitions import PROPERTY_CODES, RANGE_END, RANGE_START
+from pipelines.defs.resources import PmsApiResource
 
 AVAILABILITY = stream_key("availability")
 

@@ -14,12 +14,11 @@ from typing import Any
 import dagster as dg
 import duckdb
 
+from pipelines.defs.each_property import PropertiesFailedError, each_property
+from pipelines.defs.keys import POOL, stream_key
+from pipelines.defs.partitions import PROPERTY_CODES, codes_of_run
+from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.warehouse import get_timestamp_cursor
-
-from .each_property import PropertiesFailedError, each_property
-from .keys import POOL, stream_key
-from .partitions import PROPERTY_CODES, codes_of_run
-from .resources import PmsApiResource, WarehouseResource
 
 RESERVATIONS = stream_key("reservations")
 FOLIOS = stream_key("folios")

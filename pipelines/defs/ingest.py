@@ -12,13 +12,12 @@ from typing import Any
 
 import dagster as dg
 
+from pipelines.defs.each_property import PropertiesFailedError, each_property
+from pipelines.defs.keys import INGESTION_GROUP, OWNERS, POOL, stream_key
+from pipelines.defs.partitions import ONE_RUN, PROPERTIES, one_run_accepted
+from pipelines.defs.resources import PmsApiResource, SyncSettingsResource, WarehouseResource
 from pipelines.ingest import StreamResult, sync_stream
 from pipelines.warehouse import thread_cursor
-
-from .each_property import PropertiesFailedError, each_property
-from .keys import INGESTION_GROUP, OWNERS, POOL, stream_key
-from .partitions import ONE_RUN, PROPERTIES, one_run_accepted
-from .resources import PmsApiResource, SyncSettingsResource, WarehouseResource
 
 EVENT_GAP_CHECK = "event_gap"
 

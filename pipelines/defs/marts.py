@@ -17,17 +17,18 @@ import dagster as dg
 import duckdb
 import polars as pl
 
+from pipelines.defs.each_property import PropertiesFailedError, each_property
+from pipelines.defs.ingest import markdown
+from pipelines.defs.keys import (
+    MARTS_GROUP as MARTS_GROUP,  # pmsw sync selects the group by this name
+)
+from pipelines.defs.keys import OWNERS, POOL, READ_COPY_KEY, stream_key
+from pipelines.defs.partitions import ONE_RUN, PROPERTIES, codes_of_run, one_run_accepted
+from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
 from pipelines.marts import MARTS, MartSettings, Replaced, built_marts
 from pipelines.properties import DEFAULT_CODE
 from pipelines.transforms.departments import CODES
 from pipelines.warehouse import property_row, thread_cursor
-
-from .each_property import PropertiesFailedError, each_property
-from .ingest import markdown
-from .keys import MARTS_GROUP as MARTS_GROUP  # pmsw sync selects the group by this name
-from .keys import OWNERS, POOL, READ_COPY_KEY, stream_key
-from .partitions import ONE_RUN, PROPERTIES, codes_of_run, one_run_accepted
-from .resources import SyncSettingsResource, WarehouseResource
 
 PREVIEW_ROWS = 5
 

@@ -9,12 +9,11 @@ docs/operations.md, "Reading while syncing".
 
 import dagster as dg
 
+from pipelines.defs.keys import OWNERS, POOL, PUBLISH_GROUP, READ_COPY_KEY, stream_key
+from pipelines.defs.marts import MART_ASSETS
+from pipelines.defs.partitions import ONE_RUN, PROPERTIES, one_run_accepted
+from pipelines.defs.resources import WarehouseResource
 from pipelines.warehouse import publish
-
-from .keys import OWNERS, POOL, PUBLISH_GROUP, READ_COPY_KEY, stream_key
-from .marts import MART_ASSETS
-from .partitions import ONE_RUN, PROPERTIES, one_run_accepted
-from .resources import WarehouseResource
 
 STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
 

@@ -20,13 +20,12 @@ from typing import Any, Literal
 import dagster as dg
 from pydantic import Field
 
+from pipelines.defs.keys import POOL
+from pipelines.defs.partitions import PROPERTIES, PROPERTY_CODES
+from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.properties import DEFAULT_CODE
 from pipelines.reconcile import DEFAULT_AUTO_SOURCES, Mode, daily_close, run_reconciliation
 from pipelines.transforms.reconcile import STATUSES, load_rules
-
-from .keys import POOL
-from .partitions import PROPERTIES, PROPERTY_CODES
-from .resources import PmsApiResource, WarehouseResource
 
 
 class ReconcileConfig(dg.Config):

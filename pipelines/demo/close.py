@@ -6,12 +6,11 @@ is posted while the guest is in house and only the truly late postings end up bl
 
 from __future__ import annotations
 
+from pipelines.demo.config import DemoConfig
+from pipelines.demo.sandbox_admin import hand_over_pos_files
 from pipelines.properties import load_properties
 from pipelines.reconcile import CloseReport, daily_close
 from pipelines.transforms.reconcile import load_rules
-
-from .config import DemoConfig
-from .sandbox_admin import hand_over_pos_files
 
 CLOSE_STREAMS = ("folios", "pos_ledger")
 

@@ -8,13 +8,12 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from pipelines.demo.config import DemoConfig
 from pipelines.reports import open_warehouse, resolve_property
 from pipelines.reports.registry import run_report
 from pipelines.reports.reports import Table
 from pipelines.transforms.reconcile import STATUSES
 from pipelines.warehouse import read_copy_path
-
-from .config import DemoConfig
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from models import Folio
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
 from pipelines.warehouse import (
     FolioClassCost,
     advance_cursor,
@@ -50,10 +53,6 @@ from pipelines.warehouse import (
     record_folio_reads,
     transaction,
 )
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
 
 STREAM = "folios"
 CLASSES = ("changed", "in_house", "departed", "sweep")

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
 from pipelines.warehouse import load_pos_ledger_dir
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
 
 STREAM = "pos_ledger"
 

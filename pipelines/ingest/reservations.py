@@ -20,6 +20,9 @@ from __future__ import annotations
 
 from models import Reservation
 from pipelines.api import InvalidRecord
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
 from pipelines.warehouse import (
     Quarantined,
     get_state,
@@ -31,10 +34,6 @@ from pipelines.warehouse import (
     release_records,
     transaction,
 )
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
 
 STREAM = "reservations"
 

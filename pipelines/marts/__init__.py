@@ -6,8 +6,8 @@ Dagster-free: the marts step of `pipelines.defs.marts` (and so `pmsw sync`) call
 Definitions: docs/kpi.md; tables: docs/warehouse.md.
 """
 
-from .build import MARTS, MartSettings, build_mart, build_marts, built_marts
-from .write import Replaced, replace_rows
+from pipelines.marts.build import MARTS, MartSettings, build_mart, build_marts, built_marts
+from pipelines.marts.write import Replaced, replace_rows
 
 __all__ = ["MARTS", "MartSettings", "Replaced", "build_mart", "build_marts", "built_marts",
            "replace_rows"]

@@ -16,6 +16,8 @@ from typing import TypeVar, cast
 import duckdb
 import polars as pl
 
+from pipelines.marts import read
+from pipelines.marts.write import Replaced, Since, replace_rows
 from pipelines.transforms.alerts import AlertSettings, alerts
 from pipelines.transforms.booking_kpis import booking_kpis
 from pipelines.transforms.booking_outcomes import booking_outcomes
@@ -45,9 +47,6 @@ from pipelines.transforms.segments import segment_daily
 from pipelines.transforms.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
 from pipelines.transforms.stay_nights import stay_nights
 from pipelines.transforms.tieout import revenue_tieout
-
-from . import read
-from .write import Replaced, Since, replace_rows
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,16 @@ used by the Dagster job `reconcile` (pipelines/defs/reconcile.py) and `pmsw reco
 `live` turns folios read from the API into the frames the matcher takes.
 """
 
-from .apply import Applier, ApplyStats
-from .backlog import BacklogReport, run_backlog
-from .close import DEFAULT_AUTO_SOURCES, CloseReport, daily_close
-from .run import Mode, ReconReport, closed_dates, open_warehouse, run_reconciliation
+from pipelines.reconcile.apply import Applier, ApplyStats
+from pipelines.reconcile.backlog import BacklogReport, run_backlog
+from pipelines.reconcile.close import DEFAULT_AUTO_SOURCES, CloseReport, daily_close
+from pipelines.reconcile.run import (
+           Mode,
+           ReconReport,
+           closed_dates,
+           open_warehouse,
+           run_reconciliation,
+)
 
 __all__ = ["DEFAULT_AUTO_SOURCES", "Applier", "ApplyStats", "BacklogReport", "CloseReport",
            "Mode", "ReconReport", "closed_dates", "daily_close", "open_warehouse",

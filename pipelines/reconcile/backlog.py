@@ -16,10 +16,15 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from pipelines.api import PmsClient
+from pipelines.reconcile.run import (
+    Mode,
+    ReconReport,
+    closed_dates,
+    open_warehouse,
+    run_reconciliation,
+)
 from pipelines.transforms.reconcile import STATUSES, RulesConfig
 from pipelines.warehouse import property_row
-
-from .run import Mode, ReconReport, closed_dates, open_warehouse, run_reconciliation
 
 
 @dataclass

@@ -19,10 +19,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from pipelines.api import PmsClient
+from pipelines.reconcile.run import Mode, ReconReport, open_warehouse, run_reconciliation
 from pipelines.transforms.reconcile import RulesConfig
 from pipelines.warehouse import property_row
-
-from .run import Mode, ReconReport, open_warehouse, run_reconciliation
 
 DEFAULT_AUTO_SOURCES = ("pos", "rule:city_tax")
 """Kinds posted without a person by default: POS tickets and the city tax."""

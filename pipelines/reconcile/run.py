@@ -20,6 +20,7 @@ import duckdb
 import polars as pl
 
 from pipelines.api import PmsClient
+from pipelines.reconcile.apply import Applier, ApplyStats
 from pipelines.transforms.reconcile import (
     POSTED,
     RulesConfig,
@@ -36,8 +37,6 @@ from pipelines.warehouse.recon import (
     resolved_keys,
     save_run,
 )
-
-from .apply import Applier, ApplyStats
 
 
 class Mode(StrEnum):

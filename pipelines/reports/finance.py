@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from .errors import ReportError
-from .reports import Query, Table, _title
+from pipelines.reports.errors import ReportError
+from pipelines.reports.reports import Query, Table, _title
 
 if TYPE_CHECKING:
     from pipelines.transforms.reconcile.config import CityTaxRule

@@ -11,10 +11,9 @@ from typing import Any
 import duckdb
 
 from pipelines.metrics import ratio
-
-from .errors import ReportError
-from .reports import CENT, Query, Table, as_of_date
-from .warehouse import PropertyRow
+from pipelines.reports.errors import ReportError
+from pipelines.reports.reports import CENT, Query, Table, as_of_date
+from pipelines.reports.warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",

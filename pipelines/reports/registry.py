@@ -11,10 +11,10 @@ from typing import Any
 
 import duckdb
 
-from . import finance, periods, tieout
-from .alerts import alerts
-from .errors import ReportError
-from .reports import (
+from pipelines.reports import finance, periods, tieout
+from pipelines.reports.alerts import alerts
+from pipelines.reports.errors import ReportError
+from pipelines.reports.reports import (
     Query,
     Report,
     Table,
@@ -30,7 +30,7 @@ from .reports import (
     revenue,
     segments,
 )
-from .warehouse import PropertyRow, require_tables
+from pipelines.reports.warehouse import PropertyRow, require_tables
 
 REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("occupancy", ("mart.occupancy_daily",), _past_30, occupancy),

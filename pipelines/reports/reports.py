@@ -13,11 +13,10 @@ from typing import Any
 import duckdb
 
 from pipelines.metrics import ratio
+from pipelines.reports.warehouse import PropertyRow
 from pipelines.transforms.departments import DEPARTMENTS
 from pipelines.transforms.forecast import HORIZONS, ForecastSettings
 from pipelines.transforms.reconcile import STATUSES
-
-from .warehouse import PropertyRow
 
 CENT = Decimal("0.01")
 

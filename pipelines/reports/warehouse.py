@@ -8,9 +8,8 @@ from pathlib import Path
 
 import duckdb
 
+from pipelines.reports.errors import ReportError
 from pipelines.warehouse import WarehouseError, WarehouseMissingError, open_read_copy
-
-from .errors import ReportError
 
 SETUP_HINT = "run `make demo` or `pmsw sync` first"
 

@@ -17,8 +17,8 @@ from datetime import date
 
 import polars as pl
 
-from .forecast import ForecastSettings, rooms_limit
-from .frames import Frame, lazy
+from pipelines.transforms.forecast import ForecastSettings, rooms_limit
+from pipelines.transforms.frames import Frame, lazy
 
 COLUMNS = ("property_id", "as_of_date", "stay_date", "alert", "value", "threshold", "message")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import Frame, lazy
-from .money import div_half_up
+from pipelines.transforms.frames import Frame, lazy
+from pipelines.transforms.money import div_half_up
 
 OUTCOME_COLUMNS = (
     "property_id", "arrival_month", "channel", "lead_time_days", "is_booking", "is_cancelled",

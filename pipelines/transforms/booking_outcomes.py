@@ -19,8 +19,15 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import CANCELLED, DEFAULT_TIMEZONE, ON_THE_BOOKS, OPTION, Frame, lazy
-from .otb_changes import local_date
+from pipelines.transforms.frames import (
+    CANCELLED,
+    DEFAULT_TIMEZONE,
+    ON_THE_BOOKS,
+    OPTION,
+    Frame,
+    lazy,
+)
+from pipelines.transforms.otb_changes import local_date
 
 ROOM_COLUMNS = (
     "property_id", "reservation_id", "reservation_room_id", "status", "cancelled_by", "arrival",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from .departments import ACCOMMODATION, CODES, OTHER
-from .frames import Frame, lazy
-from .money import to_cents
+from pipelines.transforms.departments import ACCOMMODATION, CODES, OTHER
+from pipelines.transforms.frames import Frame, lazy
+from pipelines.transforms.money import to_cents
 
 LINE_COLUMNS = (
     "property_id", "folio_line_id", "reservation_id", "reservation_room_id", "type",

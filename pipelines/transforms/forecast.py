@@ -65,8 +65,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from .forecast_skill import SKILL_COLUMNS, skill
-from .frames import Frame, lazy
+from pipelines.transforms.forecast_skill import SKILL_COLUMNS, skill
+from pipelines.transforms.frames import Frame, lazy
 
 STLY_DAYS = 364
 HORIZONS = (1, 7, 14, 30, 60, 90)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import CANCELLED, DEFAULT_TIMEZONE, Frame, lazy
-from .otb_changes import local_date
+from pipelines.transforms.frames import CANCELLED, DEFAULT_TIMEZONE, Frame, lazy
+from pipelines.transforms.otb_changes import local_date
 
 ENTRY = ["property_id", "reservation_room_id"]
 

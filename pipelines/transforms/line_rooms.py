@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import Frame, lazy
+from pipelines.transforms.frames import Frame, lazy
 
 KEYS = ["property_id", "reservation_id"]
 ROOM_COLUMNS = ["property_id", "reservation_id", "reservation_room_id", "room_code", "arrival",

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from .departments import ACCOMMODATION
-from .folio_revenue import revenue_lines
-from .frames import CANCELLED, DEFAULT_TIMEZONE, OPTION, Frame, lazy
-from .otb_changes import local_date
+from pipelines.transforms.departments import ACCOMMODATION
+from pipelines.transforms.folio_revenue import revenue_lines
+from pipelines.transforms.frames import CANCELLED, DEFAULT_TIMEZONE, OPTION, Frame, lazy
+from pipelines.transforms.otb_changes import local_date
 
 ENTRY = ["property_id", "reservation_room_id"]
 HOTEL = "hotel"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from .departments import NON_ROOM_REVENUE
-from .folio_revenue import revenue_lines
-from .frames import ON_THE_BOOKS, OPTION, Frame, lazy
-from .money import from_cents, ratio_cents, to_cents
+from pipelines.transforms.departments import NON_ROOM_REVENUE
+from pipelines.transforms.folio_revenue import revenue_lines
+from pipelines.transforms.frames import ON_THE_BOOKS, OPTION, Frame, lazy
+from pipelines.transforms.money import from_cents, ratio_cents, to_cents
 
 NIGHT_COLUMNS = (
     "property_id", "reservation_room_id", "stay_date", "nights", "night_index", "status",

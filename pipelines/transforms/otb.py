@@ -6,9 +6,9 @@ from datetime import date
 
 import polars as pl
 
-from .frames import DEFAULT_TIMEZONE, Frame, lazy
-from .money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
-from .otb_changes import book_changes, cumulative_grid, version_nights
+from pipelines.transforms.frames import DEFAULT_TIMEZONE, Frame, lazy
+from pipelines.transforms.money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
+from pipelines.transforms.otb_changes import book_changes, cumulative_grid, version_nights
 
 HORIZON_DAYS = 365
 RANGE_COLUMNS = ("property_id", "first_snapshot", "last_snapshot")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import ON_THE_BOOKS, OPTION, Frame, lazy
-from .money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate
-from .stay_nights import explode_nights, nightly_revenue_cents
+from pipelines.transforms.frames import ON_THE_BOOKS, OPTION, Frame, lazy
+from pipelines.transforms.money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate
+from pipelines.transforms.stay_nights import explode_nights, nightly_revenue_cents
 
 VERSION_COLUMNS = (
     "property_id", "reservation_room_id", "status", "arrival", "departure", "total",

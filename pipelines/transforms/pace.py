@@ -7,7 +7,7 @@ from datetime import date
 
 import polars as pl
 
-from .frames import Frame, lazy
+from pipelines.transforms.frames import Frame, lazy
 
 STLY_DAYS = 364  # 52 weeks: the same weekday a year earlier
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import Frame, lazy
+from pipelines.transforms.frames import Frame, lazy
 
 _PAIR = r'"(\d+)"\s*:\s*(\d+)'
 

@@ -7,10 +7,16 @@ from datetime import date
 
 import polars as pl
 
-from .frames import DEFAULT_TIMEZONE, Frame, lazy
-from .money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
-from .otb import HORIZON_DAYS, RANGE_COLUMNS, from_start, observed_from, staying_from
-from .otb_changes import book_changes, cumulative_grid, version_nights
+from pipelines.transforms.frames import DEFAULT_TIMEZONE, Frame, lazy
+from pipelines.transforms.money import DEFAULT_ACCOMMODATION_VAT_PCT, VatRate, from_cents
+from pipelines.transforms.otb import (
+    HORIZON_DAYS,
+    RANGE_COLUMNS,
+    from_start,
+    observed_from,
+    staying_from,
+)
+from pipelines.transforms.otb_changes import book_changes, cumulative_grid, version_nights
 
 WINDOWS = (1, 7, 14, 30)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from .departments import DEPARTMENTS, REVENUE_DEPARTMENTS
-from .folio_revenue import revenue_lines
-from .frames import Frame
-from .money import from_cents
+from pipelines.transforms.departments import DEPARTMENTS, REVENUE_DEPARTMENTS
+from pipelines.transforms.folio_revenue import revenue_lines
+from pipelines.transforms.frames import Frame
+from pipelines.transforms.money import from_cents
 
 __all__ = ["DEPARTMENTS", "revenue_daily"]
 

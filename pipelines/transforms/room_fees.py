@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from .departments import ACCOMMODATION
-from .folio_revenue import revenue_lines
-from .frames import CANCELLED, OPTION, Frame, lazy
-from .money import from_cents
+from pipelines.transforms.departments import ACCOMMODATION
+from pipelines.transforms.folio_revenue import revenue_lines
+from pipelines.transforms.frames import CANCELLED, OPTION, Frame, lazy
+from pipelines.transforms.money import from_cents
 
 NIGHT = "night"
 NO_SHOW = "no_show"

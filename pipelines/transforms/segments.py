@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import ON_THE_BOOKS, OPTION, Frame, lazy
-from .money import from_cents, ratio_cents, to_cents
+from pipelines.transforms.frames import ON_THE_BOOKS, OPTION, Frame, lazy
+from pipelines.transforms.money import from_cents, ratio_cents, to_cents
 
 DIMENSIONS = ["channel", "source", "market", "rate_plan_id", "rate_plan_code", "room_type_id"]
 

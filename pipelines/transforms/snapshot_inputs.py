@@ -28,8 +28,8 @@ from pathlib import Path
 
 import polars as pl
 
-from .frames import Frame, lazy
-from .otb_changes import VERSION_COLUMNS, local_date
+from pipelines.transforms.frames import Frame, lazy
+from pipelines.transforms.otb_changes import VERSION_COLUMNS, local_date
 
 SEED = 20_261_127
 STARTED = ["reservation_room_id", "status", "arrival", "departure", "total", "valid_from"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import CANCELLED, OPTION, Frame, lazy
-from .money import (
+from pipelines.transforms.frames import CANCELLED, OPTION, Frame, lazy
+from pipelines.transforms.money import (
     DEFAULT_ACCOMMODATION_VAT_PCT,
     VatRate,
     from_cents,
@@ -24,7 +24,7 @@ from .money import (
     to_cents,
     vat_bp_expr,
 )
-from .room_fees import NIGHT, accommodation_lines
+from pipelines.transforms.room_fees import NIGHT, accommodation_lines
 
 ROOM_COLUMNS = (
     "property_id", "reservation_id", "reservation_room_id", "status", "arrival", "departure",

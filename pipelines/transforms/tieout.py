@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import polars as pl
 
-from .departments import ACCOMMODATION
-from .folio_revenue import revenue_lines
-from .frames import Frame, lazy
-from .money import from_cents, to_cents
-from .room_fees import NIGHT, accommodation_lines
+from pipelines.transforms.departments import ACCOMMODATION
+from pipelines.transforms.folio_revenue import revenue_lines
+from pipelines.transforms.frames import Frame, lazy
+from pipelines.transforms.money import from_cents, to_cents
+from pipelines.transforms.room_fees import NIGHT, accommodation_lines
 
 SHIFTED = "night charges posted on another date than the night they pay"
 UNEXPLAINED = "unexplained"

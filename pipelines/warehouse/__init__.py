@@ -5,9 +5,9 @@ core rows and its cursor in ONE transaction (`transaction()`; nested blocks join
 Nothing here knows HTTP or Dagster. Tables and columns: docs/warehouse.md.
 """
 
-from ._staging import insert_frame, registered
-from .availability import land_availability
-from .connection import (
+from pipelines.warehouse._staging import insert_frame, registered
+from pipelines.warehouse.availability import land_availability
+from pipelines.warehouse.connection import (
     DEFAULT_PATH,
     MEMORY_ENV,
     WAIT_ENV,
@@ -24,8 +24,8 @@ from .connection import (
     resolve,
     thread_cursor,
 )
-from .events import EventLanding, land_events
-from .folio_reads import (
+from pipelines.warehouse.events import EventLanding, land_events
+from pipelines.warehouse.folio_reads import (
     FolioClassCost,
     forget_folio_reads,
     last_folio_reads,
@@ -33,21 +33,26 @@ from .folio_reads import (
     record_folio_classes,
     record_folio_reads,
 )
-from .folios import FolioLanding, land_folios, net_and_gross
-from .guests import land_guests
-from .migrate import MigrationError, migrate
-from .pos_ledger import LedgerLoad, load_pos_ledger_dir
-from .publish import Published, publish
-from .quarantine import (
+from pipelines.warehouse.folios import FolioLanding, land_folios, net_and_gross
+from pipelines.warehouse.guests import land_guests
+from pipelines.warehouse.migrate import MigrationError, migrate
+from pipelines.warehouse.pos_ledger import LedgerLoad, load_pos_ledger_dir
+from pipelines.warehouse.publish import Published, publish
+from pipelines.warehouse.quarantine import (
     OpenRecord,
     Quarantined,
     open_records,
     quarantine_records,
     release_records,
 )
-from .reference import PropertyData, UnknownPropertyError, land_reference, property_row
-from .reservations import ReservationLanding, land_reservations, max_updated_at
-from .sync_state import (
+from pipelines.warehouse.reference import (
+    PropertyData,
+    UnknownPropertyError,
+    land_reference,
+    property_row,
+)
+from pipelines.warehouse.reservations import ReservationLanding, land_reservations, max_updated_at
+from pipelines.warehouse.sync_state import (
     SyncRun,
     SyncState,
     advance_cursor,
@@ -60,7 +65,7 @@ from .sync_state import (
     require_full_resync,
     reset_cursor,
 )
-from .transaction import transaction
+from pipelines.warehouse.transaction import transaction
 
 __all__ = [
     "DEFAULT_PATH",

@@ -8,11 +8,10 @@ from datetime import date, datetime
 import duckdb
 
 from models import TypeAvailability
-
-from ._staging import DATE, INT, STR, TS, drop, require_aware, stage
-from .raw import Payload, append_raw, payloads_of
-from .sync_state import advance_cursor
-from .transaction import transaction
+from pipelines.warehouse._staging import DATE, INT, STR, TS, drop, require_aware, stage
+from pipelines.warehouse.raw import Payload, append_raw, payloads_of
+from pipelines.warehouse.sync_state import advance_cursor
+from pipelines.warehouse.transaction import transaction
 
 STREAM = "availability"
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from .schema import bring_up_to_date, schema_gap
+from pipelines.warehouse.schema import bring_up_to_date, schema_gap
 
 DEFAULT_PATH = Path("data/warehouse.duckdb")
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"

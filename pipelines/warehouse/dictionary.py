@@ -80,7 +80,7 @@ def render(conn: duckdb.DuckDBPyConnection) -> str:
 
 
 def main() -> None:
-    from .connection import connect
+    from pipelines.warehouse.connection import connect
 
     conn = connect(":memory:")
     try:

@@ -9,11 +9,10 @@ from datetime import datetime
 import duckdb
 
 from models import Event
-
-from ._staging import INT, JSON, STR, TS, drop, require_aware, stage, to_json
-from .raw import Payload, append_raw, payloads_of
-from .sync_state import advance_cursor
-from .transaction import transaction
+from pipelines.warehouse._staging import INT, JSON, STR, TS, drop, require_aware, stage, to_json
+from pipelines.warehouse.raw import Payload, append_raw, payloads_of
+from pipelines.warehouse.sync_state import advance_cursor
+from pipelines.warehouse.transaction import transaction
 
 STREAM = "events"
 

@@ -10,7 +10,7 @@ from datetime import datetime
 
 import duckdb
 
-from ._staging import require_aware
+from pipelines.warehouse._staging import require_aware
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,21 @@ import polars as pl
 
 from models import Folio, FolioLine
 from pipelines.transforms.line_rooms import line_room_entries
-
-from ._staging import BOOL, DATE, DEC, INT, STR, TS, dec, drop, require_aware, stage
-from .frames import query_frame
-from .raw import Payload, append_raw, payloads_of
-from .transaction import transaction
+from pipelines.warehouse._staging import (
+    BOOL,
+    DATE,
+    DEC,
+    INT,
+    STR,
+    TS,
+    dec,
+    drop,
+    require_aware,
+    stage,
+)
+from pipelines.warehouse.frames import query_frame
+from pipelines.warehouse.raw import Payload, append_raw, payloads_of
+from pipelines.warehouse.transaction import transaction
 
 STREAM = "folios"
 _CENT = Decimal("0.01")

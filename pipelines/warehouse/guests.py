@@ -8,10 +8,9 @@ from datetime import datetime
 import duckdb
 
 from models import Guest
-
-from ._staging import DATE, INT, STR, TS, drop, require_aware, stage
-from .raw import Payload, append_raw, payloads_of
-from .transaction import transaction
+from pipelines.warehouse._staging import DATE, INT, STR, TS, drop, require_aware, stage
+from pipelines.warehouse.raw import Payload, append_raw, payloads_of
+from pipelines.warehouse.transaction import transaction
 
 STREAM = "guests"
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import duckdb
 
-from ._staging import DATE, DEC, INT, STR, TS, dec, drop, stage
-from .transaction import transaction
+from pipelines.warehouse._staging import DATE, DEC, INT, STR, TS, dec, drop, stage
+from pipelines.warehouse.transaction import transaction
 
 COLUMNS = ("ticket_id", "line", "business_date", "posted_at", "reservation_id",
            "reservation_room_id", "room", "item_code", "quantity", "unit_price", "total")

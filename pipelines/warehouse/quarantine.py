@@ -17,8 +17,8 @@ from typing import Any
 
 import duckdb
 
-from ._staging import require_aware
-from .transaction import transaction
+from pipelines.warehouse._staging import require_aware
+from pipelines.warehouse.transaction import transaction
 
 
 @dataclass(frozen=True)

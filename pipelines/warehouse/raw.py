@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel
 
-from ._staging import INT, JSON, STR, TS, frame_of, insert_frame, require_aware
+from pipelines.warehouse._staging import INT, JSON, STR, TS, frame_of, insert_frame, require_aware
 
 Payload = Mapping[str, Any]
 

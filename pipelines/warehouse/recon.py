@@ -13,11 +13,10 @@ import duckdb
 import polars as pl
 
 from pipelines.transforms.reconcile import STATUSES
-
-from ._staging import insert_frame
-from .frames import query_frame
-from .reference import property_row
-from .transaction import transaction
+from pipelines.warehouse._staging import insert_frame
+from pipelines.warehouse.frames import query_frame
+from pipelines.warehouse.reference import property_row
+from pipelines.warehouse.transaction import transaction
 
 
 @dataclass(frozen=True)

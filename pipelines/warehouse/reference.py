@@ -12,10 +12,20 @@ import duckdb
 from pydantic import BaseModel
 
 from models import AgeBracket, Classifications, Item, Property, RatePlan, Room, RoomType
-
-from ._staging import BOOL, DATE, DEC, INT, STR, TS, dec, drop, require_aware, stage
-from .raw import Payload, append_raw, payloads_of
-from .transaction import transaction
+from pipelines.warehouse._staging import (
+    BOOL,
+    DATE,
+    DEC,
+    INT,
+    STR,
+    TS,
+    dec,
+    drop,
+    require_aware,
+    stage,
+)
+from pipelines.warehouse.raw import Payload, append_raw, payloads_of
+from pipelines.warehouse.transaction import transaction
 
 _SEEN = {"last_seen_run": STR, "fetched_at": TS}
 _SCHEMAS: dict[str, dict[str, Any]] = {

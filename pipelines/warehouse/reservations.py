@@ -24,11 +24,22 @@ from typing import Any
 import duckdb
 
 from models import Reservation, ReservationRoom
-
-from ._staging import BOOL, DATE, DEC, INT, JSON, STR, TS, dec, drop, require_aware, stage
-from .raw import Payload, append_raw, payloads_of
-from .sync_state import advance_cursor, clear_full_resync
-from .transaction import transaction
+from pipelines.warehouse._staging import (
+    BOOL,
+    DATE,
+    DEC,
+    INT,
+    JSON,
+    STR,
+    TS,
+    dec,
+    drop,
+    require_aware,
+    stage,
+)
+from pipelines.warehouse.raw import Payload, append_raw, payloads_of
+from pipelines.warehouse.sync_state import advance_cursor, clear_full_resync
+from pipelines.warehouse.transaction import transaction
 
 STREAM = "reservations"
 

@@ -9,9 +9,8 @@ from typing import Literal
 import duckdb
 
 from models import format_timestamp
-
-from ._staging import require_aware
-from .transaction import transaction
+from pipelines.warehouse._staging import require_aware
+from pipelines.warehouse.transaction import transaction
 
 CursorKind = Literal["timestamp", "int", "date"]
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import duckdb
 
 from pipelines.transforms.departments import DEPARTMENTS
-
-from .migrate import sql_dir
-from .transaction import transaction
+from pipelines.warehouse.migrate import sql_dir
+from pipelines.warehouse.transaction import transaction
 
 
 def view_files(folder: Path | None = None) -> list[Path]:

@@ -8,7 +8,7 @@ does all of it. Nothing here knows Dagster, HTTP or DuckDB: `pipelines.reconcile
 the warehouse, posts through the API and stores the results.
 """
 
-from .config import (
+from pipelines.transforms.reconcile.config import (
     BreakfastRule,
     CityTaxPeriod,
     CityTaxRule,
@@ -18,8 +18,8 @@ from .config import (
     RulesConfigError,
     load_rules,
 )
-from .expected import expected_charges
-from .frames import (
+from pipelines.transforms.reconcile.expected import expected_charges
+from pipelines.transforms.reconcile.frames import (
     AMOUNT_MISMATCH,
     BLOCKED,
     FAILED,
@@ -28,10 +28,10 @@ from .frames import (
     POSTED,
     STATUSES,
 )
-from .keys import charge_key, idempotency_key
-from .matching import match, net_lines
-from .outcome import REASON_CODES
-from .reconcile import (
+from pipelines.transforms.reconcile.keys import charge_key, idempotency_key
+from pipelines.transforms.reconcile.matching import match, net_lines
+from pipelines.transforms.reconcile.outcome import REASON_CODES
+from pipelines.transforms.reconcile.reconcile import (
     RESULT_COLUMNS,
     hold_resolved,
     postable,

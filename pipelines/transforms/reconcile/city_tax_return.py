@@ -15,9 +15,9 @@ from datetime import date
 
 import polars as pl
 
-from .config import CityTaxRule
-from .frames import Frame, lazy
-from .rules import _lived_nights, city_tax, persons_from_age
+from pipelines.transforms.reconcile.config import CityTaxRule
+from pipelines.transforms.reconcile.frames import Frame, lazy
+from pipelines.transforms.reconcile.rules import _lived_nights, city_tax, persons_from_age
 
 NO_CAP = 366
 

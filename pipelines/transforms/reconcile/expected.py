@@ -12,11 +12,11 @@ from datetime import date
 
 import polars as pl
 
-from .config import PropertyRules
-from .frames import Frame
-from .keys import with_keys
-from .ledger import pos_ledger
-from .rules import breakfast, city_tax, room_nights
+from pipelines.transforms.reconcile.config import PropertyRules
+from pipelines.transforms.reconcile.frames import Frame
+from pipelines.transforms.reconcile.keys import with_keys
+from pipelines.transforms.reconcile.ledger import pos_ledger
+from pipelines.transforms.reconcile.rules import breakfast, city_tax, room_nights
 
 SLOT = ["property_id", "reservation_room_id", "business_date", "item_code"]
 

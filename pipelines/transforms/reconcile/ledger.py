@@ -13,8 +13,14 @@ from datetime import date
 import polars as pl
 
 from pipelines.transforms.money import to_cents
-
-from .frames import ITEM_COLUMNS, LEDGER_COLUMNS, Frame, conform, lazy, milli
+from pipelines.transforms.reconcile.frames import (
+    ITEM_COLUMNS,
+    LEDGER_COLUMNS,
+    Frame,
+    conform,
+    lazy,
+    milli,
+)
 
 POS = "pos"
 TICKET_REF = re.compile(r"\[([A-Za-z]+-\d+/\d+)\]")

@@ -19,9 +19,15 @@ from __future__ import annotations
 import polars as pl
 
 from pipelines.transforms.money import to_cents
-
-from .frames import AMOUNT_MISMATCH, LINE_COLUMNS, MATCHED, Frame, lazy, milli
-from .ledger import POS, ticket_ref
+from pipelines.transforms.reconcile.frames import (
+    AMOUNT_MISMATCH,
+    LINE_COLUMNS,
+    MATCHED,
+    Frame,
+    lazy,
+    milli,
+)
+from pipelines.transforms.reconcile.ledger import POS, ticket_ref
 
 PAYMENT = "payment"
 

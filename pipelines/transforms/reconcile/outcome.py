@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .frames import (
+from pipelines.transforms.reconcile.frames import (
     AMOUNT_MISMATCH,
     BLOCKED,
     FOLIO_COLUMNS,

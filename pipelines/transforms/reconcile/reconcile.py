@@ -8,12 +8,25 @@ import polars as pl
 
 from pipelines.transforms.line_rooms import with_single_room_entries
 from pipelines.transforms.money import from_cents
-
-from .config import PropertyRules
-from .expected import expected_charges
-from .frames import BLOCKED, FAILED, MATCHED, MISSING, POSTED, STATUSES, Frame
-from .matching import match, net_lines
-from .outcome import FOLIO_CLOSED, POST_FAILED, RESOLVED, folio_targets, outcome
+from pipelines.transforms.reconcile.config import PropertyRules
+from pipelines.transforms.reconcile.expected import expected_charges
+from pipelines.transforms.reconcile.frames import (
+    BLOCKED,
+    FAILED,
+    MATCHED,
+    MISSING,
+    POSTED,
+    STATUSES,
+    Frame,
+)
+from pipelines.transforms.reconcile.matching import match, net_lines
+from pipelines.transforms.reconcile.outcome import (
+    FOLIO_CLOSED,
+    POST_FAILED,
+    RESOLVED,
+    folio_targets,
+    outcome,
+)
 
 RESULT_COLUMNS = (
     "key", "property_id", "reservation_id", "reservation_room_id", "folio_id", "item_id",

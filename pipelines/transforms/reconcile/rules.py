@@ -21,10 +21,8 @@ from datetime import date
 import polars as pl
 
 from pipelines.transforms.money import split_evenly, to_cents
-from pipelines.transforms.stay_nights import explode_nights
-
-from .config import BreakfastRule, CityTaxRule, RoomNightsRule
-from .frames import (
+from pipelines.transforms.reconcile.config import BreakfastRule, CityTaxRule, RoomNightsRule
+from pipelines.transforms.reconcile.frames import (
     BRACKET_COLUMNS,
     IN_HOUSE_OR_DEPARTED,
     ITEM_COLUMNS,
@@ -35,6 +33,7 @@ from .frames import (
     empty_expected,
     lazy,
 )
+from pipelines.transforms.stay_nights import explode_nights
 
 CITY_TAX = "rule:city_tax"
 BREAKFAST = "rule:breakfast"
