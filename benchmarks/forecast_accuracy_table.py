@@ -23,7 +23,7 @@ from collections.abc import Callable
 import duckdb
 import polars as pl
 
-from pipelines.transforms import forecast as fx
+from pipelines.forecast.logic import methods as fx
 
 COLUMNS = (fx.CHOSEN, "season_books", "last_year_season", "last_year")
 

@@ -22,7 +22,7 @@ Revenue = the books' revenue + (final rooms - rooms on the books) x that ADR (th
 x the books' ADR when the books end lower); scored over the last 91 nights realized: WAPE and
 bias in % of their room revenue. The rules are SQL over mart.otb_snapshots, independent of
 the marts' polars; the line `marts` compares `month` with `pickup_adr` of
-pipelines.transforms.forecast.method_forecasts on the same nights (largest difference in
+pipelines.forecast.logic.methods.method_forecasts on the same nights (largest difference in
 cents).
 
     python -m benchmarks.forecast_adr --warehouse /tmp/seeds/seed-{1,2,3}/warehouse.read.duckdb
@@ -35,7 +35,7 @@ import argparse
 import duckdb
 import polars as pl
 
-from pipelines.transforms import forecast as fx
+from pipelines.forecast.logic import methods as fx
 from pipelines.warehouse.frames import query_frame
 
 HORIZONS = (1, 3, 7, 14, 30, 60, 90, 180)

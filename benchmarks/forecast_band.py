@@ -2,7 +2,7 @@
 
     python -m benchmarks.forecast_band --warehouse W [W ...]
 
-Replays the backtest of the marts (pipelines/transforms/forecast.py: `scored_forecasts`,
+Replays the backtest of the marts (pipelines/forecast/logic/methods.py: `scored_forecasts`,
 `choices`, `_pick`, each as-of date reading only what was known then) and, over the chosen
 forecasts of the last 91 nights realized (the nights of mart.forecast_accuracy), counts the
 nights whose actual rooms fell inside each band, bounds included:
@@ -23,7 +23,7 @@ from __future__ import annotations
 import polars as pl
 
 from benchmarks.forecast_accuracy_table import pooled_main
-from pipelines.transforms import forecast as fx
+from pipelines.forecast.logic import methods as fx
 
 BANDS = ("errors", "curve")
 

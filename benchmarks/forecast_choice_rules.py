@@ -4,7 +4,7 @@ the scored one.
     python -m benchmarks.forecast_choice_rules --warehouse data/warehouse.read.duckdb
 
 The marts chose, per property, as-of date S and horizon, the one method with the lowest WAPE
-on the nights realized in the 91 days before S (pipelines/transforms/forecast.py, `choices`;
+on the nights realized in the 91 days before S (pipelines/forecast/logic/methods.py, `choices`;
 since 727c1e7 `season_books`' WAPE counts a fifth lower, which this experiment predates).
 Forecast combination is the textbook alternative. Each rule below reads only the WAPE of each
 method over the `window` days before S (91 or 182), from the marts' own `recent_scores`:
@@ -28,7 +28,7 @@ from dataclasses import replace
 import duckdb
 import polars as pl
 
-from pipelines.transforms import forecast as f
+from pipelines.forecast.logic import methods as f
 
 KEY = ["property_id", "as_of_date", "stay_date", "horizon_days"]
 PERIOD_DAYS = 91

@@ -3,7 +3,7 @@
 On a warehouse the demo made (`pmsw demo --days 560 --daily-syncs 7`), over the nights the
 backtest scores (the last 91 realized), WAPE % by horizon of:
 
-- `last_year_season` and `last_year`, as the marts score them (pipelines/transforms/forecast.py);
+- `last_year_season` and `last_year`, as the marts score them (pipelines/forecast/logic/methods.py);
 - `least_squares`: final ~ last_year_season + rooms on the books + 1, refit for every as-of
   date S on the nights of the 182 days before S at the same horizon (numpy, no new library);
 - `hist_gbr`: scikit-learn's HistGradientBoostingRegressor on days before, weekday, rooms on
@@ -44,7 +44,7 @@ import polars as pl
 from benchmarks import forecast_gross as fg
 from benchmarks import forecast_transient as ft
 from benchmarks.otb_split import classes_firm, gross_otb, split_otb
-from pipelines.transforms import forecast as fx
+from pipelines.forecast.logic import methods as fx
 
 HORIZONS = (7, 14, 30, 60, 90)
 ORDER = ("tr_bin", "tr_eb", "tr_ebr", "tr_eb2", "tr_reg", "tr_l1",

@@ -49,7 +49,7 @@ import duckdb
 import polars as pl
 
 from benchmarks.forecast_accuracy_table import read_warehouse
-from pipelines.transforms import forecast as fx
+from pipelines.forecast.logic import methods as fx
 
 METHODS = ("forecast", "last_year_pickup", "last_year", "on_books")
 MEASURES = ("rooms", "revenue")

@@ -5,7 +5,7 @@ year's, on both demo hotels) is scored on one quarter of one simulated history: 
 This runs the same demo (`pmsw demo --days 560 --daily-syncs 7 --end 2026-11-23`) under other
 seeds, each an independent draw of the same two hotels' nights, and prints per seed and hotel
 at the horizon (30 days by default), over the last 91 nights realized, as the marts score
-them (pipelines/transforms/forecast.py and forecast_skill.py of the code checked out):
+them (pipelines/forecast/logic/methods.py and forecast_skill.py of the code checked out):
 
 - the WAPE of `chosen` and of `last_year`, and `better_than_last_year_pct` with its 90 %
   interval (mart.forecast_accuracy's delete-a-week jackknife);
@@ -46,8 +46,8 @@ import polars as pl
 
 from benchmarks.forecast_accuracy_table import read_warehouse
 from benchmarks.forecast_models import night_floors
-from pipelines.transforms import forecast as fx
-from pipelines.transforms.forecast_skill import SKILL_COLUMNS, Z_90
+from pipelines.forecast.logic import methods as fx
+from pipelines.forecast.logic.skill import SKILL_COLUMNS, Z_90
 
 GOAL_PCT = 25.0
 FLOORS = ("floor_level", "floor_night")

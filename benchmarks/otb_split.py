@@ -13,9 +13,9 @@ import polars as pl
 
 from pipelines.marts import read
 from pipelines.marts.build import Inputs, MartSettings
-from pipelines.transforms.frames import lazy
-from pipelines.transforms.otb import RANGE_COLUMNS, otb_snapshots
-from pipelines.transforms.otb_changes import book_changes, cumulative_grid, version_nights
+from pipelines.marts.logic.otb import RANGE_COLUMNS, otb_snapshots
+from pipelines.marts.logic.otb_changes import book_changes, cumulative_grid, version_nights
+from pipelines.vocabulary.frames import lazy
 from pipelines.warehouse.frames import query_frame
 
 GROUP_TYPES = ("group", "allotment")

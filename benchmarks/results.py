@@ -290,7 +290,7 @@ def marts_section(marts: list[MartsRun], note: str, measured: Measured) -> Secti
         body.append(f"| {m.hotels} x {m.years} | {m.room_nights} | {m.polars_seconds:.2f} | "
                     f"{m.duckdb_seconds:.2f} | {_ratio(m.polars_seconds, m.duckdb_seconds)} | "
                     f"{m.peak_mib:.0f} | {'yes' if m.same else 'NO'} |")
-    return Section("Transforms", "Transforms: polars (pipelines.transforms) vs the same marts "
+    return Section("Transforms", "Transforms: polars (pipelines.marts.logic) vs the same marts "
                    "in DuckDB SQL", body)
 
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines.ingest.progress import Hook, progress_hook
-from pipelines.ingest.settings import SyncSettings
+from pipelines.ingest import Hook, SyncSettings, progress_hook
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """Dagster logs a failed step at ERROR with its stack trace: the caller says it in one line."""
@@ -79,7 +78,7 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
 
     from pipelines.definitions import defs
     from pipelines.defs.keys import READ_COPY_KEY, stream_key
-    from pipelines.defs.marts import MARTS_GROUP
+    from pipelines.defs.marts.assets import MARTS_GROUP
     from pipelines.defs.partitions import PROPERTIES
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
     from pipelines.properties import PropertyConfigError

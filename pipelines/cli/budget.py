@@ -35,8 +35,8 @@ def import_(file: Path, warehouse: Path) -> None:
     Example:
       pmsw budget import budget-2027.csv
     """
-    from pipelines.marts.budget import import_budget
-    from pipelines.transforms.budget import BudgetError
+    from pipelines.forecast import import_budget
+    from pipelines.forecast.logic import BudgetError
     from pipelines.warehouse import connect, publish
 
     if not warehouse.is_file():

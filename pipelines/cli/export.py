@@ -24,8 +24,7 @@ def parquet(directory: Path, warehouse: Path) -> None:
 
     Reads the read copy, never the writer's file, so it runs beside a sync. To export on
     every publish instead, set PMSW_EXPORT_PARQUET=DIRECTORY for the writers."""
-    from pipelines.warehouse import WarehouseError
-    from pipelines.warehouse.export import export_parquet
+    from pipelines.warehouse import WarehouseError, export_parquet
 
     try:
         tables, seconds = export_parquet(warehouse, directory)

@@ -3,7 +3,7 @@
     pmsw reconcile --date 2026-03-01                  # dry run of one business date
     pmsw reconcile --from 2026-03-01 --to 2026-03-07 --apply
 
-The same run as the Dagster job `reconcile` (pipelines.reconcile), on the warehouse
+The same run as the Dagster job `reconcile` (pipelines.recon), on the warehouse
 (`--warehouse`). `--property` is the PMS property code (default: the warehouse's only
 property). A dry run reads the warehouse only; `--apply` posts through the API of that
 property (pipelines.properties). Exit status 1 when the run could not be made or a charge
@@ -22,12 +22,12 @@ import click
 from pipelines.cli.options import ISO_DATE, wait_option, warehouse_option
 
 if TYPE_CHECKING:
-    from pipelines.reconcile import ReconReport
+    from pipelines.recon import ReconReport
 
 
 def summary_table(report: ReconReport) -> str:
     """The run's counts and amounts per status, with a total line."""
-    from pipelines.transforms.reconcile import STATUSES
+    from pipelines.recon.logic import STATUSES
 
     lines = [f"Reconciliation run {report.run_id}: property {report.property_code}, "
              f"business dates {report.first} to {report.last}, {report.mode.value}",
@@ -94,11 +94,11 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
     from contextlib import nullcontext
 
     from pipelines.api import PmsError
+    from pipelines.ingest.store import UnknownPropertyError
     from pipelines.properties import PropertyConfigError, find_property, load_properties
-    from pipelines.reconcile import Mode, run_reconciliation
-    from pipelines.transforms.reconcile import RulesConfigError, load_rules
-    from pipelines.warehouse import UnknownPropertyError, WarehouseError
-    from pipelines.warehouse.recon import ReconInputError
+    from pipelines.recon import Mode, ReconInputError, run_reconciliation
+    from pipelines.recon.logic import RulesConfigError, load_rules
+    from pipelines.warehouse import WarehouseError
 
     if one_date is not None and (first is not None or last is not None):
         raise click.UsageError("give --date, or --from and --to, not both")
@@ -142,9 +142,8 @@ def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, sta
     from contextlib import ExitStack
 
     from pipelines.properties import Endpoint
-    from pipelines.reconcile import Mode, run_backlog
-    from pipelines.reconcile.backlog import chunks_of
-    from pipelines.transforms.reconcile import STATUSES, RulesConfig
+    from pipelines.recon import Mode, chunks_of, run_backlog
+    from pipelines.recon.logic import STATUSES, RulesConfig
 
     assert isinstance(rules, RulesConfig)
     assert isinstance(mode, Mode)
@@ -177,10 +176,10 @@ def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, sta
 
 def _close(warehouse: Path, rules: object, endpoint: object,
            auto_sources: tuple[str, ...]) -> None:
-    """`--close`: the daily close (pipelines.reconcile.close), both runs' summaries."""
+    """`--close`: the daily close (pipelines.recon.close), both runs' summaries."""
     from pipelines.properties import Endpoint
-    from pipelines.reconcile import DEFAULT_AUTO_SOURCES, daily_close
-    from pipelines.transforms.reconcile import RulesConfig
+    from pipelines.recon import DEFAULT_AUTO_SOURCES, daily_close
+    from pipelines.recon.logic import RulesConfig
 
     assert isinstance(rules, RulesConfig)
     assert isinstance(endpoint, Endpoint)
@@ -225,14 +224,14 @@ def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str
     """
     import getpass
 
-    from pipelines.reconcile.run import open_warehouse
-    from pipelines.warehouse import publish
-    from pipelines.warehouse.recon import (
+    from pipelines.recon import (
         RESOLUTION_STATES,
         ReconInputError,
         add_resolution,
         find_item,
+        open_warehouse,
     )
+    from pipelines.warehouse import publish
 
     try:
         if state not in RESOLUTION_STATES:

@@ -14,16 +14,18 @@ from typing import Any
 import click
 
 from pipelines.cli.options import OneLineGroup, warehouse_option
-from pipelines.reports.errors import ReportError
-from pipelines.reports.excel import render_xlsx
-from pipelines.reports.registry import run_report
-from pipelines.reports.render import FORMATS, render
-from pipelines.reports.reports import SEGMENT_DIMENSIONS, Table
-from pipelines.reports.warehouse import (
+from pipelines.reports import (
+    FORMATS,
+    SEGMENT_DIMENSIONS,
+    ReportError,
+    Table,
     as_of_line,
     open_warehouse,
     parse_date,
+    render,
+    render_xlsx,
     resolve_property,
+    run_report,
 )
 
 

@@ -188,8 +188,8 @@ def _reconcile(config: DemoConfig) -> list[str]:
     from datetime import timedelta
 
     from pipelines.properties import load_properties
-    from pipelines.reconcile import Mode, run_reconciliation
-    from pipelines.transforms.reconcile import load_rules
+    from pipelines.recon import Mode, run_reconciliation
+    from pipelines.recon.logic import load_rules
 
     rules = load_rules(None)
     lines = []

@@ -9,10 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 from pipelines.demo.config import DemoConfig
-from pipelines.reports import open_warehouse, resolve_property
-from pipelines.reports.registry import run_report
-from pipelines.reports.reports import Table
-from pipelines.transforms.reconcile import STATUSES
+from pipelines.recon.logic import STATUSES
+from pipelines.reports import Table, open_warehouse, resolve_property, run_report
 from pipelines.warehouse import read_copy_path
 
 

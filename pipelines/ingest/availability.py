@@ -11,7 +11,7 @@ from pipelines.ingest._preview import preview
 from pipelines.ingest.context import StreamResult, SyncContext
 from pipelines.ingest.progress import report
 from pipelines.ingest.settings import AVAILABILITY_WINDOW
-from pipelines.warehouse import land_availability
+from pipelines.ingest.store import land_availability
 
 STREAM = "availability"
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from pipelines.ingest._preview import preview
 from pipelines.ingest.context import StreamResult, SyncContext
 from pipelines.ingest.progress import report
-from pipelines.warehouse import get_int_cursor, land_events, require_full_resync, transaction
+from pipelines.ingest.store import get_int_cursor, land_events, require_full_resync
+from pipelines.warehouse import transaction
 
 STREAM = "events"
 BATCH = 500

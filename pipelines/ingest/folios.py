@@ -42,7 +42,7 @@ from models import Folio
 from pipelines.ingest._preview import preview
 from pipelines.ingest.context import StreamResult, SyncContext
 from pipelines.ingest.progress import report
-from pipelines.warehouse import (
+from pipelines.ingest.store import (
     FolioClassCost,
     advance_cursor,
     get_timestamp_cursor,
@@ -51,8 +51,8 @@ from pipelines.warehouse import (
     last_folio_run_time,
     record_folio_classes,
     record_folio_reads,
-    transaction,
 )
+from pipelines.warehouse import transaction
 
 STREAM = "folios"
 CLASSES = ("changed", "in_house", "departed", "sweep")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipelines.ingest._preview import preview
 from pipelines.ingest.context import StreamResult, SyncContext
 from pipelines.ingest.progress import report
-from pipelines.warehouse import PropertyData, land_reference
+from pipelines.ingest.store import PropertyData, land_reference
 
 STREAM = "reference"
 

@@ -23,7 +23,7 @@ from pipelines.api import InvalidRecord
 from pipelines.ingest._preview import preview
 from pipelines.ingest.context import StreamResult, SyncContext
 from pipelines.ingest.progress import report
-from pipelines.warehouse import (
+from pipelines.ingest.store import (
     Quarantined,
     get_state,
     get_timestamp_cursor,
@@ -32,8 +32,8 @@ from pipelines.warehouse import (
     open_records,
     quarantine_records,
     release_records,
-    transaction,
 )
+from pipelines.warehouse import transaction
 
 STREAM = "reservations"
 

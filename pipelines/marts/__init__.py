@@ -1,8 +1,9 @@
 """Build the mart.* tables of one property: read core.* into polars, run the transforms of
-`pipelines.transforms`, replace the property's rows of each mart in one transaction
+`pipelines.marts.logic`, replace the property's rows of each mart in one transaction
 (writing only the rows that changed).
 
-Dagster-free: the marts step of `pipelines.defs.marts` (and so `pmsw sync`) calls `built_marts`.
+Dagster-free: the marts step of `pipelines.defs.marts.assets` (and so `pmsw sync`) calls
+`built_marts`.
 Definitions: docs/kpi.md; tables: docs/warehouse.md.
 """
 

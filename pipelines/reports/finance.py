@@ -14,7 +14,7 @@ from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import Query, Table, _title
 
 if TYPE_CHECKING:
-    from pipelines.transforms.reconcile.config import CityTaxRule
+    from pipelines.recon.logic import CityTaxRule
 
 WORKLIST_COLUMNS = (
     "item", "business_date", "age_days", "status", "reason_code", "state", "folio_id",
@@ -198,13 +198,14 @@ def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     closed business date), each night under its city's rule in force that night, resolved
     as the reconciliation resolves it (the property's city and stars); with the option
     `stays`, the stays behind its exemptions instead."""
-    from pipelines.transforms.reconcile import RulesConfigError, load_rules
-    from pipelines.transforms.reconcile.city_tax_return import (
+    from pipelines.recon import property_place, read_inputs
+    from pipelines.recon.logic import (
         STAY_EXEMPTION_COLUMNS,
+        RulesConfigError,
         city_tax_return,
         city_tax_stays,
+        load_rules,
     )
-    from pipelines.warehouse.recon import property_place, read_inputs
 
     try:
         rule = load_rules(q.options.get("rules_file")).city_tax_to_file(

@@ -12,11 +12,11 @@ from typing import Any
 
 import duckdb
 
+from pipelines.forecast.logic import HORIZONS, ForecastSettings
 from pipelines.metrics import ratio
+from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
-from pipelines.transforms.departments import DEPARTMENTS
-from pipelines.transforms.forecast import HORIZONS, ForecastSettings
-from pipelines.transforms.reconcile import STATUSES
+from pipelines.vocabulary import DEPARTMENTS
 
 CENT = Decimal("0.01")
 

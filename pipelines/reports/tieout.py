@@ -16,7 +16,7 @@ import duckdb
 
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import Query, Table, _title
-from pipelines.transforms.departments import ACCOMMODATION, CODES, DEPARTMENTS, OTHER
+from pipelines.vocabulary import ACCOMMODATION, CODES, DEPARTMENTS, OTHER
 
 TIEOUT_COLUMNS = ("department", "folio_lines_net", "folio_lines_gross", "reported_net",
                   "of_which_fees_net", "reported_by", "difference_net", "explained_net",

@@ -13,7 +13,7 @@ from functools import cache
 
 import duckdb
 
-from pipelines.transforms.departments import DEPARTMENTS
+from pipelines.vocabulary import DEPARTMENTS
 from pipelines.warehouse.migrate import applied, discover, migrate
 from pipelines.warehouse.transaction import transaction
 from pipelines.warehouse.views import apply_views, view_files

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.reconcile import DEFAULT_AUTO_SOURCES, Mode, daily_close
-from pipelines.reconcile.close import todays_departures
+from pipelines.recon import DEFAULT_AUTO_SOURCES, Mode, daily_close
+from pipelines.recon.close import todays_departures
 
 from .conftest import RULES, World
 
@@ -57,7 +57,7 @@ def test_the_close_sensor_requests_one_close_per_business_date(world: World) -> 
     import dagster as dg
 
     from pipelines.defs.partitions import PROPERTY_CODES
-    from pipelines.defs.reconcile import reconcile_close_sensor
+    from pipelines.defs.recon.jobs import reconcile_close_sensor
     from pipelines.defs.resources import PmsApiResource, WarehouseResource
     from tests.conftest import ALL_SCOPES_KEY
 

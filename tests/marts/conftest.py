@@ -10,9 +10,9 @@ import dagster as dg
 import httpx
 import pytest
 
-from pipelines.defs.marts import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
-from pipelines.defs.publish import read_copy
+from pipelines.defs.marts.assets import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
 from pipelines.defs.resources import PmsApiResource, SyncSettingsResource, WarehouseResource
+from pipelines.defs.warehouse.publish import read_copy
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox

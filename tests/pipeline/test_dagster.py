@@ -15,7 +15,8 @@ from typing import Any
 import dagster as dg
 import pytest
 
-from pipelines.warehouse import connect, get_state
+from pipelines.ingest.store import get_state
+from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
 from .helpers import (

@@ -31,8 +31,9 @@ import httpx
 import polars as pl
 import pytest
 
+from pipelines.ingest.store import Quarantined, quarantine_records
 from pipelines.marts import MARTS, built_marts
-from pipelines.warehouse import Quarantined, connect, quarantine_records
+from pipelines.warehouse import connect
 from pipelines.warehouse.frames import query_frame
 from sandbox.clock import WallClock
 from sandbox.db import open_db

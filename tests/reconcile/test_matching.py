@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.transforms.reconcile import (
+from pipelines.recon.logic import (
     PropertyRules,
     RoomNightsRule,
     postable,

@@ -26,8 +26,8 @@ import polars as pl
 import pytest
 
 from pipelines.api import PmsClient, RetryPolicy
-from pipelines.reconcile import Mode, ReconReport, run_reconciliation
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, ReconReport, run_reconciliation
+from pipelines.recon.logic import load_rules
 from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY
 from tests.lost_postings import START, Stretch, serving_copy, simulate_stretch, sync
@@ -196,8 +196,8 @@ KILLED_APPLY = """
 import pathlib, sys, time
 from datetime import date
 from pipelines.api import PmsClient
-from pipelines.transforms.reconcile import load_rules
-from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.recon.logic import load_rules
+from pipelines.recon import Mode, run_reconciliation
 base, key, warehouse, first, last, flag = sys.argv[1:7]
 
 def stop_here() -> None:
@@ -330,7 +330,7 @@ def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -
     """Issue 7, Modes: the job `reconcile` (one property partition) runs a dry run by
     default, without the API (issue 13: its resource here points nowhere), and apply with
     the business dates given as run config."""
-    from pipelines.defs.reconcile import reconcile_job
+    from pipelines.defs.recon.jobs import reconcile_job
     from pipelines.defs.resources import PmsApiResource, WarehouseResource
 
     resources = {"pms": PmsApiResource(base_url=world.sandbox.base_url, api_key=ALL_SCOPES_KEY),
