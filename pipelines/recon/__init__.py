@@ -8,11 +8,11 @@ used by the Dagster job `reconcile` (pipelines/defs/recon/jobs.py) and `pmsw rec
 from pipelines.recon.apply import Applier, ApplyStats
 from pipelines.recon.backlog import BacklogReport, chunks_of, run_backlog
 from pipelines.recon.close import DEFAULT_AUTO_SOURCES, CloseReport, daily_close
+from pipelines.recon.resolve import Resolution, resolve_item
 from pipelines.recon.run import (
            Mode,
            ReconReport,
            closed_dates,
-           open_warehouse,
            run_reconciliation,
 )
 from pipelines.recon.store import (
@@ -34,14 +34,15 @@ __all__ = [
            "Mode",
            "ReconInputError",
            "ReconReport",
+           "Resolution",
            "add_resolution",
            "chunks_of",
            "closed_dates",
            "daily_close",
            "find_item",
-           "open_warehouse",
            "property_place",
            "read_inputs",
+           "resolve_item",
            "run_backlog",
            "run_reconciliation",
 ]

@@ -22,9 +22,9 @@ from pipelines.recon.run import (
     Mode,
     ReconReport,
     closed_dates,
-    open_warehouse,
     run_reconciliation,
 )
+from pipelines.warehouse import writer
 
 
 @dataclass
@@ -58,7 +58,7 @@ def chunks_of(first: date, last: date, days: int) -> list[tuple[date, date]]:
 
 def _done_runs(warehouse: str | Path, property_id: int, mode: Mode
                ) -> dict[tuple[date, date], int]:
-    with open_warehouse(warehouse) as conn:
+    with writer(warehouse, publish=False) as conn:
         rows = conn.execute("SELECT first_date, last_date, max(run_id) FROM recon.runs "
                             "WHERE property_id = ? AND mode = ? GROUP BY 1, 2",
                             [property_id, mode.value]).fetchall()
@@ -67,7 +67,7 @@ def _done_runs(warehouse: str | Path, property_id: int, mode: Mode
 
 def _run_summary(warehouse: str | Path, run_id: int) -> dict[str, tuple[int, int]]:
     columns = ", ".join(f"{s}_count, {s}_amount" for s in STATUSES)
-    with open_warehouse(warehouse) as conn:
+    with writer(warehouse, publish=False) as conn:
         row = conn.execute(f"SELECT {columns} FROM recon.runs WHERE run_id = ?",
                            [run_id]).fetchone()
     assert row is not None
@@ -82,7 +82,7 @@ def run_backlog(warehouse: str | Path, rules: RulesConfig, *, first: date, last:
                 | None = None) -> BacklogReport:
     """Reconcile [first, last] chunk by chunk; `on_chunk(chunk, report or None if skipped)`
     after each (the progress bar)."""
-    with open_warehouse(warehouse) as conn:
+    with writer(warehouse, publish=False) as conn:
         pid, code, business_date = property_row(conn, property_ref)
     first, last = closed_dates(business_date, first, last)
     chunks = chunks_of(first, last, chunk_days)

@@ -21,7 +21,8 @@ from pathlib import Path
 from pipelines.api import PmsClient
 from pipelines.ingest.store import property_row
 from pipelines.recon.logic import RulesConfig
-from pipelines.recon.run import Mode, ReconReport, open_warehouse, run_reconciliation
+from pipelines.recon.run import Mode, ReconReport, run_reconciliation
+from pipelines.warehouse import writer
 
 DEFAULT_AUTO_SOURCES = ("pos", "rule:city_tax")
 """Kinds posted without a person by default: POS tickets and the city tax."""
@@ -40,7 +41,7 @@ def todays_departures(warehouse: str | Path,
                       property_id: int | None) -> tuple[int, date, list[int], date | None]:
     """(property_id, business date, reservations with a room entry checked in and leaving
     today, the earliest arrival among those room entries)."""
-    with open_warehouse(warehouse) as conn:
+    with writer(warehouse, publish=False) as conn:
         pid, _, business_date = property_row(conn, property_id)
         rows = conn.execute(
             "SELECT reservation_id, arrival FROM core.reservation_rooms WHERE property_id = ? "

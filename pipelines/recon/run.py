@@ -9,14 +9,12 @@ another run can use it meanwhile; a file held by another writer is waited for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 
-import duckdb
 import polars as pl
 
 from pipelines.api import PmsClient
@@ -37,7 +35,7 @@ from pipelines.recon.store import (
     resolved_keys,
     save_run,
 )
-from pipelines.warehouse import connect, publish, transaction
+from pipelines.warehouse import transaction, writer
 
 
 class Mode(StrEnum):
@@ -59,17 +57,6 @@ class ReconReport:
     """The stored results (recon.results columns but run_id)."""
     apply: ApplyStats | None = None
 
-
-@contextmanager
-def open_warehouse(path: str | Path | None, *, wait_seconds: float | None = None
-                   ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Connect to the warehouse as a writer (`pipelines.warehouse.connect`: waits while another
-    writer holds the file); a file that does not exist is an error, never created."""
-    conn = connect(path, create=False, wait=wait_seconds)
-    try:
-        yield conn
-    finally:
-        conn.close()
 
 
 def closed_dates(business_date: date, first: date | None,
@@ -113,7 +100,7 @@ def run_reconciliation(
         raise ValueError("apply mode needs an API client")
     started_at = datetime.now(UTC)
     api_property = client.get_property().id if client is not None else None
-    with open_warehouse(warehouse) as conn:
+    with writer(warehouse, publish=False) as conn:
         pid, code, business_date = property_row(conn, property_ref or api_property)
         if api_property is not None and pid != api_property:
             raise ReconInputError(f"property {code}: the API key is of property id "
@@ -140,13 +127,11 @@ def run_reconciliation(
     stored = results_frame(results)
     summary = summarize(results)
     posted_to = results.filter(pl.col("status") == POSTED)["reservation_id"].unique()
-    with open_warehouse(warehouse) as conn:
-        with transaction(conn):
-            run_id = save_run(conn, property_id=pid, mode=mode.value, first=first, last=last,
-                              started_at=started_at, finished_at=datetime.now(UTC),
-                              summary=summary, rules=property_rules.model_dump(mode="json"),
-                              results=stored)
-            # The folios posted to changed through us: the next sync reads them first.
-            forget_folio_reads(conn, pid, sorted(posted_to.drop_nulls().to_list()))
-        publish(conn, warehouse)
+    with writer(warehouse) as conn, transaction(conn):
+        run_id = save_run(conn, property_id=pid, mode=mode.value, first=first, last=last,
+                          started_at=started_at, finished_at=datetime.now(UTC),
+                          summary=summary, rules=property_rules.model_dump(mode="json"),
+                          results=stored)
+        # The folios posted to changed through us: the next sync reads them first.
+        forget_folio_reads(conn, pid, sorted(posted_to.drop_nulls().to_list()))
     return ReconReport(run_id, pid, code, mode, first, last, summary, stored, stats)

@@ -43,6 +43,7 @@ from pipelines.warehouse.staging import (
     to_json,
 )
 from pipelines.warehouse.transaction import transaction
+from pipelines.warehouse.writer import writer
 
 __all__ = [
     "BOOL",
@@ -82,4 +83,5 @@ __all__ = [
     "thread_cursor",
     "to_json",
     "transaction",
+    "writer",
 ]
