@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal
 
 import duckdb
 
@@ -42,13 +42,41 @@ class Query:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+RANGE = "range"
+"""An option whose dest is RANGE sets the report's dates (a --date D is --from D --to D, a
+--month M its first and last day) rather than reaching the builder."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of one report, beyond those every report takes (--property, --format...)."""
+
+    flag: str
+    """As typed: "--window"."""
+    dest: str
+    """The key the builder reads in Query.options, or RANGE."""
+    help: str
+    kind: Literal["choice", "date", "month", "flag", "file"] = "choice"
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    required: bool = False
+
+
 @dataclass(frozen=True)
 class Report:
+    """A report declared once: the CLI command, the xlsx and the web pages are built from it."""
+
     name: str
     tables: tuple[str, ...]
     default_range: Callable[[date], tuple[date, date]]
     """From the property's business date: the dates shown when --from/--to are omitted."""
     build: Callable[[duckdb.DuckDBPyConnection, Query], Table]
+    help: str = ""
+    """What it shows (the first sentence is its summary), then, after a blank line, notes
+    and examples (`pmsw report NAME --help`)."""
+    options: tuple[Option, ...] = ()
+    takes_range: bool = True
+    """Whether --from/--to mean something to it."""
 
 
 def _past_30(business_date: date) -> tuple[date, date]:

@@ -129,9 +129,9 @@ def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None
 def test_flash_bad_date_is_one_line(hotel: Path) -> None:
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
                                      "--property", "ROMA01", "--date", "2026-02-30"])
-    assert done.exit_code == 1
+    assert done.exit_code == 2  # a usage error
     assert done.stderr.strip().count("\n") == 0
-    assert "--date '2026-02-30' is not a date" in done.stderr
+    assert "'--date': '2026-02-30' is not a date" in done.stderr
 
 
 def test_flash_of_a_date_not_closed_is_one_line(hotel: Path) -> None:

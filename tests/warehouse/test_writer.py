@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipelines.warehouse import connect, read_copy_path, writer
+from pipelines.warehouse import WarehouseMissingError, connect, read_copy_path, writer
 
 REPO = Path(__file__).resolve().parents[2]
 # Who may call publish(): the writer itself, Dagster's read-copy asset, `pmsw warehouse publish`.
@@ -42,9 +42,13 @@ def test_a_clean_block_is_published(warehouse: Path) -> None:
 def test_a_failed_block_leaves_the_read_copy_as_it_was(warehouse: Path) -> None:
     with writer(warehouse) as conn:
         conn.execute("CREATE TABLE core.marker AS SELECT 1 AS n")
-    with pytest.raises(RuntimeError, match="midway"), writer(warehouse) as conn:
-        conn.execute("INSERT INTO core.marker VALUES (2)")
-        raise RuntimeError("midway")
+    def fail_midway() -> None:
+        with writer(warehouse) as conn:
+            conn.execute("INSERT INTO core.marker VALUES (2)")
+            raise RuntimeError("midway")
+
+    with pytest.raises(RuntimeError, match="midway"):
+        fail_midway()
     assert _published_markers(warehouse) == [1]
 
 
@@ -55,7 +59,7 @@ def test_a_reading_step_publishes_nothing(warehouse: Path) -> None:
 
 
 def test_a_missing_warehouse_is_not_created(tmp_path: Path) -> None:
-    with pytest.raises(Exception, match="no warehouse|does not exist"), \
+    with pytest.raises(WarehouseMissingError, match="no warehouse at"), \
             writer(tmp_path / "none.duckdb"):
         pass
     assert not (tmp_path / "none.duckdb").exists()
