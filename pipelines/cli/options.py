@@ -10,9 +10,11 @@ the seconds a writer waits while another writer holds it.
 from __future__ import annotations
 
 import calendar
+import json
 import os
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -107,3 +109,25 @@ class YearMonth(click.ParamType[tuple[date, date], Any]):
 
 
 YEAR_MONTH = YearMonth()
+
+
+def format_option() -> Callable[..., Any]:
+    """--format text|json of a command that prints a summary (`pmsw sync`, `pmsw reconcile`,
+    `pmsw warehouse info`): json is one object on stdout, the progress lines on stderr."""
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                        show_default=True, help="text for a person, json for a program.")
+
+
+def as_json(value: Any) -> str:
+    """`value` as JSON: dates and times in ISO 8601, decimals as numbers, paths as text."""
+    return json.dumps(value, default=_json_default, indent=2)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):  # amounts of two decimals: a float prints them exactly
+        return float(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")

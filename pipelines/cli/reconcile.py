@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import sys
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from pipelines.cli.options import ISO_DATE, wait_option, warehouse_option
+from pipelines.cli.options import ISO_DATE, as_json, format_option, wait_option, warehouse_option
 
 if TYPE_CHECKING:
     from pipelines.recon import ReconReport
@@ -40,6 +41,19 @@ def summary_table(report: ReconReport) -> str:
         lines.append(f"  {status:<16}{n:>9}{cents / 100:>14.2f}")
     lines.append(f"  {'total':<16}{total_n:>9}{total_cents / 100:>14.2f}")
     return "\n".join(lines)
+
+
+def run_facts(report: ReconReport) -> dict[str, Any]:
+    """What `summary_table` shows, as data (`--format json`): amounts in the currency's units."""
+    from pipelines.recon.logic import STATUSES
+
+    posted = None if report.apply is None else {
+        "charges": report.apply.posts, "reservations": report.apply.reservations}
+    return {"run_id": report.run_id, "property": report.property_code, "first": report.first,
+            "last": report.last, "mode": report.mode.value,
+            "statuses": {s: {"charges": report.summary[s][0],
+                             "amount": Decimal(report.summary[s][1]) / 100} for s in STATUSES},
+            "posted": posted}
 
 
 def failure_line(report: ReconReport) -> str:
@@ -79,12 +93,13 @@ def failure_line(report: ReconReport) -> str:
 @click.option("--auto", "auto_sources", multiple=True, metavar="KIND",
               help="With --close: a kind posted automatically (pos, rule:city_tax, "
                    "rule:breakfast, rule:room_nights); default pos and rule:city_tax.")
+@format_option()
 @click.pass_context
 def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
               last: date | None, apply_: bool, code: str | None, warehouse: Path,
               rules_file: Path | None, backlog: bool = False, chunk_days: int = 7,
               redo: bool = False, close: bool = False,
-              auto_sources: tuple[str, ...] = ()) -> None:
+              auto_sources: tuple[str, ...] = (), fmt: str = "text") -> None:
     """Find charges missing from folios (POS ledger and rules); --apply posts them once.
 
     `pmsw reconcile resolve ITEM --as STATE --note TEXT` records what finance did about a
@@ -108,6 +123,8 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
         raise click.UsageError("--close runs the last closed date: no --date, --from, --to")
     start, end = (one_date, one_date) if one_date else (first, last)
     mode = Mode.APPLY if apply_ or close else Mode.DRY_RUN
+    if backlog and fmt == "json":
+        raise click.UsageError("--backlog prints a progress bar and a summary: no --format json")
     try:
         rules = load_rules(rules_file)
         endpoint = (find_property(load_properties(), code).endpoint() if mode is Mode.APPLY
@@ -119,7 +136,7 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
             return
         if close:
             assert endpoint is not None
-            _close(warehouse, rules, endpoint, auto_sources)
+            _close(warehouse, rules, endpoint, auto_sources, fmt == "json")
             return
         with endpoint.client() if endpoint else nullcontext() as client:
             report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end,
@@ -127,10 +144,13 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
     except (RulesConfigError, PropertyConfigError, ReconInputError, UnknownPropertyError,
             PmsError, WarehouseError) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(summary_table(report))
-    if report.apply is not None:
-        click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
-                   f"{report.apply.reservations} reservation(s)")
+    if fmt == "json":
+        click.echo(as_json(run_facts(report)))
+    else:
+        click.echo(summary_table(report))
+        if report.apply is not None:
+            click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
+                       f"{report.apply.reservations} reservation(s)")
     if report.summary["failed"][0]:
         click.echo(failure_line(report), err=True)
         raise click.exceptions.Exit(1)
@@ -175,8 +195,9 @@ def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, sta
 
 
 def _close(warehouse: Path, rules: object, endpoint: object,
-           auto_sources: tuple[str, ...]) -> None:
-    """`--close`: the daily close (pipelines.recon.close), both runs' summaries."""
+           auto_sources: tuple[str, ...], as_data: bool) -> None:
+    """`--close`: the daily close (pipelines.recon.close), both runs' summaries (`as_data`:
+    one JSON object, `closed` and `pre_departure`, null when nobody departs)."""
     from pipelines.properties import Endpoint
     from pipelines.recon import DEFAULT_AUTO_SOURCES, daily_close
     from pipelines.recon.logic import RulesConfig
@@ -187,15 +208,21 @@ def _close(warehouse: Path, rules: object, endpoint: object,
         done = daily_close(warehouse, rules, client, property_id=client.get_property().id,
                            auto_sources=auto_sources or DEFAULT_AUTO_SOURCES)
     failed = 0
+    if as_data:
+        click.echo(as_json({"business_date": done.business_date,
+                            "closed": run_facts(done.closed),
+                            "pre_departure": done.pre_departure and run_facts(done.pre_departure)}))
     for report in (done.closed, done.pre_departure):
         if report is None:
+            continue
+        failed += report.summary["failed"][0]
+        if as_data:
             continue
         click.echo(summary_table(report))
         if report.apply is not None:
             click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
                        f"{report.apply.reservations} reservation(s)")
-        failed += report.summary["failed"][0]
-    if done.pre_departure is None:
+    if done.pre_departure is None and not as_data:
         click.echo(f"No departure on {done.business_date}: no pre-departure run.")
     if failed:
         click.echo(f"pmsw reconcile --close: {failed} charge(s) failed", err=True)
