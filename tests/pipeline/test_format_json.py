@@ -37,7 +37,8 @@ def test_sync_info_and_reconcile_print_json(make_sandbox: MakeSandbox, tmp_path:
         lines = conn.execute("SELECT count(*) FROM core.folio_lines").fetchone()
     finally:
         conn.close()
-    assert rome["property"] == "rome" and rome["error"] is None
+    assert rome["property"] == "rome"
+    assert rome["error"] is None
     assert rome["streams"]["reservations"]["rows"] == (reservations or [0])[0] > 0
     assert rome["streams"]["reservations"]["status"] == "success"
     assert rome["checks_failed"] == {}
@@ -47,7 +48,8 @@ def test_sync_info_and_reconcile_print_json(make_sandbox: MakeSandbox, tmp_path:
     assert info.returncode == 0, info.stderr
     facts = json.loads(info.stdout)
     assert facts["read_copy_bytes"] == read_copy_path(db).stat().st_size
-    assert facts["published_at"] is not None and facts["error"] is None
+    assert facts["published_at"] is not None
+    assert facts["error"] is None
     (held,) = facts["properties"]
     # the PMS's own code of the property the properties file calls rome
     assert (held["code"], held["reservations"]) == ("ROMA01", rome["streams"]["reservations"]
