@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, Literal
 
 import duckdb
 
 from pipelines.forecast.logic import HORIZONS, ForecastSettings
-from pipelines.metrics import ratio
+from pipelines.metrics import ratio, share_pct
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
 from pipelines.vocabulary import DEPARTMENTS
@@ -85,12 +85,6 @@ def _past_30(business_date: date) -> tuple[date, date]:
 
 def _next_30(business_date: date) -> tuple[date, date]:
     return business_date, business_date + timedelta(days=29)
-
-
-def _ratio(num: Decimal | int, den: Decimal | int, scale: int = 1) -> Decimal | None:
-    if not den:
-        return None
-    return (Decimal(num) * scale / Decimal(den)).quantize(CENT, ROUND_HALF_UP)
 
 
 def _title(q: Query, what: str) -> str:
@@ -215,11 +209,10 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     sold = sum(int(r[1]) for r in rows)
     revenue = sum((Decimal(r[2]) for r in rows), Decimal("0.00"))
     nights = sum((Decimal(r[3]) for r in rows), Decimal("0.00"))
-    out = [(r[0], int(r[1]), _ratio(int(r[1]), sold, 100), Decimal(r[2]),
-            _ratio(Decimal(r[2]), revenue, 100),
+    out = [(r[0], int(r[1]), share_pct(r[1], sold), Decimal(r[2]), share_pct(r[2], revenue),
             ratio("adr_net", {"room_revenue_nights_net": r[3], "rooms_sold": r[1]}))
            for r in rows]
-    total = ("total", sold, _ratio(sold, sold, 100), revenue, _ratio(revenue, revenue, 100),
+    total = ("total", sold, share_pct(sold, sold), revenue, share_pct(revenue, revenue),
              ratio("adr_net", {"room_revenue_nights_net": nights, "rooms_sold": sold})
              ) if rows else None
     return Table(_title(q, f"Segments by {by.replace('_', ' ')} (stay dates)"),
