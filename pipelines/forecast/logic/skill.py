@@ -11,7 +11,7 @@ Weeks, not nights, are left out because the errors of nights close together move
 (one week's event, one month's level). Errors that move together over a whole month are
 still counted as if independent across its weeks; on six draws of the demo hotels the
 standard error matched the spread of the figure from draw to draw
-(benchmarks/forecast_seeds.py).
+(docs/forecast-history.md, `forecast_seeds`).
 docs/forecast.md, "How sure the figures are".
 """
 
