@@ -1,4 +1,7 @@
-"""The `reconcile` job: folio reconciliation of one property per run (docs/reconciliation.md).
+"""The reconciliation in Dagster: the asset `recon/results` (recon.runs and recon.results of
+one property per run), downstream of the folios, reservations and POS ledger it reads, so the
+UI shows its lineage and every run of it; the job `reconcile` materializes it
+(docs/reconciliation.md).
 
 - Dry run every morning after the night audit and the sync that follows it
   (`reconcile_daily`, 06:45 UTC; starts stopped like every schedule): the last closed
@@ -20,7 +23,7 @@ from typing import Any, Literal
 import dagster as dg
 from pydantic import Field
 
-from pipelines.defs.keys import POOL
+from pipelines.defs.keys import OWNERS, POOL, RECON_KEY, stream_key
 from pipelines.defs.partitions import PROPERTIES, PROPERTY_CODES
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.properties import DEFAULT_CODE
@@ -56,11 +59,21 @@ def _date(value: str | None, name: str) -> date | None:
         raise dg.Failure(f"{name}: {value!r} is not a date YYYY-MM-DD") from None
 
 
-@dg.op(pool=POOL, tags={"kind": "reconciliation"},
-       description="Reconcile the folios of the run's property (partition) over the business "
-                   "dates of the config; apply posts missing charges through the API.")
-def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pms: PmsApiResource,
-              warehouse: WarehouseResource) -> dg.Output[dict[str, Any]]:
+RECON_READS = ("reference", "reservations", "folios", "pos_ledger")
+"""The streams whose landed rows a reconciliation reads: its upstream assets."""
+
+
+@dg.multi_asset(
+    name="reconcile_folios", pool=POOL, partitions_def=PROPERTIES, can_subset=False,
+    specs=[dg.AssetSpec(
+        RECON_KEY, deps=[stream_key(s) for s in RECON_READS], owners=OWNERS,
+        group_name="reconciliation", kinds={"duckdb"},
+        description="Folio reconciliation of the property: recon.runs and recon.results "
+                    "(expected charges matched with the folio lines); apply posts each missing "
+                    "charge through the API exactly once.")])
+def reconcile_folios(context: dg.AssetExecutionContext, config: ReconcileConfig,
+                     pms: PmsApiResource, warehouse: WarehouseResource
+                     ) -> dg.MaterializeResult:  # type: ignore[type-arg]
     rules = load_rules(config.rules_file, text=config.rules_yaml)
     code = context.partition_key
     apply = config.mode in ("apply", "close")
@@ -74,22 +87,18 @@ def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pm
             context.log.info(f"daily close {done.closed.property_code} of "
                              f"{done.closed.last}: pre-departure run "
                              f"{'none' if pre is None else pre.run_id}")
-            return dg.Output(
-                {"run_id": done.closed.run_id,
-                 "pre_departure_run_id": None if pre is None else pre.run_id},
-                metadata={"run_id": done.closed.run_id, "mode": "close",
-                          "property": done.closed.property_code,
-                          "closed_date": done.closed.last.isoformat(),
-                          **{f"{s}_count": done.closed.summary[s][0] for s in STATUSES},
-                          "pre_departure_posted": 0 if pre is None
-                          else pre.summary["posted"][0]})
+            return dg.MaterializeResult(asset_key=RECON_KEY, metadata={
+                "run_id": done.closed.run_id, "mode": "close",
+                "property": done.closed.property_code,
+                "closed_date": done.closed.last.isoformat(),
+                **{f"{s}_count": done.closed.summary[s][0] for s in STATUSES},
+                "pre_departure_run_id": -1 if pre is None else pre.run_id,
+                "pre_departure_posted": 0 if pre is None else pre.summary["posted"][0]})
         report = run_reconciliation(
             warehouse.file(), rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
             last=_date(config.last_date, "last_date"),
             property_ref=None if code == DEFAULT_CODE else code, client=client)
-    summary = {status: {"count": n, "amount": f"{cents / 100:.2f}"}
-               for status, (n, cents) in report.summary.items()}
     context.log.info(
         f"reconcile {report.property_code} {report.first}..{report.last} ({report.mode}): "
         + ", ".join(f"{s} {report.summary[s][0]}" for s in STATUSES))
@@ -97,15 +106,16 @@ def reconcile_folios(context: dg.OpExecutionContext, config: ReconcileConfig, pm
         "run_id": report.run_id, "property": report.property_code, "mode": report.mode.value,
         "first_date": report.first.isoformat(), "last_date": report.last.isoformat(),
         **{f"{s}_count": report.summary[s][0] for s in STATUSES},
+        **{f"{s}_amount": dg.MetadataValue.float(report.summary[s][1] / 100)
+           for s in STATUSES},
     }
-    return dg.Output({"run_id": report.run_id, "summary": summary}, metadata=metadata)
+    return dg.MaterializeResult(asset_key=RECON_KEY, metadata=metadata)
 
 
-@dg.job(name="reconcile", partitions_def=PROPERTIES, tags={"kind": "reconciliation"},
-        description="Folio reconciliation of one property: recon.runs and recon.results; "
-                    "apply mode posts missing charges exactly once.")
-def reconcile_job() -> None:
-    reconcile_folios()
+reconcile_job = dg.define_asset_job(
+    "reconcile", selection=dg.AssetSelection.assets(RECON_KEY), tags={"kind": "reconciliation"},
+    description="Folio reconciliation of one property: recon.runs and recon.results; apply "
+                "mode posts missing charges exactly once.")
 
 
 @dg.schedule(job=reconcile_job, cron_schedule="45 6 * * *", name="reconcile_daily",
@@ -160,5 +170,5 @@ def reconcile_close_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResou
     return dg.SensorResult(run_requests=requests, cursor=json.dumps(closed, sort_keys=True))
 
 
-defs = dg.Definitions(jobs=[reconcile_job], schedules=[reconcile_daily],
-                      sensors=[reconcile_close_sensor])
+defs = dg.Definitions(assets=[reconcile_folios], jobs=[reconcile_job],
+                      schedules=[reconcile_daily], sensors=[reconcile_close_sensor])
