@@ -63,7 +63,7 @@ def test_due_less_charged_is_the_city_tax_not_on_the_folios(world: World) -> Non
 
 def test_a_bad_month_fails_in_one_line(world: World) -> None:
     result = city_tax(world, "--month", "2025/05")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error, as every bad date or month
     assert result.stderr.count("\n") == 1
     assert "YYYY-MM" in result.stderr
 
