@@ -1,0 +1,48 @@
+"""The Manager Flash's look ahead (`pmsw report flash-ahead`): tomorrow and the 7 nights
+after it, each as it stands on the books and as it is forecast (mart.forecast_daily of its
+latest as-of date)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP
+
+import duckdb
+
+from pipelines.metrics import share_pct
+from pipelines.reports.reports import CENT, Query, Table
+
+AHEAD_COLUMNS = ("stay_date", "weekday", "capacity", "rooms_otb", "occupancy_otb_pct",
+                 "adr_otb_net", "room_revenue_otb_net", "rooms_forecast",
+                 "occupancy_forecast_pct", "adr_forecast_net", "room_revenue_forecast_net")
+
+
+def next_8_nights(business_date: date) -> tuple[date, date]:
+    """Tomorrow of the flash (the business date: the flash is of the day before) and the 7
+    nights after it."""
+    return business_date, business_date + timedelta(days=7)
+
+
+def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    pid = q.prop.property_id
+    rows = conn.execute(
+        "SELECT stay_date, capacity, rooms_otb, revenue_otb_net, rooms_forecast, "
+        "occupancy_forecast_pct, adr_forecast_net, room_revenue_forecast_net "
+        "FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
+        "AND as_of_date = (SELECT max(as_of_date) FROM mart.forecast_daily "
+        "WHERE property_id = ?) ORDER BY stay_date", [pid, q.first, q.last, pid]).fetchall()
+    out = []
+    for night, capacity, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue in rows:
+        adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
+        out.append((night, f"{night:%a}", capacity, otb, share_pct(otb, capacity), adr_otb,
+                    otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
+    held = {r[0] for r in rows}
+    nights = (q.last - q.first).days + 1
+    missing = [q.first + timedelta(days=i) for i in range(nights)
+               if q.first + timedelta(days=i) not in held]
+    gap = (f"; {len(missing)} of the {nights} nights have no forecast (first {missing[0]})"
+           if missing else "")
+    return Table(f"Manager's flash ahead {q.first} to {q.last} - {q.prop.name} "
+                 f"({q.prop.code}), {q.prop.currency}, net of VAT: on the books and forecast "
+                 f"(mart.forecast_daily); arrivals and departures not yet shown{gap}",
+                 AHEAD_COLUMNS, out)

@@ -1,0 +1,46 @@
+"""`pmsw report flash-ahead` of the hand-built hotel (tests/forecast/conftest.py), by hand:
+business date 2026-03-16, so tomorrow of the flash (of Mar 15) is Mar 16 and the look ahead
+is Mar 16-23. Each night: 10 rooms, 4 on the books for 400.00 (40.00 %, ADR 400 / 4 =
+100.00), forecast 7 rooms for 700.00 (70.00 %, ADR 100.00). The forecast ends with Mar 31."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from pipelines.cli import main
+
+
+def _report(warehouse: Path, *args: str) -> dict[str, Any]:
+    done = CliRunner().invoke(main, ["report", "flash-ahead", "--warehouse", str(warehouse),
+                                     "--property", "ROMA01", "--format", "json", *args])
+    assert done.exit_code == 0, done.stderr
+    body: dict[str, Any] = json.loads(done.stdout)
+    return body
+
+
+def test_tomorrow_and_the_7_nights_after(hotel: Path) -> None:
+    body = _report(hotel)
+    assert body["report"].startswith("Manager's flash ahead 2026-03-16 to 2026-03-23")
+    rows = body["rows"]
+    assert [r["stay_date"] for r in rows] == [f"2026-03-{d}" for d in range(16, 24)]
+    assert rows[0]["weekday"] == "Mon"
+    for row in rows:
+        assert row["capacity"] == 10
+        assert row["rooms_otb"] == 4
+        assert float(row["occupancy_otb_pct"]) == 40.0
+        assert float(row["adr_otb_net"]) == 100.0
+        assert float(row["room_revenue_otb_net"]) == 400.0
+        assert float(row["rooms_forecast"]) == 7.0
+        assert float(row["occupancy_forecast_pct"]) == 70.0
+        assert float(row["adr_forecast_net"]) == 100.0
+        assert float(row["room_revenue_forecast_net"]) == 700.0
+
+
+def test_nights_past_the_forecast_are_named(hotel: Path) -> None:
+    body = _report(hotel, "--from", "2026-03-30", "--to", "2026-04-02")
+    assert [r["stay_date"] for r in body["rows"]] == ["2026-03-30", "2026-03-31"]
+    assert "2 of the 4 nights have no forecast (first 2026-04-01)" in body["report"]
