@@ -12,7 +12,7 @@ import duckdb
 from pipelines.metrics import share_pct
 from pipelines.reports.reports import CENT, Query, Table
 
-AHEAD_COLUMNS = ("stay_date", "weekday", "capacity", "rooms_otb", "occupancy_otb_pct",
+AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "capacity", "rooms_otb", "occupancy_otb_pct",
                  "adr_otb_net", "room_revenue_otb_net", "rooms_forecast",
                  "occupancy_forecast_pct", "adr_forecast_net", "room_revenue_forecast_net")
 
@@ -23,6 +23,26 @@ def next_8_nights(business_date: date) -> tuple[date, date]:
     return business_date, business_date + timedelta(days=7)
 
 
+BOOKED = ("confirmed", "checked_in", "checked_out")
+"""The room entries a night's arrivals and departures count: on the books as the forecast's
+OTB counts them (options never, cancelled never)."""
+
+
+def _arrivals_departures(conn: duckdb.DuckDBPyConnection, pid: int, first: date, last: date
+                         ) -> dict[date, tuple[int, int]]:
+    """Room entries arriving and departing on each night first..last."""
+    rows = conn.execute(
+        "SELECT d, count(*) FILTER (WHERE kind = 'arrival'), "
+        "count(*) FILTER (WHERE kind = 'departure') FROM ("
+        "SELECT arrival AS d, 'arrival' AS kind FROM core.reservation_rooms "
+        "WHERE property_id = ? AND status IN (?, ?, ?) UNION ALL "
+        "SELECT departure, 'departure' FROM core.reservation_rooms "
+        "WHERE property_id = ? AND status IN (?, ?, ?)) "
+        "WHERE d BETWEEN ? AND ? GROUP BY d", [pid, *BOOKED, pid, *BOOKED, first, last]
+    ).fetchall()
+    return {d: (int(a), int(b)) for d, a, b in rows}
+
+
 def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     pid = q.prop.property_id
     rows = conn.execute(
@@ -31,10 +51,12 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
         "AND as_of_date = (SELECT max(as_of_date) FROM mart.forecast_daily "
         "WHERE property_id = ?) ORDER BY stay_date", [pid, q.first, q.last, pid]).fetchall()
+    moves = _arrivals_departures(conn, pid, q.first, q.last)
     out = []
     for night, capacity, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue in rows:
         adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
-        out.append((night, f"{night:%a}", capacity, otb, share_pct(otb, capacity), adr_otb,
+        arriving, departing = moves.get(night, (0, 0))
+        out.append((night, f"{night:%a}", arriving, departing, capacity, otb, share_pct(otb, capacity), adr_otb,
                     otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
     held = {r[0] for r in rows}
     nights = (q.last - q.first).days + 1
@@ -44,5 +66,5 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
            if missing else "")
     return Table(f"Manager's flash ahead {q.first} to {q.last} - {q.prop.name} "
                  f"({q.prop.code}), {q.prop.currency}, net of VAT: on the books and forecast "
-                 f"(mart.forecast_daily); arrivals and departures not yet shown{gap}",
+                 f"(mart.forecast_daily), arrivals and departures (core.reservation_rooms){gap}",
                  AHEAD_COLUMNS, out)

@@ -1,7 +1,12 @@
 """`pmsw report flash-ahead` of the hand-built hotel (tests/forecast/conftest.py), by hand:
 business date 2026-03-16, so tomorrow of the flash (of Mar 15) is Mar 16 and the look ahead
 is Mar 16-23. Each night: 10 rooms, 4 on the books for 400.00 (40.00 %, ADR 400 / 4 =
-100.00), forecast 7 rooms for 700.00 (70.00 %, ADR 100.00). The forecast ends with Mar 31."""
+100.00), forecast 7 rooms for 700.00 (70.00 %, ADR 100.00). The forecast ends with Mar 31.
+
+Room entries added (`STAYS`): confirmed Mar 16-18, checked in Mar 14-16, an option Mar 17-19
+and a cancelled one Mar 17-20 (neither counted), confirmed Mar 17-23 and Mar 23-25, and one of
+FIRE01 Mar 16-17 (another hotel). Arrivals: Mar 16, 17 and 23 one each; departures: Mar 16,
+18 and 23 one each; none on the other nights."""
 
 from __future__ import annotations
 
@@ -13,6 +18,26 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
+from .conftest import write_and_publish
+
+STAYS = (
+    (1, 1, "confirmed", "2026-03-16", "2026-03-18"), (1, 2, "checked_in", "2026-03-14",
+                                                       "2026-03-16"),
+    (1, 3, "option", "2026-03-17", "2026-03-19"), (1, 4, "cancelled", "2026-03-17",
+                                                   "2026-03-20"),
+    (1, 5, "confirmed", "2026-03-17", "2026-03-23"), (1, 6, "confirmed", "2026-03-23",
+                                                      "2026-03-25"),
+    (2, 7, "confirmed", "2026-03-16", "2026-03-17"))
+
+
+def _add_stays(warehouse: Path) -> None:
+    write_and_publish(warehouse, "INSERT INTO core.reservation_rooms VALUES " + ", ".join(
+        f"({pid}, {rid}, {rid}, '{status}', DATE '{arrival}', DATE '{departure}', "
+        f"DATE '{departure}' - DATE '{arrival}', NULL, 2, '[]', 0, 1, 'DBL', NULL, NULL, "
+        "NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, now(), "
+        "'individual', NULL, NULL, NULL, NULL, now(), 'test', now())"
+        for pid, rid, status, arrival, departure in STAYS))
+
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
     done = CliRunner().invoke(main, ["report", "flash-ahead", "--warehouse", str(warehouse),
@@ -23,11 +48,14 @@ def _report(warehouse: Path, *args: str) -> dict[str, Any]:
 
 
 def test_tomorrow_and_the_7_nights_after(hotel: Path) -> None:
+    _add_stays(hotel)
     body = _report(hotel)
     assert body["report"].startswith("Manager's flash ahead 2026-03-16 to 2026-03-23")
     rows = body["rows"]
     assert [r["stay_date"] for r in rows] == [f"2026-03-{d}" for d in range(16, 24)]
     assert rows[0]["weekday"] == "Mon"
+    assert [r["arrivals"] for r in rows] == [1, 1, 0, 0, 0, 0, 0, 1]
+    assert [r["departures"] for r in rows] == [1, 0, 1, 0, 0, 0, 0, 1]
     for row in rows:
         assert row["capacity"] == 10
         assert row["rooms_otb"] == 4
