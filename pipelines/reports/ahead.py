@@ -12,8 +12,8 @@ import duckdb
 from pipelines.metrics import share_pct
 from pipelines.reports.reports import CENT, Query, Table
 
-AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "capacity", "rooms_otb", "occupancy_otb_pct",
-                 "adr_otb_net", "room_revenue_otb_net", "rooms_forecast",
+AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "capacity", "rooms_otb",
+                 "occupancy_otb_pct", "adr_otb_net", "room_revenue_otb_net", "rooms_forecast",
                  "occupancy_forecast_pct", "adr_forecast_net", "room_revenue_forecast_net")
 
 
@@ -56,8 +56,8 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for night, capacity, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue in rows:
         adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
         arriving, departing = moves.get(night, (0, 0))
-        out.append((night, f"{night:%a}", arriving, departing, capacity, otb, share_pct(otb, capacity), adr_otb,
-                    otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
+        out.append((night, f"{night:%a}", arriving, departing, capacity, otb,
+                    share_pct(otb, capacity), adr_otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
     held = {r[0] for r in rows}
     nights = (q.last - q.first).days + 1
     missing = [q.first + timedelta(days=i) for i in range(nights)
