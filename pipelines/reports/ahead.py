@@ -12,7 +12,7 @@ import duckdb
 from pipelines.metrics import share_pct
 from pipelines.reports.reports import CENT, Query, Table
 
-AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "capacity", "rooms_otb",
+AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "rooms_available", "rooms_otb",
                  "occupancy_otb_pct", "adr_otb_net", "room_revenue_otb_net", "rooms_forecast",
                  "occupancy_forecast_pct", "adr_forecast_net", "room_revenue_forecast_net")
 
@@ -46,18 +46,21 @@ def _arrivals_departures(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
 def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     pid = q.prop.property_id
     rows = conn.execute(
-        "SELECT stay_date, capacity, rooms_otb, revenue_otb_net, rooms_forecast, "
-        "occupancy_forecast_pct, adr_forecast_net, room_revenue_forecast_net "
-        "FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
-        "AND as_of_date = (SELECT max(as_of_date) FROM mart.forecast_daily "
-        "WHERE property_id = ?) ORDER BY stay_date", [pid, q.first, q.last, pid]).fetchall()
+        "SELECT f.stay_date, o.rooms_available, f.rooms_otb, f.revenue_otb_net, "
+        "f.rooms_forecast, f.occupancy_forecast_pct, f.adr_forecast_net, "
+        "f.room_revenue_forecast_net FROM mart.forecast_daily f "
+        "LEFT JOIN mart.occupancy_daily o ON o.property_id = f.property_id "
+        "AND o.stay_date = f.stay_date WHERE f.property_id = ? "
+        "AND f.stay_date BETWEEN ? AND ? AND f.as_of_date = (SELECT max(as_of_date) "
+        "FROM mart.forecast_daily WHERE property_id = ?) ORDER BY f.stay_date",
+        [pid, q.first, q.last, pid]).fetchall()
     moves = _arrivals_departures(conn, pid, q.first, q.last)
     out = []
-    for night, capacity, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue in rows:
+    for night, supply, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue in rows:
         adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
         arriving, departing = moves.get(night, (0, 0))
-        out.append((night, f"{night:%a}", arriving, departing, capacity, otb,
-                    share_pct(otb, capacity), adr_otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
+        out.append((night, f"{night:%a}", arriving, departing, supply, otb,
+                    share_pct(otb, supply), adr_otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
     held = {r[0] for r in rows}
     nights = (q.last - q.first).days + 1
     missing = [q.first + timedelta(days=i) for i in range(nights)

@@ -1,7 +1,9 @@
 """`pmsw report flash-ahead` of the hand-built hotel (tests/forecast/conftest.py), by hand:
 business date 2026-03-16, so tomorrow of the flash (of Mar 15) is Mar 16 and the look ahead
-is Mar 16-23. Each night: 10 rooms, 4 on the books for 400.00 (40.00 %, ADR 400 / 4 =
-100.00), forecast 7 rooms for 700.00 (70.00 %, ADR 100.00). The forecast ends with Mar 31.
+is Mar 16-23. Each night: 4 rooms on the books for 400.00 (ADR 400 / 4 = 100.00), forecast
+7 rooms for 700.00 (70.00 % as the forecast holds it, ADR 100.00). mart.occupancy_daily is
+given the nights ahead with 12 rooms available (not the forecast's capacity, 10): 4 / 12 =
+33.33 % on the books. The forecast ends with Mar 31.
 
 Room entries added (`STAYS`): confirmed Mar 16-18, checked in Mar 14-16, an option Mar 17-19
 and a cancelled one Mar 17-20 (neither counted), confirmed Mar 17-23 and Mar 23-25, and one of
@@ -18,7 +20,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
-from .conftest import write_and_publish
+from .conftest import OCCUPANCY, write_and_publish
 
 STAYS = (
     (1, 1, "confirmed", "2026-03-16", "2026-03-18"), (1, 2, "checked_in", "2026-03-14",
@@ -37,6 +39,10 @@ def _add_stays(warehouse: Path) -> None:
         "NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, now(), "
         "'individual', NULL, NULL, NULL, NULL, now(), 'test', now())"
         for pid, rid, status, arrival, departure in STAYS))
+    write_and_publish(warehouse, OCCUPANCY.format(first="2026-03-16", last="2026-03-31",
+                                                  sold=4, rate=100)
+                      + "; UPDATE mart.occupancy_daily SET rooms_available = 12 "
+                      "WHERE stay_date >= DATE '2026-03-16'")
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
@@ -57,9 +63,9 @@ def test_tomorrow_and_the_7_nights_after(hotel: Path) -> None:
     assert [r["arrivals"] for r in rows] == [1, 1, 0, 0, 0, 0, 0, 1]
     assert [r["departures"] for r in rows] == [1, 0, 1, 0, 0, 0, 0, 1]
     for row in rows:
-        assert row["capacity"] == 10
+        assert row["rooms_available"] == 12
         assert row["rooms_otb"] == 4
-        assert float(row["occupancy_otb_pct"]) == 40.0
+        assert float(row["occupancy_otb_pct"]) == 33.33
         assert float(row["adr_otb_net"]) == 100.0
         assert float(row["room_revenue_otb_net"]) == 400.0
         assert float(row["rooms_forecast"]) == 7.0
