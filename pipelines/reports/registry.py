@@ -13,6 +13,7 @@ import duckdb
 
 from pipelines.recon import RESOLUTION_STATES
 from pipelines.reports import finance, periods, tieout
+from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.alerts import alerts
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import (
@@ -134,6 +135,16 @@ Examples:
   pmsw report flash --property ROMA01 --date 2026-11-15 --format csv""", options=(
         Option("--date", "date", "Closed business date reported (default: the day before "
                "the business date).", kind="date"),)),
+    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily",
+                          "core.reservation_rooms"), next_8_nights,
+           ahead, help="""
+The Manager's flash looking ahead: tomorrow (the business date) and the 7 nights after it,
+each with its arrivals and departures (room entries confirmed, checked in or out), its
+rooms available, rooms, occupancy, ADR and room revenue on the books and forecast
+(mart.forecast_daily of its latest as-of date; --from/--to pick other nights). A night the
+forecast does not hold is not shown; the title says so. Examples:
+  pmsw report flash-ahead --property ROMA01
+  pmsw report flash-ahead --property ROMA01 --format csv"""),
     Report("forecast-months", ("mart.occupancy_daily", "mart.forecast_daily",
                                "mart.budget_monthly"), periods.next_12_months,
            periods.forecast_months, help="""

@@ -16,7 +16,7 @@ from pipelines.cli import main
 pytestmark = pytest.mark.slow
 
 REPORTS = ["occupancy", "pickup", "pace", "segments", "revenue", "reconciliation", "forecast",
-           "forecast-accuracy", "alerts", "flash", "forecast-months"]
+           "forecast-accuracy", "alerts", "flash", "forecast-months", "flash-ahead"]
 NO_RANGE = ["forecast-accuracy", "flash"]  # of REPORTS, those that take no --from/--to
 
 
