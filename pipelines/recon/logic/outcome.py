@@ -4,10 +4,13 @@ missing charge would be posted on.
 The folio of a room entry: API v1's Folio names its reservation, not its room entry, so a
 folio belongs to the room entry most of its lines were posted for (core.folio_lines derives
 a line's room entry from its room number), or, in a reservation of one room entry, to that
-one. A missing charge goes on the room entry's first open folio; with none the charge is
-`blocked` and the reason lists the folios and their statuses. A charge of a cancelled room
-entry, of an item the property does not have, or of a room entry the warehouse does not
-know is `blocked` as well: a person must act.
+one; but when the room entry has folios of its own charge lines, a closed or suspended
+folio without charges (a city ledger receivable held by a company, a balance a departed
+guest left: docs/sandbox.md, Money) holds nothing of the room's and is left out. A missing
+charge goes on the room entry's first open folio; with none the charge is `blocked` and the
+reason lists the folios and their statuses. A charge of a cancelled room entry, of an item
+the property does not have, or of a room entry the warehouse does not know is `blocked` as
+well: a person must act.
 """
 
 from __future__ import annotations
@@ -65,8 +68,11 @@ def folio_targets(stays: Frame, folios: Frame, lines: pl.DataFrame) -> pl.DataFr
                 pl.col("reservation_id").cast(pl.Int64), "status")
         .join(by_lines, on=["property_id", "folio_id"], how="left")
         .join(single, on=["property_id", "reservation_id"], how="left")
-        .with_columns(reservation_room_id=pl.coalesce("line_room", "only_room"))
+        .with_columns(reservation_room_id=pl.coalesce("line_room", "only_room"),
+                      by_line=pl.col("line_room").is_not_null())
         .filter(pl.col("reservation_room_id").is_not_null())
+        .filter(pl.col("by_line") | (pl.col("status") == "open")
+                | ~pl.col("by_line").any().over("property_id", "reservation_room_id"))
         .sort("folio_id")
     )
     return owned.group_by("property_id", "reservation_room_id").agg(
