@@ -85,7 +85,7 @@ WITH t AS (
            coalesce(sum(total) FILTER (WHERE type <> 'payment'), 0) AS charges,
            coalesce(sum(total) FILTER (WHERE type = 'payment'), 0) AS payments,
            min(posted_on) AS oldest_posting,
-           string_agg(DISTINCT room, ' ' ORDER BY room) AS rooms
+           string_agg(DISTINCT nullif(room, ''), ' ' ORDER BY nullif(room, '')) AS rooms
       FROM core.folio_lines WHERE property_id = $p AND posted_on <= $d GROUP BY ALL
 ), numbered AS (
     SELECT *, row_number() OVER (PARTITION BY reservation_id ORDER BY folio_id)
@@ -99,7 +99,7 @@ WITH t AS (
            CASE WHEN f.reservation_id IS NULL THEN NULL
                 WHEN r.in_house THEN 'checked_in' WHEN r.departed THEN 'checked_out'
                 WHEN r.cancelled THEN 'cancelled' ELSE 'confirmed' END AS reservation_status,
-           coalesce(l.rooms, CASE WHEN r.entries = 1 THEN r.only_room END) AS rooms,
+           coalesce(l.rooms, CASE WHEN r.entries = 1 THEN r.only_room END, '') AS rooms,
            f.guest_name AS holder, r.arrival, r.departure,
            CAST(l.charges AS DECIMAL(12, 2)) AS charges,
            CAST(l.payments AS DECIMAL(12, 2)) AS payments,

@@ -8,7 +8,7 @@ WITH stays AS (
       FROM core.reservation_rooms GROUP BY ALL
 ), oldest AS (
     SELECT property_id, folio_id, min(posted_on) AS oldest_posting,
-           string_agg(DISTINCT room, ' ' ORDER BY room) AS rooms
+           string_agg(DISTINCT nullif(room, ''), ' ' ORDER BY nullif(room, '')) AS rooms
       FROM core.folio_lines GROUP BY ALL
 ), folios AS (
     SELECT f.property_id, f.folio_id,
@@ -17,7 +17,7 @@ WITH stays AS (
            f.status AS folio_status, f.reservation_id, r.status AS reservation_status,
            -- the folio's rooms: those its lines were posted to, else the room of a
            -- reservation of one room (a group's folio lists its own rooms, not all)
-           coalesce(o.rooms, CASE WHEN s.entries = 1 THEN s.only_room END) AS rooms,
+           coalesce(o.rooms, CASE WHEN s.entries = 1 THEN s.only_room END, '') AS rooms,
            f.guest_name AS holder, r.arrival, r.departure, f.charges, f.payments,
            f.balance, o.oldest_posting, p.business_date AS as_of,
            CASE WHEN f.reservation_id IS NULL THEN 'house'
