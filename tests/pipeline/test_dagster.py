@@ -15,6 +15,7 @@ from typing import Any
 import dagster as dg
 import pytest
 
+from pipelines.defs.partitions import instance_with
 from pipelines.ingest.store import get_state
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
@@ -105,8 +106,9 @@ def _materialize(tmp_path: Path) -> dg.ExecuteInProcessResult:
         rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
     every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
              if isinstance(d, dg.AssetsDefinition)]
-    return dg.materialize(every, selection=dg.AssetSelection.groups(INGESTION_GROUP),
-                          partition_key="default", resources=resources)
+    with instance_with(["default"]) as instance:
+        return dg.materialize(every, selection=dg.AssetSelection.groups(INGESTION_GROUP),
+                              partition_key="default", resources=resources, instance=instance)
 
 
 def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(

@@ -12,6 +12,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
+from pipelines.defs.partitions import instance_with
 from pipelines.marts import MARTS
 from pipelines.warehouse import connect
 from pipelines.warehouse.frames import query_frame
@@ -31,8 +32,9 @@ def _run(warehouse: Path, selection: dg.AssetSelection) -> dg.ExecuteInProcessRe
         rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
     every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
              if isinstance(d, dg.AssetsDefinition)]
-    return dg.materialize(every, selection=selection, partition_key="default",
-                          resources=resources, raise_on_error=False)
+    with instance_with(["default"]) as instance:
+        return dg.materialize(every, selection=selection, partition_key="default",
+                              resources=resources, raise_on_error=False, instance=instance)
 
 
 def _materialized(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]]:

@@ -335,6 +335,7 @@ def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -
     figures as recon.runs holds them."""
     import dagster as dg
 
+    from pipelines.defs.partitions import instance_with
     from pipelines.defs.recon.jobs import reconcile_folios
     from pipelines.defs.resources import PmsApiResource, WarehouseResource
 
@@ -344,9 +345,10 @@ def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -
     nowhere = PmsApiResource(base_url="http://127.0.0.1:9/v1", api_key="unused")
 
     def run(config: dict[str, str], pms: PmsApiResource) -> dict[str, object]:
-        done = dg.materialize(  # what the job `reconcile` runs: the asset alone
-            [reconcile_folios], run_config={"ops": {"reconcile_folios": {"config": config}}},
-            resources={**resources, "pms": pms}, partition_key="default")
+        with instance_with(["default"]) as instance:
+            done = dg.materialize(  # what the job `reconcile` runs: the asset alone
+                [reconcile_folios], run_config={"ops": {"reconcile_folios": {"config": config}}},
+                resources={**resources, "pms": pms}, partition_key="default", instance=instance)
         assert done.success
         (materialized,) = done.asset_materializations_for_node("reconcile_folios")
         assert materialized.asset_key == dg.AssetKey(["recon", "results"])

@@ -16,7 +16,7 @@ import duckdb
 
 from pipelines.defs.each_property import PropertiesFailedError, each_property
 from pipelines.defs.keys import POOL, stream_key
-from pipelines.defs.partitions import PROPERTY_CODES, codes_of_run
+from pipelines.defs.partitions import codes_of_run, known_codes
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.ingest.store import get_timestamp_cursor
 
@@ -126,7 +126,7 @@ folio_keys = _sql_check(
                             "the rest of the stream landed and the marts build from it.")
 def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                            warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    codes = codes_of_run(context.run.tags)
+    codes = codes_of_run(context.run.tags, context.instance)
     pids: list[int] | None = None
     if codes is not None:  # a run of some properties: theirs only
         pids = []
@@ -156,7 +156,7 @@ def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiRe
                             "per property), those held in quarantine counted apart.")
 def count_matches_api(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                       warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    codes = codes_of_run(context.run.tags) or PROPERTY_CODES
+    codes = codes_of_run(context.run.tags, context.instance) or known_codes(context.instance)
     counted, errors = each_property(codes, lambda code: _count_one(code, pms, warehouse),
                                     at_once=len(codes))
     if errors:

@@ -220,7 +220,7 @@ def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.A
                             "capacity plus overbooking (`pmsw report alerts`).")
 def no_alerts(context: dg.AssetCheckExecutionContext,
               warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    codes = codes_of_run(context.run.tags)
+    codes = codes_of_run(context.run.tags, context.instance)
     with warehouse.connect() as conn:
         pids = {property_of_partition(conn, code, context.run.run_id): code
                 for code in codes} if codes else {}

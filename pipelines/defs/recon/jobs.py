@@ -24,7 +24,7 @@ import dagster as dg
 from pydantic import Field
 
 from pipelines.defs.keys import OWNERS, POOL, RECON_KEY, stream_key
-from pipelines.defs.partitions import PROPERTIES, PROPERTY_CODES
+from pipelines.defs.partitions import PROPERTIES, known_codes
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.properties import DEFAULT_CODE
 from pipelines.recon import DEFAULT_AUTO_SOURCES, Mode, daily_close, run_reconciliation
@@ -126,7 +126,7 @@ def reconcile_daily(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest
         else ""
     return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code,
                           run_config={"ops": {"reconcile_folios": {"config": {"mode": "dry_run"}}}})
-            for code in PROPERTY_CODES]
+            for code in known_codes(context.instance)]
 
 
 # job_name, not job=: rebinding an op job's resources into a sensor passes `owners` to a
@@ -146,7 +146,7 @@ def reconcile_close_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResou
 
     closed: dict[str, str] = json.loads(context.cursor) if context.cursor else {}
     requests: list[dg.RunRequest] = []
-    for code in PROPERTY_CODES:
+    for code in known_codes(context.instance):
         try:
             with pms.endpoint(code).client() as client:
                 prop = client.get_property()
