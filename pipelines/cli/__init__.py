@@ -14,7 +14,7 @@ from importlib.metadata import entry_points  # noqa: E402
 
 import click  # noqa: E402
 
-from .options import OneLineGroup  # noqa: E402
+from pipelines.cli.options import OneLineGroup  # noqa: E402
 
 
 @click.group(cls=OneLineGroup)
@@ -24,49 +24,49 @@ def main() -> None:
 
 
 def _add_demo() -> None:
-    from .demo import demo
+    from pipelines.cli.demo import demo
 
     main.add_command(demo)
 
 
 def _add_sync() -> None:
-    from .sync import sync
+    from pipelines.cli.sync import sync
 
     main.add_command(sync)
 
 
 def _add_reconcile() -> None:
-    from .reconcile import reconcile
+    from pipelines.cli.reconcile import reconcile
 
     main.add_command(reconcile)
 
 
 def _add_report() -> None:
-    from .report import report
+    from pipelines.cli.report import report
 
     main.add_command(report)
 
 
 def _add_warehouse() -> None:
-    from .warehouse import warehouse
+    from pipelines.cli.warehouse import warehouse
 
     main.add_command(warehouse)
 
 
 def _add_sql() -> None:
-    from .sql import sql
+    from pipelines.cli.sql import sql
 
     main.add_command(sql)
 
 
 def _add_export() -> None:
-    from .export import export
+    from pipelines.cli.export import export
 
     main.add_command(export)
 
 
 def _add_budget() -> None:
-    from .budget import budget
+    from pipelines.cli.budget import budget
 
     main.add_command(budget)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from pipelines.calendar import EVENTS_FILE_ENV, EVENTS_FILE_NAME
+from pipelines.forecast import EVENTS_FILE_ENV, EVENTS_FILE_NAME
 from pipelines.properties import PROPERTIES_FILE_ENV
 from pipelines.warehouse import DEFAULT_PATH, read_copy_path
 

@@ -2,7 +2,7 @@
 
 MARTS is in build order: a mart reads only core.* and the marts before it. The snapshot marts
 (`Snapshots`: otb_snapshots, pickup, pace) are computed from the first snapshot whose inputs
-changed since their last build (pipelines/transforms/snapshot_inputs.py), the others whole.
+changed since their last build (pipelines/marts/logic/snapshot_inputs.py), the others whole.
 """
 
 from __future__ import annotations
@@ -17,40 +17,40 @@ from typing import TypeVar, cast
 import duckdb
 import polars as pl
 
-from pipelines.calendar import Event, events_file, load_events, property_calendars
-from pipelines.properties import properties_file
-from pipelines.transforms.alerts import AlertSettings, alerts
-from pipelines.transforms.booking_kpis import booking_kpis
-from pipelines.transforms.booking_outcomes import booking_outcomes
-from pipelines.transforms.forecast import (
+from pipelines.forecast import Event, events_file, load_events, property_calendars
+from pipelines.forecast.logic import (
+    AlertSettings,
     ForecastSettings,
     accuracy,
+    alerts,
     backtest,
     forecast_daily,
     scored_forecasts,
 )
-from pipelines.transforms.history import rebuild_before_first_sync, snapshot_ranges
-from pipelines.transforms.line_rooms import with_single_room_entries
-from pipelines.transforms.no_shows import cancellations, with_no_show_flag
-from pipelines.transforms.occupancy import (
+from pipelines.marts import read
+from pipelines.marts.logic.booking_kpis import booking_kpis
+from pipelines.marts.logic.booking_outcomes import booking_outcomes
+from pipelines.marts.logic.history import rebuild_before_first_sync, snapshot_ranges
+from pipelines.marts.logic.no_shows import cancellations, with_no_show_flag
+from pipelines.marts.logic.occupancy import (
     occupancy_by_room_type,
     occupancy_daily,
     other_revenue_by_room_type,
     other_revenue_daily,
 )
-from pipelines.transforms.otb import HORIZON_DAYS, otb_snapshots
-from pipelines.transforms.pace import ALIGN_REACH, STLY_DAYS, pace
-from pipelines.transforms.persons import with_persons
-from pipelines.transforms.pickup import WINDOWS, pickup
-from pipelines.transforms.revenue import revenue_daily
-from pipelines.transforms.room_fees import room_fees
-from pipelines.transforms.segments import segment_daily
-from pipelines.transforms.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
-from pipelines.transforms.stay_nights import stay_nights
-from pipelines.transforms.tieout import revenue_tieout
-
-from . import read
-from .write import Replaced, Since, replace_rows
+from pipelines.marts.logic.otb import HORIZON_DAYS, otb_snapshots
+from pipelines.marts.logic.pace import ALIGN_REACH, STLY_DAYS, pace
+from pipelines.marts.logic.persons import with_persons
+from pipelines.marts.logic.pickup import WINDOWS, pickup
+from pipelines.marts.logic.revenue import revenue_daily
+from pipelines.marts.logic.room_fees import room_fees
+from pipelines.marts.logic.segments import segment_daily
+from pipelines.marts.logic.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
+from pipelines.marts.logic.stay_nights import stay_nights
+from pipelines.marts.logic.tieout import revenue_tieout
+from pipelines.marts.write import Replaced, Since, replace_rows
+from pipelines.properties import properties_file
+from pipelines.vocabulary import with_single_room_entries
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ class Inputs:
         return self._once("events", lambda: tuple(load_events(events_file(properties_file()))))
 
     def calendar(self) -> pl.DataFrame:
-        """Each night's same night last year (pipelines.calendar: the property's holidays
+        """Each night's same night last year (pipelines.forecast.calendar: the property's holidays
         and events), over every stay date of the snapshots."""
         def make() -> pl.DataFrame:
             ranges = self.ranges()
@@ -265,9 +265,8 @@ def _pace_inputs(i: Inputs) -> pl.DataFrame:
     otb_inputs = read.kept_inputs(i.conn, "otb_snapshots", i.pid)
     if otb_inputs is None:
         return pl.DataFrame(schema={"day": pl.Date, "digest": pl.UInt64})
-    # last year's night lies up to ALIGN_REACH days nearer than 364 (the calendar's)
     return salted(pace_inputs(otb_inputs, i.mart("occupancy_daily"), i.settings.horizon_days,
-                              STLY_DAYS - ALIGN_REACH), i.calendar_salt())
+                              STLY_DAYS, i.calendar()), i.calendar_salt())
 
 
 def _booking_outcomes(i: Inputs) -> pl.DataFrame:

@@ -1,4 +1,4 @@
-"""pipelines.calendar: date rules, the events file, holidays and last year's aligned night.
+"""pipelines.forecast.calendar: date rules, the events file, holidays and last year's aligned night.
 Figures from the calendar itself (docs/calendar.md): Easter Sunday 2025-04-20, 2026-04-05,
 2027-03-28; 1 March 2026 is a Sunday, 25 December 2025 a Thursday and 2026 a Friday."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.calendar import (
+from pipelines.forecast import (
     CalendarError,
     Event,
     Fixed,

@@ -1,6 +1,6 @@
 """The simulated hotels' events.yaml (`pmsw sandbox simulate --events-file`, which the demo
 writes beside its properties file: sandbox/simulator/events_file.py) says the simulator's dated
-events (sandbox/simulator/demand_calendar.py): read back through pipelines.calendar, each
+events (sandbox/simulator/demand_calendar.py): read back through pipelines.forecast.calendar, each
 event's nights are the nights the simulator lifts or sinks, in every city and year."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from pipelines.calendar import load_events
+from pipelines.forecast import load_events
 from sandbox.simulator.demand_calendar import EVENTS, event_factors
 from sandbox.simulator.events_file import write_events_file
 

@@ -1,5 +1,5 @@
 """The marts' definitions written again, directly in DuckDB SQL from docs/kpi.md, to cross-check
-the polars transforms (tests/marts/test_crosscheck.py). Nothing here calls pipelines.transforms.
+the polars transforms (tests/marts/test_crosscheck.py). Nothing here calls pipelines.marts.logic.
 
 The SQL takes the simplest reading of each definition rather than the transforms' algorithms:
 OTB is a join of snapshot dates with the versions valid at their end (no change stream, no
@@ -25,6 +25,19 @@ test_alerts.py (docs/forecast.md)."""
 ON_THE_BOOKS = "('confirmed', 'checked_in', 'checked_out')"
 HORIZON = 365
 WINDOWS = (1, 7, 14, 30)
+ROME_SAME_NIGHT = (
+    # Rome's public holidays (Italy's and the city's patron saints, 29 June) of 2026 and early
+    # 2027, each with its night a year earlier (docs/calendar.md): fixed dates a year back,
+    # Easter Sunday and Monday with Easter 2025 (20 April) and 2026 (5 April). 4 October
+    # 2026, Saint Francis, is a holiday from 2026 on: no night a year earlier, so 364 days.
+    ("2026-01-01", "2025-01-01"), ("2026-01-06", "2025-01-06"), ("2026-04-05", "2025-04-20"),
+    ("2026-04-06", "2025-04-21"), ("2026-04-25", "2025-04-25"), ("2026-05-01", "2025-05-01"),
+    ("2026-06-02", "2025-06-02"), ("2026-06-29", "2025-06-29"), ("2026-08-15", "2025-08-15"),
+    ("2026-11-01", "2025-11-01"), ("2026-12-08", "2025-12-08"), ("2026-12-25", "2025-12-25"),
+    ("2026-12-26", "2025-12-26"), ("2027-01-01", "2026-01-01"), ("2027-01-06", "2026-01-06"),
+    ("2027-03-28", "2026-04-05"), ("2027-03-29", "2026-04-06"))
+"""Same night last year of the holidays the cross-check's stay dates (2026-01 to 2027-02)
+meet at a property in Rome (country IT, province RM); every other night: 364 days back."""
 
 
 def half_up(num: str, den: str) -> str:
@@ -425,10 +438,19 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
           AND stay_date BETWEEN as_of_date AND as_of_date + {HORIZON}
         GROUP BY ALL
         HAVING sum(new) <> 0 OR sum(cancelled) <> 0 OR sum(rc) <> 0""",
-        # Pace: OTB and STLY (364 days earlier, same days before), each with whether its
-        # snapshot is rebuilt; last year's final actual = the lived night D - 364 of
-        # x_occupancy_daily.
-        """CREATE OR REPLACE TEMP TABLE x_pace AS
+        # Pace: OTB and STLY (last year's same night L: the same holiday a year earlier, else
+        # 364 days earlier; at the same days before, L - k), each with whether its snapshot
+        # is rebuilt; last year's final actual = the lived night L of x_occupancy_daily.
+        f"""CREATE OR REPLACE TEMP TABLE x_pace AS
+        WITH named AS (
+            SELECT CAST(night AS DATE) AS stay_date, CAST(ly AS DATE) AS ly_date
+            FROM (VALUES {', '.join(f"('{n}', '{ly}')" for n, ly in ROME_SAME_NIGHT)})
+                 AS t(night, ly)
+            WHERE (SELECT country = 'IT' AND province = 'RM' FROM core.property
+                   WHERE property_id = {p})),
+        o AS (
+            SELECT s.*, coalesce(n.ly_date, s.stay_date - 364) AS ly_date
+            FROM x_otb_snapshots s LEFT JOIN named n USING (stay_date))
         SELECT o.property_id, o.stay_date,
                CAST(datediff('day', o.snapshot_date, o.stay_date) AS INTEGER) AS days_before,
                o.rooms_otb, o.revenue_otb_net,
@@ -436,9 +458,10 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
                o.is_rebuilt, ly.is_rebuilt AS stly_is_rebuilt,
                a.rooms_sold AS ly_actual_rooms_sold,
                a.room_revenue_net AS ly_actual_room_revenue_net
-        FROM x_otb_snapshots o LEFT JOIN x_otb_snapshots ly
-          ON ly.stay_date = o.stay_date - 364 AND ly.snapshot_date = o.snapshot_date - 364
-        LEFT JOIN x_occupancy_daily a ON a.stay_date = o.stay_date - 364 AND a.is_actual""",
+        FROM o LEFT JOIN x_otb_snapshots ly
+          ON ly.stay_date = o.ly_date
+         AND ly.snapshot_date = o.ly_date - CAST(o.stay_date - o.snapshot_date AS INTEGER)
+        LEFT JOIN x_occupancy_daily a ON a.stay_date = o.ly_date AND a.is_actual""",
         f"""CREATE OR REPLACE TEMP TABLE x_segment_daily AS
         WITH n AS (
             SELECT stay_date, channel, source, market, rate_plan_id, rate_plan_code,

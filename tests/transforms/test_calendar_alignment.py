@@ -1,4 +1,4 @@
-"""The forecast and the pace read last year's night from the calendar (pipelines.calendar):
+"""The forecast and the pace read last year's night from the calendar (pipelines.forecast.calendar):
 Christmas with Christmas. Worked by hand on a December a year back (docs/forecast.md,
 "Holidays and events"; docs/calendar.md).
 
@@ -20,9 +20,9 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.calendar import Place, calendar_nights
-from pipelines.transforms.forecast import method_forecasts
-from pipelines.transforms.pace import pace
+from pipelines.forecast import Place, calendar_nights
+from pipelines.forecast.logic.methods import method_forecasts
+from pipelines.marts.logic.pace import pace
 
 D = date.fromisoformat
 CHRISTMAS = D("2026-12-25")

@@ -30,10 +30,8 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.calendar import load_events, property_calendars
-from pipelines.transforms.alerts import alerts
-from pipelines.transforms.forecast import forecast_daily
-from pipelines.transforms.pace import pace as pace_of
+from pipelines.forecast import alerts, forecast_daily, load_events, property_calendars
+from pipelines.marts.logic.pace import pace as pace_of
 
 pytestmark = [pytest.mark.verify, pytest.mark.timeout(3600)]
 
