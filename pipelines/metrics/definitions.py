@@ -69,9 +69,9 @@ _SUMS = (
     Metric("revenue_otb_net", "room revenue of the nights on the books at the end of the "
            "snapshot date, net of VAT (options apart)"),
     Metric("ly_actual_rooms_sold", "last year's actual: rooms_sold of the night 364 days "
-           "earlier (same weekday), once lived"),
+           "earlier (same weekday; a holiday or event: last year's same one), once lived"),
     Metric("ly_actual_room_revenue_net", "last year's actual: room_revenue_net (nights and "
-           "fees) of the night 364 days earlier, once lived"),
+           "fees) of last year's same night (as ly_actual_rooms_sold), once lived"),
 )
 _RATIOS = (
     Metric("occupancy_pct", "rooms sold over every room of the property", "rooms_sold",

@@ -63,7 +63,8 @@ Examples:
         AS_OF)),
     Report("pace", ("mart.pace", "mart.otb_snapshots"), _next_30, pace, help="""
 On the books per stay date beside the same time last year (STLY: 364 days earlier, same
-weekday, same days before arrival); default: the next 30 stay dates.
+weekday, or for a holiday or event last year's same one (docs/calendar.md); same days before
+arrival); default: the next 30 stay dates.
 
 STLY is empty where the warehouse has no snapshot a year earlier; stly_is_rebuilt marks
 a STLY rebuilt from the reservations' history, and last year's actual stands beside.

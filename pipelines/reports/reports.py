@@ -174,7 +174,8 @@ def pace(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     said = (f"; STLY rebuilt from the reservations' history on {rebuilt} of {len(rows)} "
             "nights (no snapshot was taken that day: stly_is_rebuilt)") if rebuilt else ""
     return Table(_title(q, f"Pace as of {basis}: on the books vs same time last year "
-                           f"(STLY: 364 days earlier, same days before arrival) and last "
+                           f"(STLY: 364 days earlier or last year's same holiday or event, "
+                           f"same days before arrival) and last "
                            f"year's actual{said}"), PACE_COLUMNS, rows, total, as_of=basis)
 
 
