@@ -72,8 +72,9 @@ SELECT f.reservation_id IS NOT NULL AND mart.is_city_ledger(f.description) AS ci
 
 DEPOSIT_COLUMNS = ("folio_id", "folio_number", "reservation_id", "reservation_status",
                    "holder", "arrival", "departure", "received", "charges", "balance")
-DEPOSIT_CATEGORIES = ("deposit", "future")
-"""A folio of a stay not yet arrived at the end of the period (finance.FOLIOS_AS_OF_SQL)."""
+NOT_ARRIVED = "confirmed"
+"""The reservation status (finance.FOLIOS_AS_OF_SQL) of a stay neither in house, departed
+nor cancelled at the end of the period: not yet arrived."""
 
 CITY_LEDGER_COLUMNS = ("folio_id", "reservation_id", "holder", "departure", "oldest_posting",
                        "age_days", *[f"balance_{b}" for b in finance.AGING_BUCKETS],
@@ -205,9 +206,9 @@ def roll_forward(conn: duckdb.DuckDBPyConnection, q: Query, params: dict[str, An
 def _deposits(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     found = conn.execute(
         f"SELECT {', '.join(DEPOSIT_COLUMNS[:-3])}, payments, charges, balance "
-        f"FROM ({finance.FOLIOS_AS_OF_SQL}) WHERE category IN $categories AND payments <> 0 "
-        "ORDER BY arrival, folio_id",
-        {"p": q.prop.property_id, "d": q.last, "categories": list(DEPOSIT_CATEGORIES)}
+        f"FROM ({finance.FOLIOS_AS_OF_SQL}) WHERE reservation_status = $status "
+        f"AND category <> '{finance.CITY_LEDGER}' AND payments <> 0 ORDER BY arrival, folio_id",
+        {"p": q.prop.property_id, "d": q.last, "status": NOT_ARRIVED}
     ).fetchall()
     rows = [tuple(r) for r in found]
     total = ("total", len(rows), *[""] * 5, *[_sum(rows, i) for i in (7, 8, 9)]

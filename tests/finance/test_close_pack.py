@@ -24,12 +24,15 @@ include VAT; net = gross / (1 + rate) rounded to the cent. The stays:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 from click.testing import CliRunner
 
@@ -263,3 +266,58 @@ def test_a_month_and_the_open_day_and_month(warehouse: Path) -> None:
         assert result.stderr.startswith(f"Error: {what}")
         assert "is not closed" in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_xlsx_one_sheet_per_section_and_csv_blocks(warehouse: Path, tmp_path: Path) -> None:
+    """Read back with openpyxl: one sheet per section, in order, each with its title, the
+    header bold and frozen, the rows and the total equal to the JSON's; the CSV a block per
+    section whose first column names it."""
+    out = pack(warehouse, "--date", D.isoformat())
+    book_path = tmp_path / "close.xlsx"
+    result = CliRunner().invoke(main, [
+        "report", "close-pack", "--warehouse", str(warehouse), "--property", "HAND01",
+        "--date", D.isoformat(), "--format", "xlsx", "--output", str(book_path)])
+    assert result.exit_code == 0, result.output
+    book = openpyxl.load_workbook(book_path)
+    assert book.sheetnames == list(out)
+    for name, section in out.items():
+        sheet = book[name]
+        assert sheet["A1"].value == section["report"]
+        assert sheet["A1"].font.b
+        assert str(sheet["A2"].value).startswith("As of")
+        assert sheet.freeze_panes == "A5"
+        cells = [list(r) for r in sheet.iter_rows(min_row=4, values_only=True)]
+        assert cells[0] == section["columns"]
+        assert all(sheet.cell(4, col).font.b for col in range(1, len(cells[0]) + 1))
+        expected = section["rows"] + ([section["total"]] if section["total"] else [])
+        assert len(cells) == 1 + len(expected), name
+        for n, (got, want) in enumerate(zip(cells[1:], expected, strict=True), start=5):
+            for col, (cell, value) in enumerate(zip(got, want.values(), strict=True), start=1):
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    assert isinstance(cell, (int, float)), (name, cell, value)
+                    if cells[0][col - 1].endswith("_pct"):  # a fraction, shown as a %
+                        assert "%" in sheet.cell(n, col).number_format
+                        cell *= 100
+                    assert round(cell, 2) == round(value, 2), (name, cell, value)
+                elif isinstance(value, str) and len(value) == 10 and value[4] == "-":
+                    assert cell.date().isoformat() == value
+                else:
+                    assert cell == (value if value != "" else None), (name, cell, value)
+        if section["total"]:
+            assert sheet.cell(4 + len(expected), 1).font.b  # the total row kept, bold
+    text = CliRunner().invoke(main, [
+        "report", "close-pack", "--warehouse", str(warehouse), "--property", "HAND01",
+        "--date", D.isoformat(), "--format", "csv"]).stdout
+    blocks = [list(csv.reader(io.StringIO(b))) for b in text.split("\n\n")]
+    assert [b[0][1:] for b in blocks] == [s["columns"] for s in out.values()]
+    assert [len(b) - 1 for b in blocks] == [len(s["rows"]) for s in out.values()]
+    assert all(row[0] == name for b, name in zip(blocks, out, strict=True) for row in b[1:])
+    assert blocks[3][1:] == [[
+        "roll_forward", "opening balance (end of 2026-03-04)", "15.00", "800.00", "815.00"],
+        ["roll_forward", "+ charges", "179.80", "0.00", "179.80"],
+        ["roll_forward", "- payments", "170.00", "300.00", "470.00"],
+        ["roll_forward", "- transfers (to the city ledger; on it, received from folios)",
+         "220.00", "-220.00", "0.00"],
+        ["roll_forward", "= closing balance", "-195.20", "720.00", "524.80"],
+        ["roll_forward", "ledger --date 2026-03-05", "-195.20", "720.00", "524.80"],
+        ["roll_forward", "difference", "0.00", "0.00", "0.00"]]
