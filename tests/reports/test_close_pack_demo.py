@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
+
+pytestmark = pytest.mark.timeout(600)  # the first reader of a session builds the demo
 
 CODES = ("accommodation", "food_beverage", "other", "city_tax")
 BUCKETS = ((30, "0_30"), (60, "31_60"), (90, "61_90"))
