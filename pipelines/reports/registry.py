@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 
 from pipelines.recon import RESOLUTION_STATES
-from pipelines.reports import finance, periods, tieout
+from pipelines.reports import closepack, finance, periods, tieout
 from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.alerts import alerts
 from pipelines.reports.errors import ReportError
@@ -177,7 +177,9 @@ in house, departed with a balance, cancelled or future with a balance, deposits 
 balance before arrival), house accounts; aging of the oldest posting in buckets 0-30,
 31-60, 61-90, over 90 days. Folio balances are the API's. With --date D (a past business
 date): the balances at the end of D, from the folio lines posted up to D and each room's
-state then (docs/reconciliation.md, Guest ledger).
+state then (docs/reconciliation.md, Guest ledger). The city ledger (the accounts of
+companies and agencies a stay was transferred to, accounts receivable) is kept apart:
+--ledger city.
 
 Examples:
   pmsw report ledger --property ROMA01
@@ -186,6 +188,9 @@ Examples:
            options=(
         Option("--by", "by", "One row per folio, or per category with aging.",
                choices=("folio", "category"), default="folio"),
+        Option("--ledger", "ledger", "The guest ledger, or the city ledger (accounts "
+               "receivable: company and agency accounts).", choices=finance.LEDGERS,
+               default="guest"),
         Option("--date", "date", "A past business date: the ledger at its end, from the "
                "landed history (default: as of the last sync).", kind="date"))),
     Report("city-tax", ("core.reservation_rooms", "core.folio_lines", "recon.v_current"),
@@ -215,6 +220,23 @@ Reconcile the history first to cover it: pmsw reconcile --from D --to D --backlo
 Examples:
   pmsw report interface-loss --property ROMA01
   pmsw report interface-loss --property FIRE01 --from 2026-01-01 --format csv"""),
+    Report("close-pack", ("core.folio_lines", "core.folios", "core.items", "mart.v_guest_ledger",
+                          "recon.v_worklist", "mart.revenue_daily", "mart.revenue_tieout"),
+           tieout.last_closed, closepack.close_pack, takes_range=False, help="""
+Close pack of a closed business date or month, one table per section (xlsx: one sheet
+each): revenue by item and outlet with VAT by rate, net and gross; VAT by rate; payments by
+method; the roll-forward of the guest and city ledgers (opening + charges - payments -
+transfers = closing, against `ledger --date`, to the cent); deposits of stays not yet
+arrived; the city ledger (accounts receivable) aged; the tie-out; the worklist with each
+item's action, departure and age (docs/reconciliation.md, Close pack).
+
+The open business date and the open month are refused. Examples:
+  pmsw report close-pack --property ROMA01 --date 2026-10-31
+  pmsw report close-pack --property ROMA01 --month 2026-10 --format xlsx -o close.xlsx""",
+           options=(
+        Option("--date", RANGE, "A closed business date (default: the last closed one).",
+               kind="date"),
+        Option("--month", RANGE, "A closed month.", kind="month"))),
     Report("tieout", ("core.folio_lines", "core.items", "mart.revenue_daily",
                       "mart.revenue_tieout"), tieout.last_closed, tieout.tieout, help="""
 Tie-out a controller signs: the folio lines of each department, summed straight from the

@@ -30,6 +30,9 @@ class Table:
     as_of: str | None = None
     """The date a report that compares periods stands on, and whether it is closed or the
     open business date (partial): the CLI adds it to the As-of line, JSON carries it."""
+    sections: tuple[tuple[str, Table], ...] = ()
+    """A pack of tables (the close pack): (name, table) in order, rendered one after the
+    other (xlsx: one sheet each); then `columns` and `rows` are empty."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from pipelines.vocabulary.departments import (
     NON_ROOM_REVENUE,
     OTHER,
     REVENUE_DEPARTMENTS,
+    line_department_sql,
 )
 from pipelines.vocabulary.frames import (
     CANCELLED,
@@ -33,6 +34,7 @@ __all__ = [
     "REVENUE_DEPARTMENTS",
     "Frame",
     "lazy",
+    "line_department_sql",
     "line_room_entries",
     "with_single_room_entries",
 ]
