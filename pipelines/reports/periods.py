@@ -13,6 +13,7 @@ import duckdb
 from pipelines.metrics import change, change_unit, ratio
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
+from pipelines.reports.room_statistics import NOT_BUILT, ROOM_STATISTICS, room_statistics
 from pipelines.reports.warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
@@ -221,12 +222,31 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
             got["month_budget"], got["ytd"], got["ytd_budget"],
             change(metric, got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
             change(metric, got["ytd"], got["ytd_last_year"]), change_unit(metric)))
-    missing = "".join(f"; {name} not shown: the warehouse holds {held}"
-                      for name, held in in_part.items())
+    rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
+    missing = "".join(f"; {why}" for why in NOT_BUILT.values()) + "".join(
+        f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1])
+
+
+def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
+                         bounds: dict[str, tuple[date, date]],
+                         in_part: dict[str, str]) -> list[tuple[Any, ...]]:
+    """The room statistics (`room_statistics`) of the day, MTD and YTD and the same dates last
+    year, each against last year; no budget nor forecast is made of them."""
+    names = ("day", "day_last_year", "mtd", "mtd_last_year", "ytd", "ytd_last_year")
+    got = {name: None if name in in_part else room_statistics(conn, pid, *bounds[name])
+           for name in names}
+    rows = []
+    for stat in ROOM_STATISTICS:
+        v = {k: (None if sums is None else sums[stat]) for k, sums in got.items()}
+        rows.append((stat, v["day"], v["day_last_year"], v["mtd"], None, None,
+                     v["mtd_last_year"], change(stat, v["mtd"], v["mtd_last_year"]), None, None,
+                     v["ytd"], None, None, v["ytd_last_year"],
+                     change(stat, v["ytd"], v["ytd_last_year"]), change_unit(stat)))
+    return rows
 
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",

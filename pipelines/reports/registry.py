@@ -123,12 +123,19 @@ Each alert stands beside stly_is_rebuilt (its STLY rebuilt from the reservations
 and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net). Examples:
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),
-    Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly"),
+    Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly",
+                     "mart.booking_outcomes"),
            _past_30, periods.flash, takes_range=False, help="""
 Manager's flash for a business date: the day, month to date and year to date (rooms sold,
 occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the budget
 (`pmsw budget import`, pro rata of the month's days), the same dates last year and, for the
 month, its expected end (actual nights plus mart.forecast_daily for the rest).
+
+Then the room statistics of the day, MTD and YTD against last year, as OPERA's Manager Flash
+has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, rooms out of
+order, complimentary (house use included) and house use, from mart.occupancy_daily;
+reservations made (firm bookings, mart.booking_outcomes); cancellations made are not built
+yet (the title says so). Definitions: docs/kpi.md, "Room statistics".
 
 Examples:
   pmsw report flash --property ROMA01
