@@ -142,11 +142,10 @@ Examples:
   pmsw report flash --property ROMA01 --date 2026-11-15 --format csv""", options=(
         Option("--date", "date", "Closed business date reported (default: the day before "
                "the business date).", kind="date"),)),
-    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily",
-                          "core.reservation_rooms"), next_8_nights,
+    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily"), next_8_nights,
            ahead, help="""
 The Manager's flash looking ahead: tomorrow (the business date) and the 7 nights after it,
-each with its arrivals and departures (room entries confirmed, checked in or out), its
+each with its arrivals and departures (mart.occupancy_daily's, docs/kpi.md), its
 rooms available, rooms, occupancy, ADR and room revenue on the books and forecast
 (mart.forecast_daily of its latest as-of date; --from/--to pick other nights). A night the
 forecast does not hold is not shown; the title says so. Examples:
