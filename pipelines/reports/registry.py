@@ -46,6 +46,8 @@ Occupancy, ADR and RevPAR per night (default: the last 30 nights).
 
 Rooms available on the STR basis; revenue net of VAT; nights before the business date
 are actuals (from folios), later ones on the books. The total line divides the sums.
+Complimentary rooms (house use included) and house-use rooms stand beside rooms sold,
+which leave them out (docs/kpi.md, "Room statistics").
 Examples:
   pmsw report occupancy --property ROMA01
   pmsw report occupancy --property ROMA01 --from 2026-08-01 --to 2026-08-31

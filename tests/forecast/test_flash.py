@@ -239,3 +239,13 @@ def test_flash_room_statistics(hotel: Path) -> None:
         (2, 16, 100, "%")
     assert got["arrivals"]["ytd_last_year"] is None
     assert got["rooms_in_house"]["mtd_budget"] is None
+    # pmsw report occupancy reads the same definition: complimentary rooms beside rooms sold
+    done = CliRunner().invoke(main, ["report", "occupancy", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--from", "2026-03-01", "--to",
+                                     "2026-03-15", "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    occupancy = json.loads(done.stdout)
+    assert occupancy["columns"][2:5] == ["rooms_sold", "rooms_complimentary", "rooms_house_use"]
+    assert (occupancy["total"]["rooms_sold"], occupancy["total"]["rooms_complimentary"],
+            occupancy["total"]["rooms_house_use"]) == (78, 16, 15)
+    assert occupancy["rows"][-1]["rooms_complimentary"] == 2
