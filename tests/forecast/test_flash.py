@@ -27,7 +27,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
-from .conftest import write_and_publish
+from .conftest import OCCUPANCY, write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
@@ -58,6 +58,17 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
                    "total_revenue_net": 1030}
     assert (got["rooms_sold"]["day_last_year"], got["room_revenue_net"]["day_last_year"],
             got["adr_net"]["day_last_year"]) == (6, 540, 90)
+    # the day's budget: March's pro rata of its 31 days (last year's March is not held whole):
+    # 186 / 31 = 6 rooms, 18,600.00 / 31 = 600.00, F&B 100.00, other 10.00, total 710.00;
+    # occupancy 6 / 10 = 60.00 %: 80.00 % is +20.00 pp, 8 rooms +33.33 %, 1,030.00 +45.07 %
+    day_budget = {m: got[m]["day_budget"] for m in MONEY}
+    assert day_budget == {"rooms_sold": 6, "rooms_available": 10, "occupancy_pct": 60,
+                          "adr_net": 100, "revpar_net": 60, "room_revenue_net": 600,
+                          "food_beverage_revenue_net": 100, "other_revenue_net": 10,
+                          "total_revenue_net": 710}
+    assert (got["occupancy_pct"]["day_vs_budget"], got["rooms_sold"]["day_vs_budget"],
+            got["total_revenue_net"]["day_vs_budget"]) == (20, 33.33, 45.07)
+    assert got["rooms_sold"]["day_vs_last_year"] == 33.33  # 8 against 6
     mtd = {m: got[m]["mtd"] for m in MONEY}
     assert mtd == {"rooms_sold": 78, "rooms_available": 150, "occupancy_pct": 52,
                    "adr_net": 100, "revpar_net": 52, "room_revenue_net": 7800,
@@ -86,6 +97,8 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
                         "total_revenue_net": None}
     assert (got["rooms_sold"]["month_budget"], got["total_revenue_net"]["month_budget"]) \
         == (186, 22010)
+    assert "; month_expected of F&B, other and total: none, no forecast of them yet" in \
+        _report(hotel, "--date", "2026-03-15")["report"]
     ytd = {m: got[m]["ytd"] for m in ("rooms_sold", "rooms_available", "occupancy_pct",
                                       "adr_net", "revpar_net", "room_revenue_net")}
     assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
@@ -167,15 +180,16 @@ def test_flash_as_xlsx(hotel: Path) -> None:
     assert book.sheetnames == ["flash"]
     assert str(book["flash"]["A1"].value).startswith("Manager's flash for 2026-03-15")
     sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
-    assert sheet[0][:4] == ["metric", "day", "day_last_year", "mtd"]
+    assert sheet[0][:7] == ["metric", "day", "day_budget", "day_vs_budget", "day_last_year",
+                            "day_vs_last_year", "mtd"]
     by_metric = {row[0]: row for row in sheet[1:]}
-    assert by_metric["rooms_sold"][1:4] == [8, 6, 78]
-    assert all(isinstance(v, int) for v in by_metric["rooms_sold"][1:4])
+    assert [by_metric["rooms_sold"][i] for i in (1, 2, 4, 6)] == [8, 6, 6, 78]
+    assert all(isinstance(by_metric["rooms_sold"][i], int) for i in (1, 2, 4, 6))
     occupancy = next(row for row in book["flash"].iter_rows(min_row=5)
                      if row[0].value == "occupancy_pct")
     assert "%" in occupancy[1].number_format
     assert 0 < float(occupancy[1].value) < 1
-    assert by_metric["total_revenue_net"][3] == 8130
+    assert by_metric["total_revenue_net"][6] == 8130
 
 
 def _outcome(rid: int, booked_on: str, firm: bool) -> str:
@@ -249,3 +263,22 @@ def test_flash_room_statistics(hotel: Path) -> None:
     assert (occupancy["total"]["rooms_sold"], occupancy["total"]["rooms_complimentary"],
             occupancy["total"]["rooms_house_use"]) == (78, 16, 15)
     assert occupancy["rows"][-1]["rooms_complimentary"] == 2
+
+
+def test_budget_spread_by_last_years_nights(hotel: Path) -> None:
+    """With last year's March held whole (Mar 16-31, 2025: 5 rooms a night), March's budget
+    is spread over its nights as last year's rooms sold: 14 x 4 + 6 + 16 x 5 = 142 rooms.
+    Mar 15 takes 6 / 142: 186 x 6 / 142 = 7.86 -> 8 rooms, 18,600.00 x 6 / 142 = 785.92;
+    the MTD 62 / 142: 186 x 62 / 142 = 81.21 -> 81 rooms, 18,600.00 x 62 / 142 = 8,121.13
+    (1,153,200 / 142 = 8,121.126...); the whole month stays 186. The title says so."""
+    write_and_publish(hotel, OCCUPANCY.format(first="2025-03-16", last="2025-03-31", sold=5,
+                                              rate=90))
+    body = _report(hotel, "--date", "2026-03-15")
+    assert "; budget of part of a month spread over the nights as last year's rooms sold" \
+        in body["report"]
+    got = {row["metric"]: row for row in body["rows"]}
+    assert (got["rooms_sold"]["day_budget"], got["room_revenue_net"]["day_budget"]) == \
+        (8, 785.92)
+    assert (got["rooms_sold"]["mtd_budget"], got["room_revenue_net"]["mtd_budget"]) == \
+        (81, 8121.13)
+    assert got["rooms_sold"]["month_budget"] == 186
