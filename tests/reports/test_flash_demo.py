@@ -1,6 +1,7 @@
 """`pmsw report flash` on the demo's warehouse: its room statistics of the day and the month to
-date equal a count straight from the core tables (room entries, folio lines, availability),
-written here from docs/kpi.md's definitions, not from the mart that the flash reads."""
+date equal a count straight from the core tables (room entries and their versions, folio lines,
+availability), written here from docs/kpi.md's definitions (a no-show: its "No-show" rule),
+not from the mart that the flash reads."""
 
 from __future__ import annotations
 
@@ -24,10 +25,22 @@ WITH days AS (SELECT CAST(d AS DATE) AS d FROM range(CAST(? AS DATE), CAST(? AS 
               INTERVAL 1 DAY) t(d)),
 r AS (SELECT * FROM core.reservation_rooms WHERE property_id = 1),
 stays AS (SELECT d, r.* FROM days JOIN r ON {BOOKED} AND r.arrival <= d AND d < r.departure),
-no_show AS (SELECT r.* FROM r WHERE r.status = 'cancelled' AND r.cancelled_by = 'hotel'
-            AND EXISTS (SELECT 1 FROM core.folio_lines l WHERE l.property_id = 1
-                        AND l.reservation_room_id = r.reservation_room_id
-                        AND l.description LIKE 'No-show%' AND l.posted_on = r.arrival)),
+v AS (SELECT v.*, CAST(timezone(p.timezone, v.valid_from) AS DATE) AS local_day,
+             lag(v.status) OVER (PARTITION BY v.reservation_room_id ORDER BY v.valid_from)
+             AS before
+      FROM core.reservation_room_versions v JOIN core.property p USING (property_id)
+      WHERE v.property_id = 1),
+first_cancelled AS (SELECT * FROM v WHERE status = 'cancelled' QUALIFY row_number() OVER (
+                    PARTITION BY reservation_room_id ORDER BY valid_from) = 1),
+no_show AS (SELECT r.* FROM r JOIN first_cancelled c USING (reservation_room_id)
+            WHERE r.status = 'cancelled' AND r.cancelled_by = 'hotel'
+            AND c.local_day >= r.arrival AND (c.before <> 'option' OR (
+                c.before IS NULL AND EXISTS (
+                    SELECT 1 FROM core.folio_lines l WHERE l.property_id = 1
+                    AND l.posted_on = r.arrival AND l.description LIKE 'No-show%'
+                    AND (l.reservation_room_id = r.reservation_room_id OR (
+                         l.reservation_room_id IS NULL
+                         AND l.reservation_id = r.reservation_id)))))),
 ooo AS (SELECT d, (SELECT sum(out_of_order) FROM core.availability a WHERE a.property_id = 1
                    AND a.stay_date = d AND a.snapshot_date = (
                        SELECT max(snapshot_date) FROM core.availability x
