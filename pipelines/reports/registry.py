@@ -46,6 +46,8 @@ Occupancy, ADR and RevPAR per night (default: the last 30 nights).
 
 Rooms available on the STR basis; revenue net of VAT; nights before the business date
 are actuals (from folios), later ones on the books. The total line divides the sums.
+Complimentary rooms (house use included) and house-use rooms stand beside rooms sold,
+which leave them out (docs/kpi.md, "Room statistics").
 Examples:
   pmsw report occupancy --property ROMA01
   pmsw report occupancy --property ROMA01 --from 2026-08-01 --to 2026-08-31
@@ -124,23 +126,30 @@ Each alert stands beside stly_is_rebuilt (its STLY rebuilt from the reservations
 and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net). Examples:
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),
-    Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly"),
+    Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly",
+                     "mart.booking_outcomes"),
            _past_30, periods.flash, takes_range=False, help="""
 Manager's flash for a business date: the day, month to date and year to date (rooms sold,
 occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the budget
-(`pmsw budget import`, pro rata of the month's days), the same dates last year and, for the
-month, its expected end (actual nights plus mart.forecast_daily for the rest).
+(`pmsw budget import`; part of a month spread as last year's nights sold, else pro rata of its
+days, as the title says), the same dates last year and, for the month, its expected end
+(actual nights plus mart.forecast_daily for the rest; rooms and room revenue only).
+
+Then the room statistics of the day, MTD and YTD against last year, as OPERA's Manager Flash
+has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, rooms out of
+order, complimentary (house use included) and house use, from mart.occupancy_daily;
+reservations made (firm bookings, mart.booking_outcomes); cancellations made are not built
+yet (the title says so). Definitions: docs/kpi.md, "Room statistics".
 
 Examples:
   pmsw report flash --property ROMA01
   pmsw report flash --property ROMA01 --date 2026-11-15 --format csv""", options=(
         Option("--date", "date", "Closed business date reported (default: the day before "
                "the business date).", kind="date"),)),
-    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily",
-                          "core.reservation_rooms"), next_8_nights,
+    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily"), next_8_nights,
            ahead, help="""
 The Manager's flash looking ahead: tomorrow (the business date) and the 7 nights after it,
-each with its arrivals and departures (room entries confirmed, checked in or out), its
+each with its arrivals and departures (mart.occupancy_daily's, docs/kpi.md), its
 rooms available, rooms, occupancy, ADR and room revenue on the books and forecast
 (mart.forecast_daily of its latest as-of date; --from/--to pick other nights). A night the
 forecast does not hold is not shown; the title says so. Examples:

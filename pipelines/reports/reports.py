@@ -97,26 +97,28 @@ def _title(q: Query, what: str) -> str:
 
 def occupancy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """ADR on the nights sold (fees apart, docs/kpi.md); room revenue and RevPAR with fees.
+    Complimentary rooms (house use included, and house use of them) beside the rooms sold,
+    which leave them out.
     The nights' revenue and the fees are shown beside their sum, so room_revenue_nights_net /
     rooms_sold gives the adr_net printed (issue 46, bug 3)."""
     found = conn.execute(
-        "SELECT stay_date, rooms_available, rooms_sold, occupancy_pct, "
-        "room_revenue_nights_net, room_revenue_fees_net, room_revenue_net, "
+        "SELECT stay_date, rooms_available, rooms_sold, rooms_complimentary, rooms_house_use, "
+        "occupancy_pct, room_revenue_nights_net, room_revenue_fees_net, room_revenue_net, "
         "adr_net, revpar_net, CASE WHEN is_actual THEN 'actual' ELSE 'on the books' END "
         "FROM mart.occupancy_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
         "ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
     rows = [tuple(r) for r in found]
-    available = sum(int(r[1]) for r in found)
-    sold = sum(int(r[2]) for r in found)
-    nights = sum((Decimal(r[4]) for r in found), Decimal("0.00"))
-    fees = sum((Decimal(r[5]) for r in found), Decimal("0.00"))
-    revenue = sum((Decimal(r[6]) for r in found), Decimal("0.00"))
+    available, sold, comp, house = (sum(int(r[i]) for r in found) for i in range(1, 5))
+    nights = sum((Decimal(r[6]) for r in found), Decimal("0.00"))
+    fees = sum((Decimal(r[7]) for r in found), Decimal("0.00"))
+    revenue = sum((Decimal(r[8]) for r in found), Decimal("0.00"))
     sums = {"rooms_available": available, "rooms_sold": sold, "room_revenue_net": revenue,
             "room_revenue_nights_net": nights}
-    total = ("total", available, sold, ratio("occupancy_pct", sums), nights, fees, revenue,
-             ratio("adr_net", sums), ratio("revpar_net", sums), "") if rows else None
+    total = ("total", available, sold, comp, house, ratio("occupancy_pct", sums), nights, fees,
+             revenue, ratio("adr_net", sums), ratio("revpar_net", sums), "") if rows else None
     return Table(_title(q, "Occupancy, ADR and RevPAR (net of VAT)"),
-                 ("stay_date", "rooms_available", "rooms_sold", "occupancy_pct",
+                 ("stay_date", "rooms_available", "rooms_sold", "rooms_complimentary",
+                  "rooms_house_use", "occupancy_pct",
                   "room_revenue_nights_net", "room_revenue_fees_net", "room_revenue_net",
                   "adr_net", "revpar_net", "basis"),
                  rows, total)

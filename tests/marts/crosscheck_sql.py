@@ -300,15 +300,20 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         SELECT stay_date AS date, eff_type AS room_type_id,
                count(*) FILTER (WHERE in_house AND NOT is_complimentary) AS sold,
                count(*) FILTER (WHERE in_house AND is_complimentary) AS comp,
+               count(*) FILTER (WHERE in_house AND is_complimentary
+                                AND rate_plan_code = 'HOUSE') AS house,
                count(*) FILTER (WHERE status = 'option') AS opt,
                count(*) FILTER (WHERE in_house AND night_index = 0) AS arrivals,
                0 AS departures,
                coalesce(sum(persons) FILTER (WHERE in_house), 0) AS persons,
+               count(*) FILTER (WHERE is_no_show AND night_index = 0) AS no_shows,
+               count(*) FILTER (WHERE in_house AND night_index = 0
+                                AND channel = 'walk_in') AS walk_ins,
                coalesce(sum(net_cents) FILTER (WHERE status <> 'option'), 0) AS net,
                coalesce(sum(gross_cents) FILTER (WHERE status <> 'option'), 0) AS gross
         FROM x_night_facts GROUP BY 1, 2
         UNION ALL
-        SELECT stay_date + 1, eff_type, 0, 0, 0, 0, count(*), 0, 0, 0
+        SELECT stay_date + 1, eff_type, 0, 0, 0, 0, 0, count(*), 0, 0, 0, 0, 0
         FROM x_night_facts WHERE in_house AND night_index = nights - 1 GROUP BY 1, 2""",
         # Other revenue: by date from the lines; by type through the night the line falls on.
         """CREATE OR REPLACE TEMP TABLE x_other AS
@@ -649,8 +654,10 @@ def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
     total = f"({rooms} + coalesce(max(o.net), 0))"
     return f"""CREATE OR REPLACE TEMP TABLE {name} AS
         WITH d AS (SELECT date, room_type_id, sum(sold) AS sold, sum(comp) AS comp,
-                          sum(opt) AS opt, sum(arrivals) AS arrivals,
-                          sum(departures) AS departures, sum(persons) AS persons,
+                          sum(house) AS house, sum(opt) AS opt,
+                          sum(arrivals) AS arrivals, sum(departures) AS departures,
+                          sum(persons) AS persons, sum(no_shows) AS no_shows,
+                          sum(walk_ins) AS walk_ins,
                           sum(net) AS net, sum(gross) AS gross
                    FROM x_demand GROUP BY 1, 2),
         f AS (SELECT {fee_select}, sum(net) AS net, sum(gross) AS gross
@@ -676,7 +683,11 @@ def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
                coalesce(sum(d.arrivals), 0) AS arrivals,
                coalesce(sum(d.departures), 0) AS departures,
                coalesce(sum(d.persons), 0) AS persons,
-               s.date < {bd} AS is_actual
+               s.date < {bd} AS is_actual,
+               coalesce(sum(d.house), 0) AS rooms_house_use,
+               {sold} + coalesce(sum(d.comp), 0) AS rooms_in_house,
+               coalesce(sum(d.no_shows), 0) AS no_shows,
+               coalesce(sum(d.walk_ins), 0) AS walk_ins
         FROM x_supply s
         LEFT JOIN d ON d.date = s.date AND d.room_type_id = s.room_type_id
         LEFT JOIN f ON {fee_key}
