@@ -276,13 +276,14 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     covered = (f"; it covers the nights {first_night} to {last_night}"
                if not rows and as_of is not None else "")
     out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
+    # no band on the total: the nights' bands do not add (each holds 80 % of its night; their
+    # sum holds more or less of the nights' sum as their errors move together or not)
     total = ("total", "", "", sum(int(r[2]) for r in rows),
-             sum((Decimal(r[3]) for r in rows), Decimal("0.00")),
-             sum((Decimal(r[4]) for r in rows), Decimal("0.00")),
-             sum((Decimal(r[5]) for r in rows), Decimal("0.00")), "",
+             sum((Decimal(r[3]) for r in rows), Decimal("0.00")), "", "", "",
              sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
     what = "none built yet" if as_of is None else f"as of {as_of}"
-    return Table(_title(q, f"Forecast {what} (rooms, net room revenue; docs/forecast.md)")
+    return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
+                           "night's, the total has none; docs/forecast.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
