@@ -322,12 +322,14 @@ def _in_use_now(conn: duckdb.DuckDBPyConnection, pid: int) -> dict[int, str]:
 
 def _unscored_note(method: str, nights: int) -> str:
     """The note of a method the nights ahead use that the backtest never scored."""
+    empty = ("; no band: only the forecast in use has one; no figure against last year: "
+             "nothing scored to set against it")
     if method == ON_THE_BOOKS:
         return (f"in use now for {nights} nights ahead: the books alone, no method had the "
-                "history it needs for them; nothing to score")
+                f"history it needs for them; nothing to score{empty}")
     return (f"in use now for {nights} nights ahead, never scored: it forecast none of the "
             "nights scored (it needs history, a year back, the warehouse does not hold for "
-            "them)")
+            f"them){empty}")
 
 
 def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None,

@@ -83,6 +83,8 @@ def test_a_method_in_use_never_scored_gets_its_row(tmp_path: Path) -> None:
     assert unscored["last_year_season"]["in_use_now"] == "last_year_season 14"
     assert "in use now for 14 nights ahead, never scored" in unscored["last_year_season"]["note"]
     assert unscored["last_year_season"]["wape_pct"] is None
+    assert "no band" in unscored["last_year_season"]["note"]
+    assert "no figure against last year" in unscored["last_year_season"]["note"]
     assert "in use now for 2 nights ahead: the books alone" in unscored["on_the_books"]["note"]
     chosen = next(r for r in rows if r["method"] == "chosen")
     assert "last_year forecast 10 of the nights scored" in chosen["note"]
