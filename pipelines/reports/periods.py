@@ -152,11 +152,31 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     return out
 
 
+PER_ROOM_DAYS = 91
+"""The closed days before the business date whose F&B and other revenue per room sold make
+the forecast of those departments (`_per_room`)."""
+
+
+def _per_room(conn: duckdb.DuckDBPyConnection, prop: PropertyRow
+              ) -> tuple[Decimal, Decimal] | None:
+    """F&B and other net revenue per room sold (posting date, mart.revenue_daily, over the
+    rooms sold of mart.occupancy_daily) on the PER_ROOM_DAYS closed days before the business
+    date; None when they sold no room. A guest eats and spends by the room night, so the
+    nights ahead spend as the recent ones did."""
+    first = prop.business_date - timedelta(days=PER_ROOM_DAYS)
+    last = prop.business_date - timedelta(days=1)
+    sums = _actuals(conn, prop.property_id, first, last)
+    if sums is None or not sums.sold or sums.fnb is None or sums.other is None:
+        return None
+    return sums.fnb / sums.sold, sums.other / sums.sold
+
+
 def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: date,
                     last: date, sums: _Sums) -> _Sums | None:
     """The month first..last as it is expected to end: the nights before the business date
-    actual (`sums` of them, rooms and room revenue; changed), the others from
-    mart.forecast_daily."""
+    actual (`sums` of them; changed), the others from mart.forecast_daily: rooms and room
+    revenue as forecast, F&B and other revenue the forecast rooms x the revenue per room sold
+    of the recent closed days (`_per_room`; none without it)."""
     found = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
         "table_name = 'forecast_daily'").fetchone()
@@ -177,7 +197,14 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
         assert row is not None
         if row[0] < (last - ahead_from).days + 1:
             return None
-        sums.sold += Decimal(row[1])
+        rooms_ahead = Decimal(row[1])
+        per_room = _per_room(conn, prop)
+        if per_room is None or sums.fnb is None or sums.other is None:
+            sums.fnb = sums.other = None
+        else:
+            sums.fnb += rooms_ahead * per_room[0]
+            sums.other += rooms_ahead * per_room[1]
+        sums.sold += rooms_ahead
         sums.room += Decimal(row[2])
         if sums.room_nights is not None:  # the forecast's revenue is of nights, no fee
             sums.room_nights += Decimal(row[2])
@@ -187,7 +214,8 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
     sums.room = sums.room.quantize(CENT, ROUND_HALF_UP)
     if sums.room_nights is not None:
         sums.room_nights = sums.room_nights.quantize(CENT, ROUND_HALF_UP)
-    sums.fnb = sums.other = None  # no forecast of F&B and other revenue
+    sums.fnb = None if sums.fnb is None else sums.fnb.quantize(CENT, ROUND_HALF_UP)
+    sums.other = None if sums.other is None else sums.other.quantize(CENT, ROUND_HALF_UP)
     return sums
 
 
@@ -292,6 +320,7 @@ def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
                   "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net",
+                  "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net",
                   "budget_rooms_sold", "budget_room_revenue_net", "vs_budget_pct",
                   "last_year_rooms_sold", "last_year_room_revenue_net", "vs_last_year_pct")
 
@@ -327,6 +356,8 @@ def _month_row(label: str, nights: int, actual: int, expected: _Sums, budget: _S
     values = expected.values()
     return (label, nights, actual, expected.on_books, values["rooms_sold"],
             values["occupancy_pct"], values["adr_net"], values["revpar_net"], expected.room,
+            values["food_beverage_revenue_net"], values["other_revenue_net"],
+            values["total_revenue_net"],
             None if budget is None else int(budget.sold),
             None if budget is None else budget.room,
             None if budget is None else change("room_revenue_net", expected.room,
@@ -344,8 +375,10 @@ def _add(total: _Sums | None, sums: _Sums | None) -> _Sums | None:
     nights_revenue = None if total.room_nights is None and sums.room_nights is None else (
         (total.room if total.room_nights is None else total.room_nights)
         + (sums.room if sums.room_nights is None else sums.room_nights))
+    fnb = None if total.fnb is None or sums.fnb is None else total.fnb + sums.fnb
+    other = None if total.other is None or sums.other is None else total.other + sums.other
     return _Sums(total.sold + sums.sold, total.available + sums.available,
-                 total.room + sums.room, None, None, total.nights + sums.nights,
+                 total.room + sums.room, fnb, other, total.nights + sums.nights,
                  on_books=total.on_books + sums.on_books, room_nights=nights_revenue)
 
 
@@ -387,7 +420,8 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         f"; not shown: {', '.join(left_out)}" if left_out else "",
         f"; last year not shown for {', '.join(last_year_out)}" if last_year_out else ""])
     return Table(
-        f"Months as they are expected to end (closed nights actual, the rest forecast; rooms "
-        f"and room revenue net of VAT; vs = room revenue) - {q.prop.name} ({q.prop.code}), "
+        f"Months as they are expected to end (closed nights actual, the rest forecast; "
+        f"revenue net of VAT, F&B and other ahead per room sold of the last {PER_ROOM_DAYS} "
+        f"closed days; vs = room revenue) - {q.prop.name} ({q.prop.code}), "
         f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
         f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total, as_of=basis)

@@ -155,13 +155,14 @@ rooms available, rooms, occupancy, ADR and room revenue on the books and forecas
 forecast does not hold is not shown; the title says so. Examples:
   pmsw report flash-ahead --property ROMA01
   pmsw report flash-ahead --property ROMA01 --format csv"""),
-    Report("forecast-months", ("mart.occupancy_daily", "mart.forecast_daily",
-                               "mart.budget_monthly"), periods.next_12_months,
-           periods.forecast_months, help="""
+    Report("forecast-months", ("mart.occupancy_daily", "mart.revenue_daily",
+                               "mart.forecast_daily", "mart.budget_monthly"),
+           periods.next_12_months, periods.forecast_months, help="""
 Where each month will end: its closed nights actual and the others forecast (rooms,
-occupancy, ADR, RevPAR, net room revenue), beside its budget (`pmsw budget import`) and the
-same month last year, with a total (default: the business date's month and the 11 after it;
---from/--to pick the months that hold them).
+occupancy, ADR, RevPAR, net room revenue; F&B and other revenue at the forecast rooms x the
+revenue per room sold of the last 91 closed days; total), beside its budget (`pmsw budget
+import`) and the same month last year, with a total (default: the business date's month
+and the 11 after it; --from/--to pick the months that hold them).
 
 A month the forecast does not reach to its end is not shown; the title says so. Examples:
   pmsw report forecast-months --property ROMA01

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from pipelines.forecast.logic import HORIZONS, ForecastSettings
+from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, ForecastSettings
 from pipelines.metrics import ratio, share_pct
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
@@ -282,13 +282,14 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     covered = (f"; it covers the nights {first_night} to {last_night}"
                if not rows and as_of is not None else "")
     out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
+    # no band on the total: the nights' bands do not add (each holds 80 % of its night; their
+    # sum holds more or less of the nights' sum as their errors move together or not)
     total = ("total", "", "", sum(int(r[2]) for r in rows),
-             sum((Decimal(r[3]) for r in rows), Decimal("0.00")),
-             sum((Decimal(r[4]) for r in rows), Decimal("0.00")),
-             sum((Decimal(r[5]) for r in rows), Decimal("0.00")), "",
+             sum((Decimal(r[3]) for r in rows), Decimal("0.00")), "", "", "",
              sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
     what = "none built yet" if as_of is None else f"as of {as_of}"
-    return Table(_title(q, f"Forecast {what} (rooms, net room revenue; docs/forecast.md)")
+    return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
+                           "night's, the total has none; docs/forecast.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
@@ -303,29 +304,52 @@ FEW_NIGHTS = 28
 """Fewer nights scored than four weeks: the figure is one month's luck (forecast_skill)."""
 
 
-def _in_use_now(conn: duckdb.DuckDBPyConnection, pid: int) -> dict[int, str]:
+def _in_use_counts(conn: duckdb.DuckDBPyConnection, pid: int) -> dict[int, list[tuple[str, int]]]:
     """Per horizon bucket, the methods the nights of the forecast in use take now
-    (mart.forecast_daily, latest as-of date): 'last_year_season 25, additive_pickup 5'."""
+    (mart.forecast_daily, latest as-of date) with their nights, most first."""
     bucket = "CASE " + " ".join(f"WHEN days_before <= {h} THEN {h}" for h in HORIZONS) + \
         f" ELSE {HORIZONS[-1]} END"
-    found: dict[int, list[str]] = {}
+    found: dict[int, list[tuple[str, int]]] = {}
     for horizon, method, nights in conn.execute(
             f"SELECT {bucket} AS h, method, count(*) FROM mart.forecast_daily WHERE "
             "property_id = ? AND as_of_date = (SELECT max(as_of_date) FROM "
             "mart.forecast_daily WHERE property_id = ?) GROUP BY ALL ORDER BY h, 3 DESC, 2",
             [pid, pid]).fetchall():
-        found.setdefault(int(horizon), []).append(f"{method} {nights}")
-    return {h: ", ".join(parts) for h, parts in found.items()}
+        found.setdefault(int(horizon), []).append((str(method), int(nights)))
+    return found
 
 
-def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None) -> str:
+def _in_use_now(conn: duckdb.DuckDBPyConnection, pid: int) -> dict[int, str]:
+    """Per horizon bucket, the methods the nights of the forecast in use take now
+    (mart.forecast_daily, latest as-of date): 'last_year_season 25, additive_pickup 5'."""
+    return {h: ", ".join(f"{m} {n}" for m, n in parts)
+            for h, parts in _in_use_counts(conn, pid).items()}
+
+
+def _unscored_note(method: str, nights: int) -> str:
+    """The note of a method the nights ahead use that the backtest never scored."""
+    empty = ("; no band: only the forecast in use has one; no figure against last year: "
+             "nothing scored to set against it")
+    if method == ON_THE_BOOKS:
+        return (f"in use now for {nights} nights ahead: the books alone, no method had the "
+                f"history it needs for them; nothing to score{empty}")
+    return (f"in use now for {nights} nights ahead, never scored: it forecast none of the "
+            "nights scored (it needs history, a year back, the warehouse does not hold for "
+            f"them){empty}")
+
+
+def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None,
+                   last_year_nights: int | None = None) -> str:
     notes = []
     if nights < FEW_NIGHTS:
         notes.append(f"scored on {nights} nights, fewer than {FEW_NIGHTS}: one month's luck")
     if method != "chosen":
         notes.append("no band: only the forecast in use has one")
     if skill is None and method != "last_year":
-        notes.append("no figure against last year: fewer than 4 weeks of nights both forecast")
+        notes.append("no figure against last year: fewer than 4 weeks of nights both forecast"
+                     + ("" if last_year_nights is None or last_year_nights >= FEW_NIGHTS else
+                        f" (last_year forecast {last_year_nights} of the nights scored: it "
+                        "needs the night a year back)"))
     if method == "chosen" and in_use:
         notes.append("the backtest's choice per night; the nights ahead now use the methods "
                      "in in_use_now, some possibly never scored (a method needs a year of "
@@ -343,13 +367,24 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         [q.prop.property_id]).fetchall()
     low, high = ForecastSettings().interval
     nominal = Decimal(str(round((high - low) * 100, 2)))
+    counts = _in_use_counts(conn, q.prop.property_id)
     in_use = _in_use_now(conn, q.prop.property_id)
-    out = []
+    last_year = {int(r[0]): int(r[2]) for r in rows if r[1] == "last_year"}
+    out: list[tuple[object, ...]] = []
     for r in rows:
         chosen = r[1] == "chosen"
         now = in_use.get(int(r[0])) if chosen else None
         out.append((*r[:9], nominal if chosen else None, *r[9:12], now,
-                    _accuracy_note(str(r[1]), int(r[2]), r[9], now)))
+                    _accuracy_note(str(r[1]), int(r[2]), r[9], now,
+                                   last_year.get(int(r[0]), 0))))
+    # a method the nights ahead use that has no row (never scored) gets one saying so
+    scored = {(int(r[0]), str(r[1])) for r in rows}
+    for horizon, parts in counts.items():
+        for method, nights in parts:
+            if (horizon, method) not in scored:
+                out.append((horizon, method, 0, *[None] * 10, f"{method} {nights}",
+                            _unscored_note(method, nights)))
+    out.sort(key=lambda row: int(str(row[0])))
     return Table(f"Forecast accuracy (rolling-origin backtest, rooms; `chosen` is the method "
                  f"each night used, its band's measured coverage beside the nominal "
                  f"{nominal:.0f} %; better than last year with its 90 % interval) - "

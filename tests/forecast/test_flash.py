@@ -9,7 +9,10 @@ Flash for Mar 15 (15 of March's 31 days):
   -23.66 % total, occupancy 52.00 against 60.00: -8.00 points. Last year: 14 x 4 + 6 = 62
   rooms of 150 (41.33 %), 5,580.00 -> +25.81 %, +39.78 %, occupancy +10.67 points.
 - Month expected: 78 + 16 x 7 = 190 rooms, 7,800 + 16 x 700 = 19,000.00 over 150 + 16 x 10 =
-  310 rooms available: 61.29 %, RevPAR 61.29.
+  310 rooms available: 61.29 %, RevPAR 61.29. F&B and other of the 112 rooms ahead at the
+  revenue per room sold of the 91 closed days before the business date (Dec 15 - Mar 15:
+  59 x 3 + 78 = 255 rooms, F&B 300.00, other 30.00): 300 + 112 x 300 / 255 = 431.76, 30 +
+  112 x 30 / 255 = 43.18; total 19,000 + 431.76 + 43.18 = 19,474.94.
 - YTD: 59 x 3 + 78 = 255 rooms, 59 x 240 + 7,800 = 21,960.00 over 590 + 150 = 740:
   34.46 %, ADR 86.12, RevPAR 29.68; no budget for January and February: none. Last year's
   (2025-01-01 to 03-15, 74 nights) holds only March's 15: not shown, nor compared.
@@ -93,8 +96,8 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
     expected = {m: got[m]["month_expected"] for m in MONEY}
     assert expected == {"rooms_sold": 190, "rooms_available": 310, "occupancy_pct": 61.29,
                         "adr_net": 100, "revpar_net": 61.29, "room_revenue_net": 19000,
-                        "food_beverage_revenue_net": None, "other_revenue_net": None,
-                        "total_revenue_net": None}
+                        "food_beverage_revenue_net": 431.76, "other_revenue_net": 43.18,
+                        "total_revenue_net": 19474.94}
     assert (got["rooms_sold"]["month_budget"], got["total_revenue_net"]["month_budget"]) \
         == (186, 22010)
     assert "; month_expected of F&B, other and total: none, no forecast of them yet" in \

@@ -9,9 +9,15 @@ Mar 16 covers Mar 16-31.
   64; expected 78 + 16 x 7 = 190 rooms of 310, 61.29 %, 7,800 + 16 x 700 = 19,000.00, ADR
   100.00, RevPAR 61.29; budget 186 rooms, 18,600.00: +2.15 %; March 2025 holds 15 of its 31
   nights: no last year, the title says so.
+  F&B and other: March's 300.00 / 30.00 posted + the 112 rooms ahead at the revenue per room
+  sold of the 91 closed days before the business date (Dec 15 - Mar 15: 255 rooms, F&B
+  300.00, other 30.00): 300 + 112 x 300 / 255 = 431.76, 30 + 112 x 30 / 255 = 43.18, total
+  19,000 + 431.76 + 43.18 = 19,474.94; January and February (closed, nothing posted): 0.00,
+  total = their room revenue.
 - April: the forecast ends with Mar 31: not shown, the title says so.
 - Total of January-March: 74 nights closed, 255 rooms actual, 64 on the books, 367 expected of
   900, 40.78 %, 33,160.00, ADR 90.35, RevPAR 36.84; no budget for January: no budget total.
+  F&B 431.76, other 43.18, total 33,634.94.
 """
 
 from __future__ import annotations
@@ -57,6 +63,10 @@ def test_months_figure_by_figure(hotel: Path) -> None:
     assert tuple(body["total"][c] for c in FIGURES) == (
         "total", 74, 255, 64, 367, 40.78, 90.35, 36.84, 33160, None, None, None, None, None,
         None)
+    revenue = ("food_beverage_revenue_net", "other_revenue_net", "total_revenue_net")
+    assert [tuple(row[c] for c in revenue) for row in body["rows"]] == [
+        (0, 0, 7440), (0, 0, 6720), (431.76, 43.18, 19474.94)]
+    assert tuple(body["total"][c] for c in revenue) == (431.76, 43.18, 33634.94)
     assert body["report"].endswith(
         "2026-01 to 2026-04, EUR, business date 2026-03-16; not shown: 2026-04 (the forecast "
         "ends with 2026-03-31); last year not shown for 2026-01 (the warehouse holds 0 of 31 "

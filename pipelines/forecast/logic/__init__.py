@@ -5,6 +5,7 @@ from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.budget import BudgetError
 from pipelines.forecast.logic.methods import (
     HORIZONS,
+    ON_THE_BOOKS,
     ForecastSettings,
     accuracy,
     backtest,
@@ -14,6 +15,7 @@ from pipelines.forecast.logic.methods import (
 
 __all__ = [
     "HORIZONS",
+    "ON_THE_BOOKS",
     "AlertSettings",
     "BudgetError",
     "ForecastSettings",

@@ -39,10 +39,12 @@ pipelines.forecast.calendar), last year's night of a holiday or event is the sam
 (Christmas with Christmas), not D - 364, and last_year_season carries its effect then
 (docs/forecast.md, "Holidays and events").
 
-Band (rooms_low / rooms_high, `_band`): the forecast plus the `interval` quantiles of the
-chosen method's errors at the horizon on the nights its choice read; without them (too few, or
-a fallback method forecast) plus the spread of the curve nights' remaining pickup. The backtest
-measures how often it held the night (`accuracy`, band_coverage_pct).
+Band (rooms_low / rooms_high, `calibrated_band`): the forecast plus split-conformal bounds of
+the errors of the forecasts in use (whatever method made each) at the horizon on the nights
+realized in the `band_days` before S; with fewer than `band_min_nights` of them (`_band`) the
+`interval` quantiles of the chosen method's errors on the nights its choice read, else (too
+few, or a fallback method forecast) the spread of the curve nights' remaining pickup. The
+backtest measures how often it held the night (`accuracy`, band_coverage_pct).
 
 Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
 last year's final ADR of D's weekday in D's calendar month (a complete month, over before S's
@@ -131,8 +133,14 @@ class ForecastSettings:
     """The backtest scores the forecasts of the nights of the last `backtest_days` realized."""
     horizon_days: int = 365
     interval: tuple[float, float] = (0.1, 0.9)
-    """Quantiles of the chosen method's recent errors (else of the curve nights' remaining
-    pickup) that make the low/high band (`_band`)."""
+    """The shares of the band: the calibrated band's conformal ranks (`conformal_bounds`),
+    else the quantiles of the chosen method's recent errors (else of the curve nights'
+    remaining pickup) of `_band`."""
+    band_days: int = 91
+    """The calibrated band (`calibrated_band`) reads the errors of the forecast in use at the
+    horizon on the nights realized in these days before the as-of date."""
+    band_min_nights: int = 28
+    """Fewest such nights for the calibrated band; with fewer, the band of `_band`."""
     overbooking_rooms: int | None = None
     """Rooms the hotel sells beyond capacity; None: the most any night before the as-of date
     ended above capacity (0 if none)."""
@@ -819,9 +827,105 @@ def _band() -> dict[str, pl.Expr]:
 def scored_days(settings: ForecastSettings) -> int:
     """How far before the last snapshot T the backtest's as-of dates go. It scores the nights
     D >= T - backtest_days, each at h <= max(HORIZONS) by the method chosen as of D - h, from
-    the errors of the nights D' of the choice_days before that, each forecast as of D' - h:
-    T - backtest_days - choice_days - 2 max(HORIZONS) at the earliest."""
-    return settings.backtest_days + settings.choice_days + 2 * max(HORIZONS)
+    the errors of the nights D' of the choice_days before that, each forecast as of D' - h;
+    its band as of D - h reads the errors of the forecasts in use on the nights of the
+    band_days before, each forecast (and its method chosen) as of D' - h:
+    T - backtest_days - band_days - choice_days - 3 max(HORIZONS) at the earliest."""
+    return (settings.backtest_days + settings.band_days + settings.choice_days
+            + 3 * max(HORIZONS))
+
+
+def conformal_bounds(n: pl.Expr, sorted_misses: pl.Expr,
+                     interval: tuple[float, float]) -> tuple[pl.Expr, pl.Expr]:
+    """Split-conformal bounds from n errors sorted ascending (a list column): the k-th
+    smallest with k = floor((n + 1) x low) and the k-th with k = ceil((n + 1) x high),
+    counted from 1; null when k falls outside 1..n (too few errors for that share). For n
+    exchangeable errors, a new one falls between them with probability at least high - low
+    (Vovk et al.; Lei et al. 2018), where linear quantiles of the n fall short by about
+    1 / n."""
+    lo, hi = interval
+    k_low = ((n + 1) * lo).floor().cast(pl.Int64)
+    k_high = ((n + 1) * hi).ceil().cast(pl.Int64)
+    low = pl.when(k_low >= 1).then(sorted_misses.list.get(k_low - 1, null_on_oob=True))
+    high = pl.when(k_high <= n).then(sorted_misses.list.get(k_high - 1, null_on_oob=True))
+    return low, high
+
+
+def _in_use_errors(picked: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
+    """The forecasts in use (`_pick`) at the backtest's horizons whose night is realized,
+    beside its actual rooms: property_id, stay_date, horizon_days, rooms_forecast,
+    rooms_actual."""
+    return (
+        picked.filter(pl.col("days_before").is_in(list(HORIZONS)))
+        .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
+        .select("property_id", "stay_date", pl.col("days_before").alias("horizon_days"),
+                "rooms_forecast", "rooms_actual")
+    )
+
+
+def calibrated_band(errors: pl.DataFrame, as_of: Frame,
+                    settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """The band of the forecast in use, calibrated on its own past errors (split conformal):
+    per property, as-of date S and backtest horizon H, the `conformal_bounds` of the errors
+    actual - forecast of the forecasts in use (whatever method made them; `_in_use_errors`)
+    at H on the nights realized in [S - band_days, S - 1]; null with fewer than
+    band_min_nights of them. errors: property_id, stay_date, horizon_days, rooms_forecast,
+    rooms_actual. Returns property_id, as_of_date, horizon_days, band_nights, band_low,
+    band_high."""
+    s = settings or ForecastSettings()
+    misses = (
+        errors.lazy()
+        .select("property_id", "stay_date", "horizon_days",
+                miss=pl.col("rooms_actual") - pl.col("rooms_forecast"))
+        .sort("property_id", "horizon_days", "stay_date")
+        .rolling(index_column="stay_date", period=f"{s.band_days}d",
+                 group_by=["property_id", "horizon_days"])
+        .agg(band_nights=pl.len().cast(pl.Int64), misses=pl.col("miss").sort())
+        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
+    )
+    low, high = conformal_bounds(pl.col("band_nights"), pl.col("misses"), s.interval)
+    fresh = (pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < s.band_days
+    enough = fresh & (pl.col("band_nights") >= s.band_min_nights)
+    grid = (
+        lazy(as_of, "as_of", ["property_id", "as_of_date"]).select("property_id", "as_of_date")
+        .unique()
+        .join(pl.LazyFrame({"horizon_days": list(HORIZONS)}, schema={"horizon_days": pl.Int64}),
+              how="cross")
+    )
+    return (
+        grid.sort("as_of_date")
+        .join_asof(misses.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
+                   by=["property_id", "horizon_days"], strategy="backward",
+                   check_sortedness=False)
+        .select("property_id", "as_of_date", "horizon_days",
+                band_nights=pl.when(fresh).then(pl.col("band_nights")).otherwise(0),
+                # rounded: a float error's last bits are no figure
+                band_low=pl.when(enough).then(low.round(9)),
+                band_high=pl.when(enough).then(high.round(9)))
+        .sort("property_id", "as_of_date", "horizon_days")
+        .collect()
+    )
+
+
+def _calibrate(picked: pl.DataFrame, band: pl.DataFrame) -> pl.DataFrame:
+    """rooms_low / rooms_high of `picked` from the calibrated band of its as-of date and
+    horizon (`calibrated_band`; a night takes the band of the next backtest horizon up), the
+    band of `_band` where it is null. Clipped to [0, cap], never above / below the
+    forecast."""
+    rooms, cap = pl.col("rooms_forecast"), pl.col("cap").cast(pl.Float64)
+    return (
+        picked.with_columns(band_horizon=_bucket(pl.col("days_before")))
+        .join(band.drop("band_nights").rename({"horizon_days": "band_horizon"}),
+              on=["property_id", "as_of_date", "band_horizon"], how="left")
+        .with_columns(
+            rooms_low=pl.when(pl.col("band_low").is_not_null()).then(
+                pl.min_horizontal(rooms, (rooms + pl.col("band_low")).clip(0.0, cap)))
+            .otherwise(pl.col("rooms_low")),
+            rooms_high=pl.when(pl.col("band_high").is_not_null()).then(
+                pl.max_horizontal(rooms, (rooms + pl.col("band_high")).clip(0.0, cap)))
+            .otherwise(pl.col("rooms_high")))
+        .drop("band_horizon", "band_low", "band_high")
+    )
 
 
 def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
@@ -861,7 +965,9 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     forecasts = (scored_forecasts(otb_snapshots, capacity, s, calendar) if scored is None
                  else scored)
     errors = _errors(forecasts, otb_snapshots)
-    picked = _pick(forecasts, choices(errors, as_of, s)).select(
+    in_use = _pick(forecasts, choices(errors, as_of, s))
+    band = calibrated_band(_in_use_errors(in_use, otb_snapshots), as_of, s)
+    picked = _calibrate(in_use, band).select(
         *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
         rooms_low="rooms_low", rooms_high="rooms_high",
     ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
@@ -945,9 +1051,13 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
         wanted.lazy(), on="property_id").filter(
         pl.col("snapshot_date") <= pl.col("as_of_date")).drop("as_of_date").collect()
     forecasts = method_forecasts(history, capacity, wanted, None, s, calendar)
-    errors = _errors(scored_forecasts(history, capacity, s, calendar) if scored is None
-                     else scored, history)
-    picked = _pick(forecasts, choices(errors, wanted, s))
+    scored = scored_forecasts(history, capacity, s, calendar) if scored is None else scored
+    errors = _errors(scored, history)
+    # the forecasts in use at the as-of dates scored: the band's calibration errors
+    in_use = _pick(scored, choices(errors, scored.select("property_id", "as_of_date").unique(),
+                                   s))
+    picked = _calibrate(_pick(forecasts, choices(errors, wanted, s)),
+                        calibrated_band(_in_use_errors(in_use, history), wanted, s))
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)
     otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
