@@ -1,0 +1,4 @@
+-- The band is calibrated on the past errors of the forecast in use (issue 49 item 2,
+-- docs/forecast.md "Band, revenue, ADR and occupancy"): the comments say so.
+COMMENT ON COLUMN mart.forecast_daily.rooms_low IS 'Low end of the 80 % band: the forecast plus the k-th smallest error (actual - forecast), k = floor((n + 1) x 0.1), of the forecasts in use (whatever method made each) at this horizon on the n nights realized in the 91 days before the as-of date (split conformal); with fewer than 28 such nights, the 10th percentile of the chosen method''s own errors, else of the curve nights'' remaining pickup minus its mean. Clipped to [0, rooms_limit], never above the forecast.';
+COMMENT ON COLUMN mart.forecast_daily.rooms_high IS 'High end of the 80 % band: the same with k = ceil((n + 1) x 0.9) (the 90th percentile in the fallbacks), never below the forecast.';
