@@ -71,6 +71,12 @@ def _add_budget() -> None:
     main.add_command(budget)
 
 
+def _add_app() -> None:
+    from .app import app
+
+    main.add_command(app)
+
+
 def _load_plugins() -> None:
     for entry in entry_points(group="pmsw.commands"):
         command = entry.load()
@@ -86,5 +92,6 @@ _add_warehouse()
 _add_sql()
 _add_export()
 _add_budget()
+_add_app()
 _load_plugins()
 

@@ -1,0 +1,8 @@
+"""`pmsw app`: the revenue manager's morning page and the controller's desk in a browser
+(issue 50; docs/app.md). Pages read the read copy through the report registry, so each figure
+is the one `pmsw report` prints."""
+
+from .access import TOKEN_ENV, AccessError, is_loopback, token_for
+from .server import create_app
+
+__all__ = ["TOKEN_ENV", "AccessError", "create_app", "is_loopback", "token_for"]
