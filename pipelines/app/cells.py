@@ -20,8 +20,8 @@ def cell(value: Any, column: str = "") -> str:
         return str(value)
     if isinstance(value, Decimal):
         return f"{value:,.2f}" if value.as_tuple().exponent != 0 else f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:,.2f}"
+    if isinstance(value, float):  # a ratio the report rounded (alerts): as it rounded it
+        return f"{value:,}"
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, datetime):
