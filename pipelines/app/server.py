@@ -9,11 +9,12 @@ from datetime import timedelta
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
 
 from pipelines.reports import render, render_xlsx
 
@@ -22,8 +23,9 @@ from .cells import cell, numeric
 from .charts import pace_chart, pickup_chart, plotly_js
 from .errors import PageError
 from .morning import morning
-from .pages import PAGES
+from .pages import PAGES, WORKLIST_STATES
 from .reads import reading
+from .resolve import resolve
 
 MORNING_NIGHTS = 30
 LONGEST_SPAN = 366
@@ -131,6 +133,17 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
             return Response(data, media_type=DOWNLOADS[fmt], headers={
                 "Content-Disposition": f'attachment; filename="{stem}.{fmt}"'})
 
+    @app.post("/worklist/resolve")
+    async def resolve_page(request: Request) -> Response:
+        origin = request.headers.get("origin")
+        if origin and urlsplit(origin).netloc != request.headers.get("host"):
+            raise PageError(403, f"a resolution is posted from this app's own pages, not "
+                                 f"from {origin}")
+        form = dict(parse_qsl((await request.body()).decode(), keep_blank_values=True))
+        code = await run_in_threadpool(resolve, warehouse, form)
+        return RedirectResponse(f"/worklist?{urlencode({'property': code, 'state': 'all'})}",
+                                status_code=303)
+
     @app.get("/{name}", response_class=HTMLResponse)
     def report_page(request: Request, name: str) -> Response:
         if name not in PAGES:
@@ -146,7 +159,8 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
             table = reader.report(ask.report, ask.first, ask.last, **ask.options)
             return page("report.html", title=PAGES[name].title, prop=reader.prop,
                         properties=reader.properties(), as_of=reader.as_of(table),
-                        report=table, name=ask.report,
+                        report=table, name=ask.report, states=WORKLIST_STATES[1:],
+                        resolvable=name == "worklist",
                         csv_url=f"/download/{name}.csv?{urlencode(wanted)}",
                         xlsx_url=f"/download/{name}.xlsx?{urlencode(wanted)}")
 

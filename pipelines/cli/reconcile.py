@@ -13,7 +13,7 @@ property (pipelines.properties). Exit status 1 when the run could not be made or
 from __future__ import annotations
 
 import sys
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -225,35 +225,12 @@ def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str
     """
     import getpass
 
-    from pipelines.reconcile.run import open_warehouse
-    from pipelines.warehouse import publish
-    from pipelines.warehouse.recon import (
-        RESOLUTION_STATES,
-        ReconInputError,
-        add_resolution,
-        find_item,
-    )
+    from pipelines.reconcile import resolve_item
+    from pipelines.warehouse.recon import ReconInputError
 
+    who = resolved_by or getpass.getuser()
     try:
-        if state not in RESOLUTION_STATES:
-            raise ReconInputError(f"unknown state {state!r}: one of "
-                                  f"{', '.join(RESOLUTION_STATES)}")
-        if not warehouse.is_file():
-            raise ReconInputError(f"no warehouse at {warehouse}: sync and reconcile first")
-        who = resolved_by or getpass.getuser()
-        with open_warehouse(warehouse) as conn:
-            property_id = None
-            if code is not None:
-                row = conn.execute("SELECT property_id FROM core.property WHERE "
-                                   "lower(code) = lower(?)", [code]).fetchone()
-                if row is None:
-                    raise ReconInputError(f"unknown property {code!r}")
-                property_id = int(row[0])
-            pid, key = find_item(conn, item, property_id)
-            resolution_id = add_resolution(conn, property_id=pid, key=key, state=state,
-                                           note=note, resolved_by=who,
-                                           resolved_at=datetime.now(UTC))
-            publish(conn, warehouse)  # the worklist report reads the read copy
+        resolution_id, key = resolve_item(warehouse, item, state, note, who, code)
     except ReconInputError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"resolution {resolution_id}: {key} is {state} (by {who})")

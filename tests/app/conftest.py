@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -24,11 +25,10 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return demo_warehouse(tmp_path_factory)
 
 
-@pytest.fixture(scope="module")
-def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base address of a `pmsw app` process reading `warehouse`."""
+@contextmanager
+def running_app(warehouse: Path, log_path: Path) -> Iterator[str]:
+    """`pmsw app --warehouse warehouse` on a free port of 127.0.0.1: its base address."""
     port = free_port()
-    log_path = tmp_path_factory.mktemp("app") / "app.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "pipelines.cli", "app", "--port", str(port),
@@ -53,6 +53,13 @@ def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+@pytest.fixture(scope="module")
+def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base address of a `pmsw app` process reading `warehouse`."""
+    with running_app(warehouse, tmp_path_factory.mktemp("app") / "app.log") as url:
+        yield url
 
 
 @dataclass

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -34,7 +35,7 @@ from pipelines.demo.sandbox_process import free_port
 from tests.chromium import CHROMIUM_FLAGS, find_chromium
 from tests.demo_warehouse import REPO
 
-from .conftest import HtmlTable, tables
+from .conftest import HtmlTable, running_app, tables
 
 CODE = "ROMA01"
 
@@ -179,8 +180,9 @@ def test_the_desk_pages_and_downloads_are_the_reports(app_url: str, warehouse: P
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:
-    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir()
-            if p.is_file()}
+    """The warehouse's files (the writer's, its WAL, the read copy): size and time written."""
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.glob("warehouse*") if p.is_file()}
 
 
 @pytest.mark.parametrize(("address", "status", "says"), [
@@ -267,3 +269,50 @@ def test_chromium_renders_the_morning_page_with_its_figures_and_charts(
     assert total is not None
     assert same(total["rooms_otb"], pace["total"]["rooms_otb"])
     assert dom.stdout.count('class="main-svg"') >= 2  # plotly.js, served by the app, drew
+
+
+def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
+        warehouse: Path, tmp_path: Path) -> None:
+    """On a copy of the demo's warehouse (the others read it; this one writes): the dry run
+    of two closed weeks of FIRE01 (`pmsw reconcile`) leaves charges that cannot be posted;
+    one is resolved through the page's form and `pmsw report worklist` shows it; a bad
+    state and a post from another site are refused and write nothing."""
+    copy = tmp_path / "warehouse.duckdb"
+    shutil.copy(warehouse, copy)
+    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
+    closed = business_date(copy) - timedelta(days=1)
+    ran = CliRunner().invoke(main, ["reconcile", "--property", "FIRE01", "--from",
+                                    str(closed - timedelta(days=13)), "--to", str(closed),
+                                    "--warehouse", str(copy)])
+    assert ran.exit_code == 0, ran.output
+    before = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert before["rows"], "two weeks of FIRE01 left no charge that cannot be posted"
+    item = before["rows"][0]["item"]
+    form = {"property": "fire01", "item": item, "state": "written_off",
+            "note": "guest left, <b>two</b> coffees", "by": "anna"}
+    with running_app(copy, tmp_path / "app.log") as url:
+        worklist = page(f"{url}/worklist?property=FIRE01&state=all").text
+        assert f"<option>{item}</option>" in worklist
+        for bad, says in (({**form, "state": "lost"}, "unknown state 'lost'"),
+                          ({**form, "note": " "}, "note is empty")):
+            files = _files(tmp_path)
+            refused = httpx.post(f"{url}/worklist/resolve", data=bad, timeout=60)
+            assert refused.status_code == 400
+            [line] = re.findall(r'<p class="error" id="error">(.*?)</p>', refused.text)
+            assert says in html.unescape(line)
+            assert _files(tmp_path) == files
+        refused = httpx.post(f"{url}/worklist/resolve", data=form, timeout=60,
+                             headers={"Origin": "http://elsewhere.example"})
+        assert refused.status_code == 403
+        assert report(copy, "worklist", "--property", "FIRE01", "--state", "open") == before
+        done = httpx.post(f"{url}/worklist/resolve", data=form, timeout=120)
+        assert done.status_code == 303
+        assert done.headers["location"] == "/worklist?property=FIRE01&state=all"
+        shown = page(url + done.headers["location"]).text
+    after = report(copy, "worklist", "--property", "FIRE01", "--state", "all")
+    [row] = [r for r in after["rows"] if r["item"] == item]
+    assert (row["state"], row["resolved_by"], row["resolution_note"]) == (
+        "written_off", "anna", "guest left, <b>two</b> coffees")
+    assert "guest left, &lt;b&gt;two&lt;/b&gt; coffees" in shown  # escaped on the page
+    still_open = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert len(still_open["rows"]) == len(before["rows"]) - 1
