@@ -69,8 +69,8 @@ notebooks: setup
 app: setup
 	@$(RUN) pmsw app
 
-# Every benchmark (~45 min): writes its own sections of benchmarks/results.md (the others are
-# kept). dlt is in the `bench` group
+# Every benchmark (~3 h): writes benchmarks/results.md whole, one section per benchmark.
+# dlt is in the `bench` group
 # only (not a default group): `uv run --group bench` installs it for this command.
 bench: setup
 	@$(UV) run --locked --group bench python -m benchmarks.run_all

@@ -32,16 +32,16 @@ from benchmarks.bench_marts import (
     synthetic_versions,
     timed,
 )
-from pipelines.transforms.forecast import (
+from pipelines.forecast.logic.methods import (
     CHOSEN,
     accuracy,
     backtest,
     forecast_daily,
     scored_forecasts,
 )
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pace import pace
-from pipelines.transforms.pickup import pickup
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pace import pace
+from pipelines.marts.logic.pickup import pickup
 
 REPO = Path(__file__).resolve().parents[1]
 

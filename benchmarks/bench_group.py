@@ -30,7 +30,7 @@ hotels, then the one-day incremental of the first 5, 10, 20 and 40 of them, 5 at
 from the same warehouse: peak memory against the number of properties at the same number in
 flight. With `--writer-memory 48MB` each size runs again with the writer's DuckDB limited to
 that (PMSW_WAREHOUSE_MEMORY_LIMIT): is the growth DuckDB's buffer pool, which keeps the blocks
-a run touches up to its limit? (Measured at b3e2b65: not alone; benchmarks/results.md.) Each
+a run touches up to its limit? (Measured at b3e2b65: not alone; b921919:benchmarks/results.md.) Each
 `--variant LABEL:VAR=VALUE[,VAR=VALUE]` runs each size again with those variables in the
 command's environment: another malloc (`LD_PRELOAD` of jemalloc, from Debian's libjemalloc2),
 glibc's tunables (`MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`), polars' allocator options

@@ -32,9 +32,9 @@ from benchmarks.bench_marts import START, TZ, WINDOWS, peak_mib, synthetic_versi
 from benchmarks.bench_marts_growth import CHANGES, changed
 from benchmarks.by_years import main_by_years
 from pipelines.marts import replace_rows
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pace import pace
-from pipelines.transforms.pickup import pickup
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pace import pace
+from pipelines.marts.logic.pickup import pickup
 from pipelines.warehouse import connect, insert_frame, transaction
 from pipelines.warehouse.connection import writer_memory_limit
 

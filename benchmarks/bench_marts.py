@@ -1,7 +1,7 @@
 """Benchmark: otb_snapshots, pickup and occupancy_daily, polars transforms vs DuckDB SQL.
 
 Builds a synthetic history (hotels x years; default 100 x 3, about 10 million room-night
-versions), computes the three marts with pipelines.transforms and with the same definitions
+versions), computes the three marts with pipelines.marts.logic and with the same definitions
 written directly in DuckDB SQL, checks both give the same totals, and prints seconds, the ratio
 polars / duckdb and the peak memory of the process (resource.getrusage).
 
@@ -23,10 +23,10 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from pipelines.transforms.occupancy import occupancy_daily
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pickup import pickup
-from pipelines.transforms.stay_nights import stay_nights
+from pipelines.marts.logic.occupancy import occupancy_daily
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pickup import pickup
+from pipelines.marts.logic.stay_nights import stay_nights
 
 ROOMS_PER_HOTEL = 80
 START = date(2023, 1, 1)

@@ -35,10 +35,10 @@ from benchmarks.bench_marts import (
     synthetic_versions,
 )
 from benchmarks.by_years import main_by_years
-from pipelines.transforms.occupancy import occupancy_daily
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pickup import pickup
-from pipelines.transforms.stay_nights import stay_nights
+from pipelines.marts.logic.occupancy import occupancy_daily
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pickup import pickup
+from pipelines.marts.logic.stay_nights import stay_nights
 
 CHANGES = (0.01, 0.10, 1.0)
 

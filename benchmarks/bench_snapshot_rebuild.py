@@ -13,7 +13,7 @@ twice, compute and write timed together:
   commit (each mart computed whole, pace from the whole stored otb_snapshots, the rows that
   differ written by `replace_rows`);
 - from the first changed day, as `pipelines.marts.build` now does: the day digests of the
-  inputs (`pipelines.transforms.snapshot_inputs`) compared with the stored ones, the snapshots
+  inputs (`pipelines.marts.logic.snapshot_inputs`) compared with the stored ones, the snapshots
   from the first changed day computed (pace from the stored otb_snapshots it needs), and only
   the stored rows from that day on compared and written (`replace_rows` with `Since`).
 
@@ -36,12 +36,12 @@ from benchmarks.bench_marts import HORIZON, START, TZ, WINDOWS, peak_mib, synthe
 from benchmarks.bench_marts_growth import CHANGES, changed
 from benchmarks.by_years import main_by_years
 from pipelines.marts.build import SNAPSHOT_MARTS
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pace import STLY_DAYS, pace
+from pipelines.marts.logic.pickup import pickup
+from pipelines.marts.logic.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
 from pipelines.marts.read import kept_inputs, mart
 from pipelines.marts.write import replace_rows
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pace import STLY_DAYS, pace
-from pipelines.transforms.pickup import pickup
-from pipelines.transforms.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
 from pipelines.warehouse import connect
 from pipelines.warehouse.connection import writer_memory_limit
 

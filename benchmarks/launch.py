@@ -9,7 +9,7 @@ Why a launcher: Linux starts a child's peak RSS at the memory of the process it 
 from. `subprocess` spawns with vfork, and at exec the kernel records the high-water mark of the
 spawning process's memory as the child's; with a real fork it is that process's resident
 memory. A benchmark that simulated 40 hotels in its own process (about 400 MiB) saw every
-`pmsw sync` it started report at least that, whatever the sync used (benchmarks/results.md,
+`pmsw sync` it started report at least that, whatever the sync used (b921919:benchmarks/results.md,
 "The peak RSS of a child counted its parent's"). This script imports nothing of the project:
 the command starts from an interpreter of about 10 MiB.
 """

@@ -1,8 +1,9 @@
-"""The figures of the benchmarks and their sections of benchmarks/results.md.
+"""The figures of the benchmarks and benchmarks/results.md, written whole.
 
 Pure: no network, no timing. Each part of `benchmarks.run_all` renders its own `##` sections
-(`Section`); `merge` puts them into the existing file, replacing only the sections of the same
-name and keeping every other one (those written by hand, those of parts not run) in place.
+(`Section`); `compose` writes the whole file from them in a fixed layout, one section per
+benchmark: a part not run this time keeps the section it wrote last, a benchmark never measured
+says how to measure it, and nothing else survives (no section written by hand).
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ RATE_PER_SECOND = 10.0
 PHASES = ("initial load", "after 1 hour", "after 1 day")
 CONTENDERS = ("ours", "dlt serial", "dlt complete", "dlt parallel")
 TABLES = ("reservations", "folio_lines", "events")
-TITLE = "# Benchmark results"
 PREAMBLE = (
-    f"{TITLE}\n\n"
-    "The sections up to the Notes are written by `make bench` (`uv run --group bench python "
-    "-m benchmarks.run_all`), which replaces only its own sections (by heading) and keeps the "
-    "others; each says when, at which commit and under what load it was measured. The "
-    "sections after them were written by hand and say how they were measured.\n")
+    "# Benchmark results\n\n"
+    "Written whole by `make bench` (`uv run --group bench python -m benchmarks.run_all`; "
+    "`--only PART` runs one part and keeps the others' last figures): one section per "
+    "benchmark, its current figure, when, at which commit, by what command and under what "
+    "load it was measured. Past figures are in git (`git log -p benchmarks/results.md`).\n")
 
 
 @dataclass
@@ -57,39 +57,23 @@ def _is(heading: str, key: str) -> bool:
     return heading == key or heading.startswith((f"{key}:", f"{key} ("))
 
 
-def split(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """The text before the first `## ` heading, and (heading, whole section text) pairs."""
+def split(text: str) -> list[tuple[str, str]]:
+    """(heading, whole section text) of each `## ` section of `text`."""
     parts = re.split(r"(?m)^(?=## )", text)
-    head = parts[0] if parts and not parts[0].startswith("## ") else ""
-    sections = [(p.splitlines()[0][3:].strip(), p) for p in parts if p.startswith("## ")]
-    return head, sections
+    return [(p.splitlines()[0][3:].strip(), p) for p in parts if p.startswith("## ")]
 
 
-def merge(existing: str, sections: list[Section]) -> str:
-    """`existing` with each of `sections` in place of the section(s) of its key: at the
-    first one's place (the later ones dropped), or after the last section written by a part
-    when the file has none of that key yet. Other sections are kept as they are."""
-    _, old = split(existing)
-    out: list[tuple[str, str]] = []
-    placed: set[str] = set()
-    keys = [s.key for s in sections]
-    last_owned = -1
-    for heading, text in old:
-        key = next((k for k in keys if _is(heading, k)), None)
-        if key is None:
-            out.append((heading, text))
-            continue
-        if key not in placed:
-            section = next(s for s in sections if s.key == key)
-            out.append((section.heading, section.text()))
-            placed.add(key)
-            if key != "Notes":  # the notes close the part's sections
-                last_owned = len(out) - 1
-    missing = [(s.heading, s.text()) for s in sections if s.key not in placed]
-    at = last_owned + 1 if last_owned >= 0 else len(out)
-    out[at:at] = missing
-    body = "\n".join(text.rstrip() + "\n" for _, text in out)
-    return PREAMBLE + "\n" + body
+def compose(existing: str, sections: list[Section], layout: list[tuple[str, str]]) -> str:
+    """The whole file: for each (key, how to measure it) of `layout`, in its order, the section
+    of that key among `sections`, else the one `existing` holds, else a section saying the
+    benchmark was not measured yet and by what. Every other section of `existing` is left out."""
+    new = {s.key: s.text() for s in sections}
+    old = split(existing)
+    body = []
+    for key, how in layout:
+        text = new.get(key) or next((t for h, t in old if _is(h, key)), None)
+        body.append(text or Section(key, key, [f"Not measured yet: `{how}`."]).text())
+    return PREAMBLE + "\n" + "\n".join(t.rstrip() + "\n" for t in body)
 
 
 # -- the race ---------------------------------------------------------------------------------
@@ -290,7 +274,7 @@ def marts_section(marts: list[MartsRun], note: str, measured: Measured) -> Secti
         body.append(f"| {m.hotels} x {m.years} | {m.room_nights} | {m.polars_seconds:.2f} | "
                     f"{m.duckdb_seconds:.2f} | {_ratio(m.polars_seconds, m.duckdb_seconds)} | "
                     f"{m.peak_mib:.0f} | {'yes' if m.same else 'NO'} |")
-    return Section("Transforms", "Transforms: polars (pipelines.transforms) vs the same marts "
+    return Section("Transforms", "Transforms: polars (pipelines.marts.logic) vs the same marts "
                    "in DuckDB SQL", body)
 
 

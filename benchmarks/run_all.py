@@ -1,24 +1,21 @@
-"""Every benchmark in one command: writes its sections of benchmarks/results.md and prints them.
+"""Every benchmark in one command: writes benchmarks/results.md whole and prints it.
 
-    uv run --group bench python -m benchmarks.run_all                 # ~45 min
+    uv run --group bench python -m benchmarks.run_all                 # about three hours
     uv run --group bench python -m benchmarks.run_all --only race     # one part (repeatable)
     uv run --group bench python -m benchmarks.run_all --full          # + marts at 100 hotels
+    uv run --group bench python -m benchmarks.run_all --only forecast --quick   # the quick sizes
 
-Parts (each writes the sections it owns, by heading, and leaves every other section of
-results.md as it is - those written by hand, and those of parts not run):
+The file has one section per benchmark, in the order of LAYOUT: those of the parts run now,
+the last ones written of the parts not run, and nothing else (`results.compose`). Parts:
 
 - race: our sync core vs dlt's rest_api, serial, complete and parallel, on the 40- and 80-room
   hotel, initial load and incrementals after 1 hour and 1 day, `--repeats` runs each
   (benchmarks/race.py; the two hotels at once, each in its own process with its own sandbox
   and key: the runs are bound by the rate limit and the latency, not by the CPU);
-- client: the client's rate against the limit (benchmarks/bench_client_folios.py);
-- simulator: a year of the 80-room hotel (benchmarks/bench_simulator.py);
-- demo: `pmsw demo`'s steps (benchmarks/bench_demo.py);
 - marts: polars vs DuckDB SQL at 1 and 10 hotels (100 with --full) x 3 years, each size in
   its own process with its peak RSS (benchmarks/marts_scale.py);
 - throughput: the sandbox's requests per second (benchmarks/throughput.py);
-- group: 20 hotels of a group in one `pmsw sync` run against each alone
-  (benchmarks/bench_group.py).
+- the others run one script each and keep what it prints (SCRIPTS).
 The parts run one after the other.
 """
 
@@ -40,10 +37,10 @@ from .results import (
     Measured,
     RaceRun,
     Section,
+    compose,
     figures,
     machine_section,
     marts_section,
-    merge,
     notes_section,
     race_sections,
     script_section,
@@ -52,7 +49,65 @@ from .results import (
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results.md"
-PARTS = ("race", "client", "simulator", "demo", "marts", "throughput", "group")
+
+SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
+    # part: (the command, its arguments under --quick, the section's key, what it measures)
+    "client": (["-m", "benchmarks.bench_client_folios"], [], "Client rate",
+               "The client's rate against the rate limit (`benchmarks/bench_client_folios.py`): "
+               "folios of 1,500 reservations, 200 ms added latency, 600/min burst 120."),
+    "simulator": (["-m", "benchmarks.bench_simulator"], ["--days", "30"], "Simulator year",
+                  "A year of the 80-room hotel through the simulator "
+                  "(`benchmarks/bench_simulator.py`, target 60 s)."),
+    "demo": (["-m", "benchmarks.bench_demo"], [], "Demo steps",
+             "`pmsw demo` (rate limit lifted, as the demo runs) step by step "
+             "(`benchmarks/bench_demo.py`, target 300 s)."),
+    "group": (["-m", "benchmarks.bench_group"], [], "A hotel group",
+              "20 hotels of a group synced by `pmsw sync` in one run, each its own key at the "
+              "real limit, against each alone (`benchmarks/bench_group.py`; goals: the one-day "
+              "incremental within 1.5x the slowest hotel alone, the initial load bounded by "
+              "the per-key limit, peak memory flat in the number of hotels)."),
+    "ingest": (["-m", "benchmarks.bench_ingest"], ["--days", "30"], "Ingestion of a year",
+               "Initial load and one-day incremental of a simulated year of the 80-room hotel, "
+               "calls against the floor and wall time against the rate-limit bound "
+               "(`benchmarks/bench_ingest.py`)."),
+    "hourly": (["-m", "benchmarks.bench_hourly"], ["--days", "20"],
+               "Hourly incremental folio reads",
+               "An hourly run's calls by stream and folio class, and the warehouse's bytes "
+               "per property (`benchmarks/bench_hourly.py`, 60 simulated days)."),
+    "publish": (["-m", "benchmarks.bench_publish"], ["--hotels", "1", "--years", "1"],
+                "Publishing the read copy",
+                "`pipelines.warehouse.publish` against a plain copy of the same bytes, 10 "
+                "hotels x 3 years of synthetic history (`benchmarks/bench_publish.py`, goal: "
+                "at most 2x)."),
+    "marts-growth": (["-m", "benchmarks.bench_marts_growth"], ["--years", "1"],
+                     "Marts against history and change",
+                     "The marts of one 80-room property at 1, 2 and 3 years, after 1 %, 10 % "
+                     "and 100 % of its room entries changed (`benchmarks/bench_marts_growth.py`)."),
+    "mart-writes": (["-m", "benchmarks.bench_mart_writes"], ["--years", "1"],
+                    "Writing only what changed",
+                    "The marts' rows that changed written by `replace_rows`, against replacing "
+                    "a property's rows whole (`benchmarks/bench_mart_writes.py`)."),
+    "snapshot-rebuild": (["-m", "benchmarks.bench_snapshot_rebuild"], ["--years", "1"],
+                         "Computing only the snapshots that can change",
+                         "The snapshot marts after a sync computed from the first changed day, "
+                         "against computed whole (`benchmarks/bench_snapshot_rebuild.py`)."),
+    "forecast": (["-m", "benchmarks.bench_forecast"], ["--quick"], "Forecast",
+                 "The marts (otb_snapshots + pickup + pace) and then forecast_daily + backtest "
+                 "+ accuracy on bench_marts' synthetic history, 1 and 10 hotels x 3 years, in "
+                 "the same process (`benchmarks/bench_forecast.py`)."),
+}
+PARTS = ("race", "client", "simulator", "demo", "marts", "throughput", "group", "ingest",
+         "hourly", "publish", "marts-growth", "mart-writes", "snapshot-rebuild", "forecast")
+LAYOUT: list[tuple[str, str]] = [
+    ("Machine", "python -m benchmarks.run_all"),
+    *((key, f"python -m benchmarks.run_all --only {part}") for part, key in (
+        ("race", "Ingestion"), ("race", "Ingestion vs the floor"),
+        *((p, SCRIPTS[p][2]) for p in ("client", "simulator", "demo")),
+        ("marts", "Transforms"), ("throughput", "Sandbox throughput"),
+        *((p, SCRIPTS[p][2]) for p in PARTS[6:]))),
+    ("Notes", "python -m benchmarks.run_all"),
+]
+"""The sections of results.md, in order: (key, the command that measures it)."""
 
 
 def log(message: str) -> None:
@@ -153,27 +208,10 @@ def run_race(args: argparse.Namespace, work: Path) -> list[Section]:
 
 
 def run_script(args: argparse.Namespace, part: str) -> list[Section]:
-    scripts = {
-        "client": (["-m", "benchmarks.bench_client_folios"], "Client rate",
-                   "The client's rate against the rate limit "
-                   "(`benchmarks/bench_client_folios.py`): folios of 1,500 reservations, 200 "
-                   "ms added latency, 600/min burst 120."),
-        "simulator": (["-m", "benchmarks.bench_simulator"], "Simulator year",
-                      "A year of the 80-room hotel through the simulator "
-                      "(`benchmarks/bench_simulator.py`, target 60 s)."),
-        "demo": (["-m", "benchmarks.bench_demo"], "Demo steps",
-                 "`pmsw demo` (rate limit lifted, as the demo runs) step by step "
-                 "(`benchmarks/bench_demo.py`, target 300 s)."),
-        "group": (["-m", "benchmarks.bench_group"], "A hotel group",
-                  "20 hotels of a group synced by `pmsw sync` in one run, each its own key at "
-                  "the real limit, against each alone (`benchmarks/bench_group.py`; issue "
-                  "18, item 4; goals: the one-day incremental within 1.5x the slowest "
-                  "hotel alone, the initial load bounded by the per-key limit, peak memory "
-                  "flat in the number of hotels)."),
-    }
-    path, heading, about = scripts[part]
-    log(f"{part}: {' '.join(path)} ...")
-    done = subprocess.run([sys.executable, *path], cwd=REPO, capture_output=True, text=True,
+    path, quick, heading, about = SCRIPTS[part]
+    command = [*path, *(quick if args.quick else [])]
+    log(f"{part}: {' '.join(command)} ...")
+    done = subprocess.run([sys.executable, *command], cwd=REPO, capture_output=True, text=True,
                           check=False)
     output = done.stdout if done.returncode == 0 else (
         f"{done.stdout}\nFAILED (exit {done.returncode}):\n{done.stderr[-2000:]}")
@@ -183,12 +221,13 @@ def run_script(args: argparse.Namespace, part: str) -> list[Section]:
 def run_marts(args: argparse.Namespace) -> list[Section]:
     from .marts_scale import run_marts as one_size
 
-    sizes = (1, 10, 100) if args.full else (1, 10)
+    sizes = (1,) if args.quick else (1, 10, 100) if args.full else (1, 10)
+    years = 1 if args.quick else args.years
     found = []
     for hotels in sizes:
-        log(f"transforms: {hotels} hotels x {args.years} years ...")
-        found.append(one_size(hotels, args.years))
-    note = (f"benchmarks/bench_marts.py at {', '.join(map(str, sizes))} hotels x {args.years} "
+        log(f"transforms: {hotels} hotels x {years} years ...")
+        found.append(one_size(hotels, years))
+    note = (f"benchmarks/bench_marts.py at {', '.join(map(str, sizes))} hotels x {years} "
             "years of synthetic 80-room history (each size in its own process, its peak RSS), "
             "otb_snapshots + pickup + occupancy_daily"
             + ("." if args.full else "; 100 hotels only with --full."))
@@ -206,7 +245,7 @@ def run_throughput(args: argparse.Namespace, work: Path) -> list[Section]:
 
 def write(output: Path, sections: list[Section]) -> None:
     old = output.read_text() if output.exists() else ""
-    output.write_text(merge(old, sections))
+    output.write_text(compose(old, sections, LAYOUT))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -218,6 +257,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--years", type=int, default=3, help="years of the marts history")
     parser.add_argument("--threads", type=int, default=8, help="throughput client threads")
     parser.add_argument("--only", choices=PARTS, action="append", help="run these parts only")
+    parser.add_argument("--quick", action="store_true",
+                        help="the benchmarks' quick sizes (a check that they run, not figures)")
     parser.add_argument("--keep", type=Path, help="keep the race's runs (JSON) in this folder")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args(argv)

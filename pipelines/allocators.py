@@ -1,5 +1,5 @@
 """How our processes' two allocators give memory back (docs/operations.md, "A group's memory and
-the allocator"; benchmarks/results.md, "polars' allocator" and "glibc's malloc tuned by
+the allocator"; b921919:benchmarks/results.md, "polars' allocator" and "glibc's malloc tuned by
 default"). Neither is made when the user set it already in the environment: theirs is kept.
 
 - polars allocates through its own jemalloc, which keeps freed pages 500 ms and then 1,000 ms
@@ -10,7 +10,7 @@ default"). Neither is made when the user set it already in the environment: thei
 - Everything else (Python, DuckDB, httpx, Dagster) allocates through glibc's malloc, whose
   arenas fragment over a long multi-threaded run. Two arenas, and every block of 128 KiB or
   more mapped apart and returned on free, took 28 MiB off the peak of a 40 hotels' run
-  (434 MiB against 462; the growth with the properties stays, benchmarks/results.md, "The
+  (434 MiB against 462; the growth with the properties stays, b921919:benchmarks/results.md, "The
   peak RSS of a child counted its parent's"). glibc reads its environment when the process
   starts, so the same settings are made with `mallopt` where a writer's process starts: the
   `pmsw` command and the code location (pipelines.definitions, whose process and run workers

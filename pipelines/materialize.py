@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines.ingest.progress import Hook, progress_hook
-from pipelines.ingest.settings import SyncSettings
+from pipelines.ingest import Hook, SyncSettings, progress_hook
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """Dagster logs a failed step at ERROR with its stack trace: the caller says it in one line."""
@@ -79,8 +78,8 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
 
     from pipelines.definitions import defs
     from pipelines.defs.keys import READ_COPY_KEY, stream_key
-    from pipelines.defs.marts import MARTS_GROUP
-    from pipelines.defs.partitions import PROPERTIES
+    from pipelines.defs.marts.assets import MARTS_GROUP
+    from pipelines.defs.partitions import instance_with
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
     from pipelines.properties import PropertyConfigError
 
@@ -96,26 +95,27 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     if publish:
         selection = selection | dg.AssetSelection.assets(READ_COPY_KEY)
     runs = {code: PropertyRun(code) for code in codes}
-    known = PROPERTIES.get_partition_keys()
+    known = resources["pms"].codes()  # the properties file as it is now
     for code in [c for c in codes if c not in known]:
         runs[code].error = PropertyConfigError(
-            f"property {code!r} is not among the partitions this process loaded "
-            f"({', '.join(known)}): the properties file is read when pipelines.definitions is "
-            "first imported")
+            f"property {code!r} is not in the properties file ({', '.join(known)})")
     queue = contiguous([c for c in codes if c in known], known)
-    while queue:
-        chosen = queue.pop(0)
-        failed = _materialize_range([runs[c] for c in chosen], every, selection, resources,
-                                    progress)
-        # A property that failed stopped its run after its step: the others of that run go
-        # again without it (what they landed stays landed; they go on from their cursors).
-        if failed:
-            queue += contiguous([c for c in chosen if c not in failed], known)
+    with instance_with(known) as instance:
+        while queue:
+            chosen = queue.pop(0)
+            failed = _materialize_range([runs[c] for c in chosen], every, selection, resources,
+                                        instance, progress)
+            # A property that failed stopped its run after its step: the others of that run
+            # go again without it (what they landed stays landed; they go on from their
+            # cursors).
+            if failed:
+                queue += contiguous([c for c in chosen if c not in failed], known)
     return [runs[code] for code in codes]
 
 
 def _materialize_range(runs: list[PropertyRun], every: list[Any], selection: Any,
-                       resources: dict[str, Any], progress: Hook | None) -> set[str]:
+                       resources: dict[str, Any], instance: Any,
+                       progress: Hook | None) -> set[str]:
     """One run of the range `runs`; the codes that failed alone (PropertiesFailedError), whose
     neighbours must run again, else nothing."""
     import dagster as dg
@@ -131,7 +131,8 @@ def _materialize_range(runs: list[PropertyRun], every: list[Any], selection: Any
     try:
         with progress_hook(progress or (lambda *_: None)), _quiet_dagster():
             result = dg.materialize(every, selection=selection, resources=resources,
-                                    run_config=QUIET_LOGS, raise_on_error=True, **where)
+                                    run_config=QUIET_LOGS, raise_on_error=True,
+                                    instance=instance, **where)
     except Exception as error:  # the key is never in a message
         failed = _user_error(error)
         if isinstance(failed, PropertiesFailedError):

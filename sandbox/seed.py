@@ -170,6 +170,14 @@ RATE_PLANS = (
     ("CORP", "Corporate contract ACME", "12", 0, 0, "daily", 1, 1, 1, 0),
 )
 
+HOUSE_PLANS = (
+    # code, name: plans the hotel never sells (contract plans, so GET /rate-plans hides them),
+    # a 100% discount: the simulator's complimentary and house-use rooms (docs/sandbox.md,
+    # "Money"). Seeded after every hotel so that the ids of the other rows stay as they were.
+    ("COMP", "Complimentary"),
+    ("HOUSE", "House use"),
+)
+
 ITEMS = (
     # code, name, department, kind, price, tax_pct
     ("ROOM", "Accommodation", "accommodation", "accommodation", "0", "10"),
@@ -241,6 +249,14 @@ def seed(conn: sqlite3.Connection, clock: Clock, group: int = 0) -> None:
             "subscription_expired": int(hotel.property_id == 5),
         })
         _seed_hotel(conn, hotel, today)
+    for hotel in (ROME, FLORENCE, *SMALL, *grouped):
+        for code, name in HOUSE_PLANS:
+            insert(conn, "rate_plans", {
+                "property_id": hotel.property_id, "code": code, "name": name,
+                "discount_pct": "100", "is_default": 0, "per_person": 0, "cadence": "daily",
+                "active": 1, "is_contract": 1, "refundable": 1, "includes_breakfast": 0,
+                "adult_price_pct": "55",
+            })
     conn.execute("UPDATE properties SET api_enabled = 0 WHERE id = 3")
     conn.execute("UPDATE properties SET read_only = 1 WHERE id = 6")
     created = ts(clock.now())

@@ -3,8 +3,8 @@ stretch, in its own process (the sandbox as a child process, syncs over HTTP thr
 definitions, marts, reconciliation dry run and apply, the read copy published). The report and
 notebook tests read it; none of them writes to it.
 
-A process of its own: the Dagster partitions are the properties file's, read when
-`pipelines.definitions` is imported, and this test session imported it long before.
+A process of its own: the demo sets its own environment (its properties file, the keys of its
+hotels), which must not leak into this test session.
 
 Once per session even under pytest-xdist (`make test` runs two workers): the workers share
 the folder above their own temporary roots, and the first to need the warehouse builds it

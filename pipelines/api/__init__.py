@@ -6,8 +6,8 @@
             ...
 """
 
-from ._client import API_KEY_ENV, PmsClient, ReservationFilters
-from ._exceptions import (
+from pipelines.api._client import API_KEY_ENV, PmsClient, ReservationFilters
+from pipelines.api._exceptions import (
     ApiConnectionError,
     ApiStatusError,
     ApiTimeoutError,
@@ -28,13 +28,13 @@ from ._exceptions import (
     UnprocessableError,
     WebhookSignatureError,
 )
-from ._meter import CallMeter, count_call
-from ._paging import ReservationStream
-from ._parsing import InvalidRecord
-from ._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket
-from ._receiver import WebhookReceiver
-from ._retry import RetryPolicy
-from ._webhooks import parse_webhook, sign, verify_signature
+from pipelines.api._meter import CallMeter, count_call
+from pipelines.api._paging import ReservationStream
+from pipelines.api._parsing import InvalidRecord
+from pipelines.api._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket
+from pipelines.api._receiver import WebhookReceiver
+from pipelines.api._retry import RetryPolicy
+from pipelines.api._webhooks import parse_webhook, sign, verify_signature
 
 __all__ = [
     "API_KEY_ENV",

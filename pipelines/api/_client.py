@@ -55,9 +55,8 @@ from models.webhooks import (
     WebhookList,
     WebhookPatch,
 )
-
-from ._concurrent import map_concurrently
-from ._paging import (
+from pipelines.api._concurrent import map_concurrently
+from pipelines.api._paging import (
     MAX_PAGE_SIZE,
     CheckedPage,
     RecordPage,
@@ -65,10 +64,15 @@ from ._paging import (
     iter_event_log,
     walk_pages,
 )
-from ._parsing import InvalidRecord, parse_as, parse_record
-from ._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket, shared_bucket
-from ._retry import RetryPolicy
-from ._transport import Transport
+from pipelines.api._parsing import InvalidRecord, parse_as, parse_record
+from pipelines.api._ratelimit import (
+    DEFAULT_BURST,
+    DEFAULT_RATE_PER_MINUTE,
+    TokenBucket,
+    shared_bucket,
+)
+from pipelines.api._retry import RetryPolicy
+from pipelines.api._transport import Transport
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -20,7 +20,7 @@ from email.utils import parsedate_to_datetime
 
 import httpx
 
-from ._tls import tls_context
+from pipelines.api._tls import tls_context
 
 TEST_HOOKS_ENV = "PMSW_TEST_HOOKS"
 KILL_AFTER_ENV = "PMSW_TEST_KILL_AFTER_CALLS"

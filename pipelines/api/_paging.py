@@ -51,8 +51,7 @@ from typing import Any
 from models.common import Page
 from models.events import Event, EventBatch
 from models.reservations import Reservation, ReservationPage
-
-from ._parsing import InvalidRecord
+from pipelines.api._parsing import InvalidRecord
 
 MAX_PAGE_SIZE = 200
 TIMESTAMP_STEP = timedelta(seconds=1)

@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 
-from ._exceptions import ResponseValidationError
+from pipelines.api._exceptions import ResponseValidationError
 
 T = TypeVar("T")
 

@@ -18,9 +18,8 @@ from collections import OrderedDict
 from collections.abc import Mapping
 
 from models.events import WebhookPayload
-
-from ._exceptions import WebhookSignatureError
-from ._webhooks import DEFAULT_TOLERANCE, SIGNATURE_HEADER, _header, parse_webhook
+from pipelines.api._exceptions import WebhookSignatureError
+from pipelines.api._webhooks import DEFAULT_TOLERANCE, SIGNATURE_HEADER, _header, parse_webhook
 
 
 class WebhookReceiver:

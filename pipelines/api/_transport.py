@@ -17,11 +17,10 @@ import httpx
 from pydantic import ValidationError
 
 from models.errors import ErrorCode, NightsToChargeDetail
-
-from . import _exceptions as exc
-from ._ratelimit import Permit, TokenBucket
-from ._retry import RetryPolicy, parse_retry_after
-from ._tls import tls_context
+from pipelines.api import _exceptions as exc
+from pipelines.api._ratelimit import Permit, TokenBucket
+from pipelines.api._retry import RetryPolicy, parse_retry_after
+from pipelines.api._tls import tls_context
 
 logger = logging.getLogger("pipelines.api")
 

@@ -16,9 +16,8 @@ import time
 from collections.abc import Mapping
 
 from models.events import WebhookPayload
-
-from ._exceptions import ResponseValidationError, WebhookSignatureError
-from ._parsing import parse_as
+from pipelines.api._exceptions import ResponseValidationError, WebhookSignatureError
+from pipelines.api._parsing import parse_as
 
 SIGNATURE_HEADER = "X-Service-Signature"
 DEFAULT_TOLERANCE = 300

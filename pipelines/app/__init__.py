@@ -3,6 +3,7 @@
 is the one `pmsw report` prints."""
 
 from .access import TOKEN_ENV, AccessError, is_loopback, token_for
+from .command import app as app_command
 from .server import create_app
 
-__all__ = ["TOKEN_ENV", "AccessError", "create_app", "is_loopback", "token_for"]
+__all__ = ["TOKEN_ENV", "AccessError", "app_command", "create_app", "is_loopback", "token_for"]

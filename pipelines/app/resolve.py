@@ -1,13 +1,12 @@
 """Resolving a worklist item from the worklist page: the form's fields handed to the one
-path `pmsw reconcile resolve` takes (`pipelines.reconcile.resolve_item`: append-only, who,
+path `pmsw reconcile resolve` takes (`pipelines.recon.resolve_item`: append-only, who,
 when, note; it waits for the writer like every writer, then publishes the read copy)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.reconcile import resolve_item
-from pipelines.warehouse.recon import ReconInputError
+from pipelines.recon import ReconInputError, resolve_item
 
 from .errors import PageError
 from .reads import reading
@@ -25,8 +24,8 @@ def resolve(warehouse: Path, form: dict[str, str]) -> str:
     with reading(warehouse, form["property"]) as reader:  # the property, as the pages know it
         code = reader.prop.code
     try:
-        resolve_item(warehouse, form["item"], form["state"].strip(), form["note"],
-                     form["by"], code)
+        resolve_item(warehouse, form["item"], form["state"].strip(), note=form["note"],
+                     resolved_by=form["by"], property_code=code)
     except ReconInputError as error:
         raise PageError(400, str(error)) from None
     return code

@@ -1,7 +1,8 @@
 """`pmsw`: the command line of pms-warehouse.
 
 Commands of other packages of the distribution plug in through the `pmsw.commands` entry
-point group (the sandbox does so), so `pipelines` never imports `sandbox`.
+point group (the sandbox and the web app, `pmsw app`, do so), so `pipelines` never imports
+`sandbox` and `cli` never imports `app`, its neighbour in the top layer.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from importlib.metadata import entry_points  # noqa: E402
 
 import click  # noqa: E402
 
-from .options import OneLineGroup  # noqa: E402
+from pipelines.cli.options import OneLineGroup  # noqa: E402
 
 
 @click.group(cls=OneLineGroup)
@@ -24,57 +25,51 @@ def main() -> None:
 
 
 def _add_demo() -> None:
-    from .demo import demo
+    from pipelines.cli.demo import demo
 
     main.add_command(demo)
 
 
 def _add_sync() -> None:
-    from .sync import sync
+    from pipelines.cli.sync import sync
 
     main.add_command(sync)
 
 
 def _add_reconcile() -> None:
-    from .reconcile import reconcile
+    from pipelines.cli.reconcile import reconcile
 
     main.add_command(reconcile)
 
 
 def _add_report() -> None:
-    from .report import report
+    from pipelines.cli.report import report
 
     main.add_command(report)
 
 
 def _add_warehouse() -> None:
-    from .warehouse import warehouse
+    from pipelines.cli.warehouse import warehouse
 
     main.add_command(warehouse)
 
 
 def _add_sql() -> None:
-    from .sql import sql
+    from pipelines.cli.sql import sql
 
     main.add_command(sql)
 
 
 def _add_export() -> None:
-    from .export import export
+    from pipelines.cli.export import export
 
     main.add_command(export)
 
 
 def _add_budget() -> None:
-    from .budget import budget
+    from pipelines.cli.budget import budget
 
     main.add_command(budget)
-
-
-def _add_app() -> None:
-    from .app import app
-
-    main.add_command(app)
 
 
 def _load_plugins() -> None:
@@ -92,6 +87,5 @@ _add_warehouse()
 _add_sql()
 _add_export()
 _add_budget()
-_add_app()
 _load_plugins()
 

@@ -35,21 +35,18 @@ def import_(file: Path, warehouse: Path) -> None:
     Example:
       pmsw budget import budget-2027.csv
     """
-    from pipelines.marts.budget import import_budget
-    from pipelines.transforms.budget import BudgetError
-    from pipelines.warehouse import connect, publish
+    from pipelines.forecast import import_budget
+    from pipelines.forecast.logic import BudgetError
+    from pipelines.warehouse import writer
 
     if not warehouse.is_file():
         raise click.ClickException(f"no warehouse at {warehouse}: run `make demo` or "
                                    "`pmsw sync` first, or pass --warehouse")
-    conn = connect(warehouse)
     try:
-        rows = import_budget(conn, file)
-        publish(conn, warehouse)  # the flash report reads the read copy
+        with writer(warehouse) as conn:  # the flash report reads the read copy it publishes
+            rows = import_budget(conn, file)
     except BudgetError as error:
         raise click.ClickException(str(error)) from None
-    finally:
-        conn.close()
     months = rows.select("property_id", "month").unique().height
     click.echo(f"{file.name}: {rows.height} budget rows imported ({months} property-months "
                "replaced)")

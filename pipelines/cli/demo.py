@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import warehouse_option
+from pipelines.cli.options import warehouse_option
 
 
 @click.command()

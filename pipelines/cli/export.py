@@ -1,5 +1,6 @@
-"""`pmsw export parquet DIR`: every mart.* table of the read copy as Parquet, partitioned by
-property (`pipelines.warehouse.export`; docs/scaling.md, "Parquet and object storage")."""
+"""`pmsw export parquet DIR`: every table and view of mart.* and recon.* of the read copy as
+Parquet, partitioned by property (`pipelines.warehouse.export`; docs/scaling.md, "Parquet and
+object storage")."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .options import warehouse_option
+from pipelines.cli.options import warehouse_option
 
 
 @click.group()
@@ -19,13 +20,13 @@ def export() -> None:
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @warehouse_option()
 def parquet(directory: Path, warehouse: Path) -> None:
-    """Write every mart.* table of the read copy as Parquet under DIRECTORY, one folder per
-    table partitioned by property (DIRECTORY/<table>/property_id=<id>/data_0.parquet).
+    """Write every table and view of mart.* and recon.* of the read copy as Parquet under
+    DIRECTORY, one folder each partitioned by property
+    (DIRECTORY/<table>/property_id=<id>/data_0.parquet; recon's under DIRECTORY/recon/).
 
     Reads the read copy, never the writer's file, so it runs beside a sync. To export on
     every publish instead, set PMSW_EXPORT_PARQUET=DIRECTORY for the writers."""
-    from pipelines.warehouse import WarehouseError
-    from pipelines.warehouse.export import export_parquet
+    from pipelines.warehouse import WarehouseError, export_parquet
 
     try:
         tables, seconds = export_parquet(warehouse, directory)
@@ -34,4 +35,4 @@ def parquet(directory: Path, warehouse: Path) -> None:
     for table in tables:
         layout = "by property" if table.partitioned else "one file"
         click.echo(f"{table.table:<32} {table.rows:>9} rows  {layout:<11} {table.path}")
-    click.echo(f"{len(tables)} mart tables exported to {directory} in {seconds:.2f} s")
+    click.echo(f"{len(tables)} tables and views exported to {directory} in {seconds:.2f} s")

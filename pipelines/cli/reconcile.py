@@ -3,7 +3,7 @@
     pmsw reconcile --date 2026-03-01                  # dry run of one business date
     pmsw reconcile --from 2026-03-01 --to 2026-03-07 --apply
 
-The same run as the Dagster job `reconcile` (pipelines.reconcile), on the warehouse
+The same run as the Dagster job `reconcile` (pipelines.recon), on the warehouse
 (`--warehouse`). `--property` is the PMS property code (default: the warehouse's only
 property). A dry run reads the warehouse only; `--apply` posts through the API of that
 property (pipelines.properties). Exit status 1 when the run could not be made or a charge
@@ -14,20 +14,21 @@ from __future__ import annotations
 
 import sys
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .options import ISO_DATE, wait_option, warehouse_option
+from pipelines.cli.options import ISO_DATE, as_json, format_option, wait_option, warehouse_option
 
 if TYPE_CHECKING:
-    from pipelines.reconcile import ReconReport
+    from pipelines.recon import ReconReport
 
 
 def summary_table(report: ReconReport) -> str:
     """The run's counts and amounts per status, with a total line."""
-    from pipelines.transforms.reconcile import STATUSES
+    from pipelines.recon.logic import STATUSES
 
     lines = [f"Reconciliation run {report.run_id}: property {report.property_code}, "
              f"business dates {report.first} to {report.last}, {report.mode.value}",
@@ -40,6 +41,19 @@ def summary_table(report: ReconReport) -> str:
         lines.append(f"  {status:<16}{n:>9}{cents / 100:>14.2f}")
     lines.append(f"  {'total':<16}{total_n:>9}{total_cents / 100:>14.2f}")
     return "\n".join(lines)
+
+
+def run_facts(report: ReconReport) -> dict[str, Any]:
+    """What `summary_table` shows, as data (`--format json`): amounts in the currency's units."""
+    from pipelines.recon.logic import STATUSES
+
+    posted = None if report.apply is None else {
+        "charges": report.apply.posts, "reservations": report.apply.reservations}
+    return {"run_id": report.run_id, "property": report.property_code, "first": report.first,
+            "last": report.last, "mode": report.mode.value,
+            "statuses": {s: {"charges": report.summary[s][0],
+                             "amount": Decimal(report.summary[s][1]) / 100} for s in STATUSES},
+            "posted": posted}
 
 
 def failure_line(report: ReconReport) -> str:
@@ -79,12 +93,13 @@ def failure_line(report: ReconReport) -> str:
 @click.option("--auto", "auto_sources", multiple=True, metavar="KIND",
               help="With --close: a kind posted automatically (pos, rule:city_tax, "
                    "rule:breakfast, rule:room_nights); default pos and rule:city_tax.")
+@format_option()
 @click.pass_context
 def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
               last: date | None, apply_: bool, code: str | None, warehouse: Path,
               rules_file: Path | None, backlog: bool = False, chunk_days: int = 7,
               redo: bool = False, close: bool = False,
-              auto_sources: tuple[str, ...] = ()) -> None:
+              auto_sources: tuple[str, ...] = (), fmt: str = "text") -> None:
     """Find charges missing from folios (POS ledger and rules); --apply posts them once.
 
     `pmsw reconcile resolve ITEM --as STATE --note TEXT` records what finance did about a
@@ -94,11 +109,11 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
     from contextlib import nullcontext
 
     from pipelines.api import PmsError
+    from pipelines.ingest.store import UnknownPropertyError
     from pipelines.properties import PropertyConfigError, find_property, load_properties
-    from pipelines.reconcile import Mode, run_reconciliation
-    from pipelines.transforms.reconcile import RulesConfigError, load_rules
-    from pipelines.warehouse import UnknownPropertyError, WarehouseError
-    from pipelines.warehouse.recon import ReconInputError
+    from pipelines.recon import Mode, ReconInputError, run_reconciliation
+    from pipelines.recon.logic import RulesConfigError, load_rules
+    from pipelines.warehouse import WarehouseError
 
     if one_date is not None and (first is not None or last is not None):
         raise click.UsageError("give --date, or --from and --to, not both")
@@ -108,6 +123,8 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
         raise click.UsageError("--close runs the last closed date: no --date, --from, --to")
     start, end = (one_date, one_date) if one_date else (first, last)
     mode = Mode.APPLY if apply_ or close else Mode.DRY_RUN
+    if backlog and fmt == "json":
+        raise click.UsageError("--backlog prints a progress bar and a summary: no --format json")
     try:
         rules = load_rules(rules_file)
         endpoint = (find_property(load_properties(), code).endpoint() if mode is Mode.APPLY
@@ -119,7 +136,7 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
             return
         if close:
             assert endpoint is not None
-            _close(warehouse, rules, endpoint, auto_sources)
+            _close(warehouse, rules, endpoint, auto_sources, fmt == "json")
             return
         with endpoint.client() if endpoint else nullcontext() as client:
             report = run_reconciliation(warehouse, rules, mode=mode, first=start, last=end,
@@ -127,10 +144,13 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
     except (RulesConfigError, PropertyConfigError, ReconInputError, UnknownPropertyError,
             PmsError, WarehouseError) as error:
         raise click.ClickException(str(error)) from None
-    click.echo(summary_table(report))
-    if report.apply is not None:
-        click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
-                   f"{report.apply.reservations} reservation(s)")
+    if fmt == "json":
+        click.echo(as_json(run_facts(report)))
+    else:
+        click.echo(summary_table(report))
+        if report.apply is not None:
+            click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
+                       f"{report.apply.reservations} reservation(s)")
     if report.summary["failed"][0]:
         click.echo(failure_line(report), err=True)
         raise click.exceptions.Exit(1)
@@ -142,9 +162,8 @@ def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, sta
     from contextlib import ExitStack
 
     from pipelines.properties import Endpoint
-    from pipelines.reconcile import Mode, run_backlog
-    from pipelines.reconcile.backlog import chunks_of
-    from pipelines.transforms.reconcile import STATUSES, RulesConfig
+    from pipelines.recon import Mode, chunks_of, run_backlog
+    from pipelines.recon.logic import STATUSES, RulesConfig
 
     assert isinstance(rules, RulesConfig)
     assert isinstance(mode, Mode)
@@ -176,11 +195,12 @@ def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, sta
 
 
 def _close(warehouse: Path, rules: object, endpoint: object,
-           auto_sources: tuple[str, ...]) -> None:
-    """`--close`: the daily close (pipelines.reconcile.close), both runs' summaries."""
+           auto_sources: tuple[str, ...], as_data: bool) -> None:
+    """`--close`: the daily close (pipelines.recon.close), both runs' summaries (`as_data`:
+    one JSON object, `closed` and `pre_departure`, null when nobody departs)."""
     from pipelines.properties import Endpoint
-    from pipelines.reconcile import DEFAULT_AUTO_SOURCES, daily_close
-    from pipelines.transforms.reconcile import RulesConfig
+    from pipelines.recon import DEFAULT_AUTO_SOURCES, daily_close
+    from pipelines.recon.logic import RulesConfig
 
     assert isinstance(rules, RulesConfig)
     assert isinstance(endpoint, Endpoint)
@@ -188,15 +208,21 @@ def _close(warehouse: Path, rules: object, endpoint: object,
         done = daily_close(warehouse, rules, client, property_id=client.get_property().id,
                            auto_sources=auto_sources or DEFAULT_AUTO_SOURCES)
     failed = 0
+    if as_data:
+        click.echo(as_json({"business_date": done.business_date,
+                            "closed": run_facts(done.closed),
+                            "pre_departure": done.pre_departure and run_facts(done.pre_departure)}))
     for report in (done.closed, done.pre_departure):
         if report is None:
+            continue
+        failed += report.summary["failed"][0]
+        if as_data:
             continue
         click.echo(summary_table(report))
         if report.apply is not None:
             click.echo(f"  posted through the API: {report.apply.posts} charge(s) on "
                        f"{report.apply.reservations} reservation(s)")
-        failed += report.summary["failed"][0]
-    if done.pre_departure is None:
+    if done.pre_departure is None and not as_data:
         click.echo(f"No departure on {done.business_date}: no pre-departure run.")
     if failed:
         click.echo(f"pmsw reconcile --close: {failed} charge(s) failed", err=True)
@@ -225,12 +251,12 @@ def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str
     """
     import getpass
 
-    from pipelines.reconcile import resolve_item
-    from pipelines.warehouse.recon import ReconInputError
+    from pipelines.recon import ReconInputError, resolve_item
 
-    who = resolved_by or getpass.getuser()
     try:
-        resolution_id, key = resolve_item(warehouse, item, state, note, who, code)
+        done = resolve_item(warehouse, item, state, note=note, property_code=code,
+                            resolved_by=resolved_by or getpass.getuser())
     except ReconInputError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"resolution {resolution_id}: {key} is {state} (by {who})")
+    click.echo(f"resolution {done.resolution_id}: {done.key} is {done.state} "
+               f"(by {done.resolved_by})")

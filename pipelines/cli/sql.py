@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from .options import warehouse_option
+from pipelines.cli.options import warehouse_option
 
 
 def _line_shell(warehouse: Path, command: str | None) -> None:

@@ -16,9 +16,8 @@ from typing import Any
 
 import click
 
+from pipelines.cli.options import as_json, format_option, wait_option, warehouse_option
 from pipelines.ingest import STREAMS
-
-from .options import wait_option, warehouse_option
 
 
 class Bars:
@@ -53,9 +52,10 @@ class Bars:
 
 def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
              full_folio_refresh: bool, show_progress: bool, marts: bool = True,
-             properties_at_once: int | None = None) -> int:
-    """Sync each property (then build its marts); print a line per stream and mart; return
-    the process exit code."""
+             properties_at_once: int | None = None, as_data: bool = False) -> int:
+    """Sync each property (then build its marts); print a line per stream and mart (or, with
+    `as_data`, one JSON list of the properties' streams, marts, failed checks and warnings);
+    return the process exit code."""
     from pipelines.ingest import SyncSettings
     from pipelines.materialize import materialize
 
@@ -68,8 +68,14 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     if bars is not None:
         bars.close()
     said: dict[str, list[str]] = {}
+    summary: list[dict[str, Any]] = []
     for run in runs:
         code = run.code
+        summary.append({"property": code, "error": None if run.error is None else
+                        f"{type(run.error).__name__}: {run.error}", "streams": run.streams,
+                        "marts": run.marts, "checks_failed": {
+                            n: why for n, (passed, why) in run.checks.items() if not passed},
+                        "warnings": run.warnings})
         if run.error is not None:
             click.echo(f"pmsw sync: property {code}: {type(run.error).__name__}: {run.error}",
                        err=True)
@@ -78,15 +84,19 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
         for stream, m in run.streams.items():
             message = m.get("message")
             note = f" [{m['status']}: {message}]" if m["status"] != "success" or message else ""
-            click.echo(f"{code:<10} {stream:<13} {m['calls']:>6} calls {m['rows']:>8} rows "
-                       f"{m['seconds']:>8.2f} s {m['errors']:>4} errors{note}")
+            if not as_data:
+                click.echo(f"{code:<10} {stream:<13} {m['calls']:>6} calls {m['rows']:>8} rows "
+                           f"{m['seconds']:>8.2f} s {m['errors']:>4} errors{note}")
         for mart, count in run.marts.items():
-            click.echo(f"{code:<10} mart.{mart:<22} {count:>8} rows")
+            if not as_data:
+                click.echo(f"{code:<10} mart.{mart:<22} {count:>8} rows")
         for name, (passed, why) in run.checks.items():
             if not passed:
                 said.setdefault(f"check {name} failed: {why}", []).append(code)
         for name, why in run.warnings.items():
             said.setdefault(f"warning: {name}: {why}", []).append(code)
+    if as_data:
+        click.echo(as_json(summary))
     # A check looks at the whole run: said once, naming the properties the run covered.
     for what, codes_said in said.items():
         whose = "property" if len(codes_said) == 1 else "properties"
@@ -127,9 +137,10 @@ def chosen_partitions(codes: Sequence[str]) -> list[str]:
 @click.option("--no-marts", is_flag=True, help="Land the data only; do not rebuild the marts.")
 @click.option("--properties-at-once", type=click.IntRange(min=1), metavar="N",
               help="Properties synced at the same time (default 20); fewer hold less memory.")
+@format_option()
 def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
          full_folio_refresh: bool, no_progress: bool, no_marts: bool,
-         properties_at_once: int | None) -> None:
+         properties_at_once: int | None, fmt: str) -> None:
     """Land the PMS in the DuckDB warehouse: every stream of every property, incrementally,
     then rebuild the property's marts (mart.*).
 
@@ -145,5 +156,5 @@ def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
     except (PropertyConfigError, PmsError) as error:
         raise click.ClickException(str(error)) from None
     code = run_sync(partitions, warehouse, list(streams) or list(STREAMS), full_folio_refresh,
-                    not no_progress, not no_marts, properties_at_once)
+                    not no_progress, not no_marts, properties_at_once, fmt == "json")
     raise SystemExit(code)

@@ -10,25 +10,21 @@ for a running sync; `publish` is a writer (docs/operations.md, "Reading while sy
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .options import wait_option, warehouse_option
+from pipelines.cli.options import as_json, format_option, wait_option, warehouse_option
 
 
-def _size(path: Path) -> str:
-    if not path.is_file():
-        return "-"
-    size = float(path.stat().st_size)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if size < 1024 or unit == "GiB":
-            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
-        size /= 1024
-    return "-"
+def _bytes(path: Path) -> int | None:
+    return path.stat().st_size if path.is_file() else None
 
 
-def info_text(warehouse: Path) -> str:
-    """The lines `pmsw warehouse info` prints (WarehouseError when there is no warehouse)."""
+def info_facts(warehouse: Path) -> dict[str, Any]:
+    """What `pmsw warehouse info` tells, as data (WarehouseError when there is no warehouse):
+    the files and their bytes, when the copy was published, and per property the last run of
+    each part it holds; `error` when the copy cannot be read."""
     from pipelines.warehouse import (
         WarehouseMissingError,
         WarehouseSchemaError,
@@ -38,19 +34,20 @@ def info_text(warehouse: Path) -> str:
 
     copy = read_copy_path(warehouse)
     wal = warehouse.with_name(warehouse.name + ".wal")
-    lines = [f"warehouse   {warehouse}  {_size(warehouse)}"
-             + (f" (+ {_size(wal)} write-ahead log)" if wal.is_file() else ""),
-             f"read copy   {copy}  {_size(copy)}"]
+    facts: dict[str, Any] = {
+        "warehouse": str(warehouse), "warehouse_bytes": _bytes(warehouse),
+        "wal_bytes": _bytes(wal), "read_copy": str(copy), "read_copy_bytes": _bytes(copy),
+        "published_at": None, "properties": [], "error": None}
     try:
         conn = open_read_copy(warehouse)
     except (WarehouseMissingError, WarehouseSchemaError) as error:
         if not warehouse.is_file():
             raise
-        return "\n".join([*lines, f"            {error}"])
+        facts["error"] = str(error)
+        return facts
     try:
-        published = conn.execute(
-            "SELECT max(published_at) FROM meta.published").fetchone()
-        lines.append(f"published   {published[0] if published and published[0] else 'unknown'}")
+        published = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
+        facts["published_at"] = published[0] if published else None
         rows = conn.execute(
             "SELECT p.property_id, coalesce(x.code, '?'), p.part, p.run_id, p.status, "
             "p.finished_at FROM meta.published p LEFT JOIN core.property x USING (property_id) "
@@ -63,19 +60,50 @@ def info_text(warehouse: Path) -> str:
             "GROUP BY ALL").fetchall())
     finally:
         conn.close()
-    if not rows:
+    by_property: dict[int, dict[str, Any]] = {}
+    for pid, code, part, run_id, status, finished in rows:
+        prop = by_property.setdefault(pid, {
+            "property_id": pid, "code": code, "reservations": counts.get(pid, 0),
+            "quarantined": held.get(pid, 0), "runs": []})
+        prop["runs"].append({"part": part, "status": status, "finished_at": finished,
+                             "run_id": run_id})
+    facts["properties"] = list(by_property.values())
+    return facts
+
+
+def _size(size: int | None) -> str:
+    if size is None:
+        return "-"
+    scaled = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if scaled < 1024 or unit == "GiB":
+            return f"{scaled:,.0f} {unit}" if unit == "B" else f"{scaled:,.1f} {unit}"
+        scaled /= 1024
+    return "-"
+
+
+def info_text(facts: dict[str, Any]) -> str:
+    """The lines `pmsw warehouse info` prints."""
+    lines = [f"warehouse   {facts['warehouse']}  {_size(facts['warehouse_bytes'])}"
+             + (f" (+ {_size(facts['wal_bytes'])} write-ahead log)"
+                if facts["wal_bytes"] is not None else ""),
+             f"read copy   {facts['read_copy']}  {_size(facts['read_copy_bytes'])}"]
+    if facts["error"]:
+        return "\n".join([*lines, f"            {facts['error']}"])
+    lines.append(f"published   {facts['published_at'] or 'unknown'}")
+    if not facts["properties"]:
         lines.append("runs held   none (nothing synced yet)")
         return "\n".join(lines)
     lines.append("runs held   (the last run of each part of each property in the read copy)")
     lines.append(f"  {'property':<10} {'part':<15} {'status':<10} {'finished':<26} run")
-    shown: set[int] = set()
-    for pid, code, part, run_id, status, finished in rows:
-        if pid not in shown:
-            shown.add(pid)
-            quarantined = f", {held[pid]} in quarantine" if held.get(pid) else ""
-            lines.append(f"  {code:<10} ({counts.get(pid, 0)} reservations{quarantined})")
-        stamp = finished.strftime("%Y-%m-%d %H:%M:%S %Z") if finished else "-"
-        lines.append(f"  {'':<10} {part:<15} {status or '-':<10} {stamp:<26} {run_id}")
+    for prop in facts["properties"]:
+        quarantined = f", {prop['quarantined']} in quarantine" if prop["quarantined"] else ""
+        lines.append(f"  {prop['code']:<10} ({prop['reservations']} reservations{quarantined})")
+        for run in prop["runs"]:
+            finished = run["finished_at"]
+            stamp = finished.strftime("%Y-%m-%d %H:%M:%S %Z") if finished else "-"
+            lines.append(f"  {'':<10} {run['part']:<15} {run['status'] or '-':<10} "
+                         f"{stamp:<26} {run['run_id']}")
     return "\n".join(lines)
 
 
@@ -86,15 +114,18 @@ def warehouse() -> None:
 
 @warehouse.command()
 @warehouse_option()
-def info(warehouse: Path) -> None:
+@format_option()
+def info(warehouse: Path, fmt: str) -> None:
     """Print the warehouse file, its read copy, when it was published, the runs it holds per
-    property and stream, and the sizes. Reads the read copy only: never waits for a sync."""
+    property and stream, and the sizes. Reads the read copy only: never waits for a sync.
+    --format json: the same as one JSON object (sizes in bytes, times in ISO 8601)."""
     from pipelines.warehouse import WarehouseError
 
     try:
-        click.echo(info_text(warehouse))
+        facts = info_facts(warehouse)
     except WarehouseError as error:
         raise click.ClickException(str(error)) from None
+    click.echo(as_json(facts) if fmt == "json" else info_text(facts))
 
 
 @warehouse.command()
@@ -116,4 +147,4 @@ def publish(warehouse: Path) -> None:
             conn.close()
     except WarehouseError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"published {done.path} ({_size(done.path)}) in {done.seconds:.2f} s")
+    click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in {done.seconds:.2f} s")

@@ -9,9 +9,12 @@
 - `pms_availability_snapshot`: the 365-night availability snapshot, then every mart (the
   occupancy marts read it), daily after the night audit (06:00 UTC by default: the business
   date has moved by then in European hotels).
-No asset carries an automation condition: a schedule or the sensor is the one switch, nothing
-depends on the automation condition sensor. Schedules and the sensor start stopped; switch
-them on in the UI (Automation) or with `dagster schedule start`.
+- `properties_sensor`: keeps the instance's property partitions equal to the properties file
+  (pipelines.defs.partitions), so a hotel added to the file is synced with no reload. It runs
+  by default: it only adds and deletes partitions, it starts no run.
+No asset carries an automation condition: a schedule or the event sensor is the one switch,
+nothing depends on the automation condition sensor. Schedules and the event sensor start
+stopped; switch them on in the UI (Automation) or with `dagster schedule start`.
 """
 
 import json
@@ -19,10 +22,10 @@ import json
 import dagster as dg
 
 from pipelines.api import PmsError
-
-from .keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
-from .partitions import PROPERTY_CODES, RANGE_END, RANGE_START
-from .resources import PmsApiResource
+from pipelines.defs.keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
+from pipelines.defs.partitions import RANGE_END, RANGE_START, known_codes, partition_requests
+from pipelines.defs.resources import PmsApiResource
+from pipelines.properties import PropertyConfigError
 
 AVAILABILITY = stream_key("availability")
 
@@ -39,30 +42,33 @@ pms_availability_snapshot = dg.define_asset_job(
     description="Snapshot 365 nights of availability, then rebuild the marts.")
 
 
-def every_property(run_key: str) -> dg.RunRequest:
+def every_property(run_key: str, instance: dg.DagsterInstance) -> dg.RunRequest | dg.SkipReason:
     """ONE run of every property partition (a range over them all): its steps sync the
     properties concurrently (pipelines.defs.each_property), one writer of the DuckDB file."""
-    if len(PROPERTY_CODES) == 1:
-        return dg.RunRequest(run_key=run_key, partition_key=PROPERTY_CODES[0])
-    return dg.RunRequest(run_key=run_key, tags={RANGE_START: PROPERTY_CODES[0],
-                                                RANGE_END: PROPERTY_CODES[-1]})
+    codes = known_codes(instance)
+    if not codes:
+        return dg.SkipReason("no property partition yet: properties_sensor adds them")
+    if len(codes) == 1:
+        return dg.RunRequest(run_key=run_key, partition_key=codes[0])
+    return dg.RunRequest(run_key=run_key, tags={RANGE_START: codes[0], RANGE_END: codes[-1]})
 
 
 @dg.schedule(job=pms_sync, cron_schedule="0 * * * *", name="pms_sync_hourly",
              description="Sync every property each hour, in one run.")
-def pms_sync_hourly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+def pms_sync_hourly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest | dg.SkipReason:
     stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
         else ""
-    return every_property(f"all:{stamp}")
+    return every_property(f"all:{stamp}", context.instance)
 
 
 @dg.schedule(job=pms_availability_snapshot, cron_schedule="0 6 * * *",
              name="pms_availability_daily",
              description="Snapshot availability once a day, after the night audits, in one run.")
-def pms_availability_daily(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+def pms_availability_daily(context: dg.ScheduleEvaluationContext
+                           ) -> dg.RunRequest | dg.SkipReason:
     stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
         else ""
-    return every_property(f"all:{stamp}")
+    return every_property(f"all:{stamp}", context.instance)
 
 
 @dg.sensor(job=pms_sync, name="pms_events_sensor", minimum_interval_seconds=60,
@@ -72,7 +78,7 @@ def pms_events_sensor(context: dg.SensorEvaluationContext,
                       pms: PmsApiResource) -> dg.SensorResult:
     seen: dict[str, int] = json.loads(context.cursor) if context.cursor else {}
     requests: list[dg.RunRequest] = []
-    for code in PROPERTY_CODES:
+    for code in known_codes(context.instance):
         after = seen.get(code, 0)
         try:
             with pms.endpoint(code).client(max_attempts=2) as client:
@@ -87,6 +93,22 @@ def pms_events_sensor(context: dg.SensorEvaluationContext,
     return dg.SensorResult(run_requests=requests, cursor=json.dumps(seen, sort_keys=True))
 
 
+@dg.sensor(name="properties_sensor", minimum_interval_seconds=30,
+           default_status=dg.DefaultSensorStatus.RUNNING,
+           description="Keep one property partition per property of the properties file: add "
+                       "a property that appeared, delete one that left (starts no run).")
+def properties_sensor(context: dg.SensorEvaluationContext,
+                      pms: PmsApiResource) -> dg.SensorResult | dg.SkipReason:
+    try:
+        in_file = pms.codes()
+    except PropertyConfigError as error:  # keep the partitions until the file is mended
+        return dg.SkipReason(f"properties file not read: {error}")
+    requests = partition_requests(in_file, known_codes(context.instance))
+    if not requests:
+        return dg.SkipReason("the property partitions are the file's")
+    return dg.SensorResult(dynamic_partitions_requests=requests)
+
+
 defs = dg.Definitions(jobs=[pms_sync, pms_availability_snapshot],
                       schedules=[pms_sync_hourly, pms_availability_daily],
-                      sensors=[pms_events_sensor])
+                      sensors=[pms_events_sensor, properties_sensor])

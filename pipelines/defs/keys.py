@@ -10,6 +10,8 @@ OWNERS = ["team:data-platform"]
 PUBLISH_GROUP = "publish"
 READ_COPY_KEY = dg.AssetKey(["meta", "read_copy"])
 """The read copy readers open, published at the end of every run that writes (publish.py)."""
+RECON_KEY = dg.AssetKey(["recon", "results"])
+"""The reconciliation's results of a property (recon.runs, recon.results): defs/recon/jobs.py."""
 POOL = "duckdb"
 """Every step that writes (or reads) the DuckDB file holds this pool (size 1: dagster.yaml)."""
 

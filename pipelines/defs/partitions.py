@@ -1,25 +1,23 @@
-"""One static partition per property of the properties file (docs/ingestion.md).
+"""One dynamic partition per property of the properties file (docs/ingestion.md).
 
-Read once, when the code location loads (importing this module): Dagster needs a static
-partitions definition when the asset decorators run, so the properties are read here and not
-when a run starts. `properties_file()` says which file (PMSW_PROPERTIES_FILE, else
-properties.yaml when present, else the one property `default`); the keys themselves are read
-when a run starts. A property added to the file shows after the code location is reloaded
-(docs/operations.md).
+The partitions live in the Dagster instance, not in the code: the sensor `properties_sensor`
+(pipelines.defs.automation) adds a property when it appears in the file and deletes one that
+left it, so a hotel added to the file is synced at the next tick, with no reload of the code
+location. `pmsw sync` and the demo add the file's properties to their own ephemeral instance
+before each run (pipelines.materialize). The order of the partitions is the order they were
+added in: a range (a single-run backfill, what the schedules request) is read in that order.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import dagster as dg
 
-from pipelines.properties import load_properties, properties_file
-
-PROPERTY_CODES = [p.code for p in load_properties(properties_file())]
-PROPERTIES = dg.StaticPartitionsDefinition(PROPERTY_CODES)
+PROPERTIES_NAME = "properties"
+PROPERTIES = dg.DynamicPartitionsDefinition(name=PROPERTIES_NAME)
 
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 """The tags of a run over a range of partitions (what a single-run backfill launches)."""
@@ -39,12 +37,37 @@ def one_run_accepted() -> Iterator[None]:
         yield
 
 
-def codes_of_run(tags: Mapping[str, str]) -> list[str] | None:
-    """The property partitions a run covers, from its tags (one partition, or a range); None
-    for a run of no partition."""
+def known_codes(instance: dg.DagsterInstance) -> list[str]:
+    """The property partitions of the instance, in the order they were added."""
+    return list(instance.get_dynamic_partitions(PROPERTIES_NAME))
+
+
+@contextmanager
+def instance_with(codes: Sequence[str]) -> Iterator[dg.DagsterInstance]:
+    """An ephemeral Dagster instance holding the property partitions `codes` (an in-process
+    run: `pmsw sync`, the demo, tests), disposed on exit."""
+    with dg.DagsterInstance.ephemeral() as instance:
+        instance.add_dynamic_partitions(PROPERTIES_NAME, list(codes))
+        yield instance
+
+
+def partition_requests(in_file: Sequence[str], known: Sequence[str]) -> list[
+        dg.AddDynamicPartitionsRequest | dg.DeleteDynamicPartitionsRequest]:
+    """What makes the instance's partitions the file's: add the new codes (in the file's
+    order), delete those no longer in the file (their history stays in the event log)."""
+    added = [code for code in in_file if code not in known]
+    gone = [code for code in known if code not in in_file]
+    return ([PROPERTIES.build_add_request(added)] if added else []) + \
+        ([PROPERTIES.build_delete_request(gone)] if gone else [])
+
+
+def codes_of_run(tags: Mapping[str, str], instance: dg.DagsterInstance) -> list[str] | None:
+    """The property partitions a run covers, from its tags (one partition, or a range of the
+    instance's partitions); None for a run of no partition."""
     if "dagster/partition" in tags:
         return [tags["dagster/partition"]]
     if RANGE_START in tags and RANGE_END in tags:
-        first, last = (PROPERTY_CODES.index(tags[t]) for t in (RANGE_START, RANGE_END))
-        return PROPERTY_CODES[first:last + 1]
+        known = known_codes(instance)
+        first, last = (known.index(tags[t]) for t in (RANGE_START, RANGE_END))
+        return known[first:last + 1]
     return None

@@ -42,6 +42,14 @@ class PmsApiResource(dg.ConfigurableResource):  # type: ignore[type-arg]
     """Client rate limit of the default property (a properties file says it per property)."""
     burst: int = DEFAULT_BURST
 
+    def codes(self) -> list[str]:
+        """The codes of the properties this resource reaches, read now (the properties file
+        may have changed since the code location loaded)."""
+        if self.base_url or self.api_key:
+            return [default_property().code]
+        path = Path(self.properties_file) if self.properties_file else None
+        return [prop.code for prop in load_properties(path)]
+
     def endpoint(self, code: str) -> Endpoint:
         """The endpoint of property `code`; PropertyConfigError names what is missing."""
         if self.base_url or self.api_key:

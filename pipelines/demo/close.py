@@ -1,17 +1,16 @@
 """The demo's daily close: the day's POS ledger files are handed over before the day's sync
 (which lands them with the folios), then every hotel runs the daily close
-(pipelines/reconcile/close.py): the date just closed applied for the automatic kinds (POS
+(pipelines/recon/close.py): the date just closed applied for the automatic kinds (POS
 tickets, city tax), then the folios of today's departures, so what the POS interface dropped
 is posted while the guest is in house and only the truly late postings end up blocked."""
 
 from __future__ import annotations
 
+from pipelines.demo.config import DemoConfig
+from pipelines.demo.sandbox_admin import hand_over_pos_files
 from pipelines.properties import load_properties
-from pipelines.reconcile import CloseReport, daily_close
-from pipelines.transforms.reconcile import load_rules
-
-from .config import DemoConfig
-from .sandbox_admin import hand_over_pos_files
+from pipelines.recon import CloseReport, daily_close
+from pipelines.recon.logic import load_rules
 
 CLOSE_STREAMS = ("folios", "pos_ledger")
 

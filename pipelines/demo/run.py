@@ -18,16 +18,15 @@ from typing import Any
 
 import click
 
+from pipelines.demo.close import CLOSE_STREAMS, close_day, hand_over_the_day
+from pipelines.demo.config import DemoConfig, DemoError, start_clean
+from pipelines.demo.sandbox_admin import SandboxAdmin, hand_over_pos_files
 from pipelines.demo.sandbox_process import sandbox_process
+from pipelines.demo.simulate import simulate_history
+from pipelines.demo.summary import Summary, read_summary
 from pipelines.ingest import SyncSettings
 from pipelines.materialize import PropertyRun, materialize
 from pipelines.warehouse import connect, read_copy_path
-
-from .close import CLOSE_STREAMS, close_day, hand_over_the_day
-from .config import DemoConfig, DemoError, start_clean
-from .sandbox_admin import SandboxAdmin, hand_over_pos_files
-from .simulate import simulate_history
-from .summary import Summary, read_summary
 
 DAILY_STREAMS = ("reference", "events", "reservations", "availability")
 FINAL_STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
@@ -189,8 +188,8 @@ def _reconcile(config: DemoConfig) -> list[str]:
     from datetime import timedelta
 
     from pipelines.properties import load_properties
-    from pipelines.reconcile import Mode, run_reconciliation
-    from pipelines.transforms.reconcile import load_rules
+    from pipelines.recon import Mode, run_reconciliation
+    from pipelines.recon.logic import load_rules
 
     rules = load_rules(None)
     lines = []

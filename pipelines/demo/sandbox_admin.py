@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from .config import DemoError
+from pipelines.demo.config import DemoError
 
 
 class SandboxAdmin:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from .config import DemoError
+from pipelines.demo.config import DemoError
 
 
 def simulate_history(db_path: Path, *, days: int, seed: int, start: date,

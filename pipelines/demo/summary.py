@@ -8,13 +8,10 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from pipelines.reports import open_warehouse, resolve_property
-from pipelines.reports.registry import run_report
-from pipelines.reports.reports import Table
-from pipelines.transforms.reconcile import STATUSES
+from pipelines.demo.config import DemoConfig
+from pipelines.recon.logic import STATUSES
+from pipelines.reports import Table, open_warehouse, resolve_property, run_report
 from pipelines.warehouse import read_copy_path
-
-from .config import DemoConfig
 
 
 @dataclass(frozen=True)

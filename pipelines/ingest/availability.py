@@ -7,12 +7,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from models import TypeAvailability
-from pipelines.warehouse import land_availability
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
-from .settings import AVAILABILITY_WINDOW
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
+from pipelines.ingest.settings import AVAILABILITY_WINDOW
+from pipelines.ingest.store import land_availability
 
 STREAM = "availability"
 

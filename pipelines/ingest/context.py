@@ -12,10 +12,9 @@ import duckdb
 
 from models import Property
 from pipelines.api import CallMeter
+from pipelines.ingest.settings import SyncSettings
+from pipelines.ingest.store import SyncRun, record_sync_run
 from pipelines.properties import Endpoint
-from pipelines.warehouse import SyncRun, record_sync_run
-
-from .settings import SyncSettings
 
 
 @dataclass

@@ -14,11 +14,11 @@ reservation resync, never a silent skip.
 
 from __future__ import annotations
 
-from pipelines.warehouse import get_int_cursor, land_events, require_full_resync, transaction
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
+from pipelines.ingest.store import get_int_cursor, land_events, require_full_resync
+from pipelines.warehouse import transaction
 
 STREAM = "events"
 BATCH = 500

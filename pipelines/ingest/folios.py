@@ -39,7 +39,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from models import Folio
-from pipelines.warehouse import (
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
+from pipelines.ingest.store import (
     FolioClassCost,
     advance_cursor,
     get_timestamp_cursor,
@@ -48,12 +51,8 @@ from pipelines.warehouse import (
     last_folio_run_time,
     record_folio_classes,
     record_folio_reads,
-    transaction,
 )
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
+from pipelines.warehouse import transaction
 
 STREAM = "folios"
 CLASSES = ("changed", "in_house", "departed", "sweep")

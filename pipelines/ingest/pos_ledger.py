@@ -1,16 +1,15 @@
 """Stream `pos_ledger`: the POS ledger CSV files of the property's folder (`pos_ledger_dir` of
 the sync settings, else of the properties file, else `PMS_POS_LEDGER_DIR`), each file once, a
-bad file quarantined with its reason while the others load (pipelines.warehouse.pos_ledger)."""
+bad file quarantined with its reason while the others load (pipelines.ingest.store.pos_ledger)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.warehouse import load_pos_ledger_dir
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
+from pipelines.ingest.store import load_pos_ledger_dir
 
 STREAM = "pos_ledger"
 

@@ -3,11 +3,10 @@ classifications, replaced every run (7 calls)."""
 
 from __future__ import annotations
 
-from pipelines.warehouse import PropertyData, land_reference
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
+from pipelines.ingest.store import PropertyData, land_reference
 
 STREAM = "reference"
 

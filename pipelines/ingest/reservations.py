@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from models import Reservation
 from pipelines.api import InvalidRecord
-from pipelines.warehouse import (
+from pipelines.ingest._preview import preview
+from pipelines.ingest.context import StreamResult, SyncContext
+from pipelines.ingest.progress import report
+from pipelines.ingest.store import (
     Quarantined,
     get_state,
     get_timestamp_cursor,
@@ -29,12 +32,8 @@ from pipelines.warehouse import (
     open_records,
     quarantine_records,
     release_records,
-    transaction,
 )
-
-from ._preview import preview
-from .context import StreamResult, SyncContext
-from .progress import report
+from pipelines.warehouse import transaction
 
 STREAM = "reservations"
 

@@ -6,16 +6,15 @@ from collections.abc import Sequence
 
 import duckdb
 
+from pipelines.ingest.availability import sync_availability
+from pipelines.ingest.context import StreamFn, StreamResult, SyncContext, run_stream
+from pipelines.ingest.events import sync_events
+from pipelines.ingest.folios import sync_folios
+from pipelines.ingest.pos_ledger import sync_pos_ledger
+from pipelines.ingest.reference import sync_reference
+from pipelines.ingest.reservations import sync_reservations
+from pipelines.ingest.settings import SyncSettings
 from pipelines.properties import Endpoint
-
-from .availability import sync_availability
-from .context import StreamFn, StreamResult, SyncContext, run_stream
-from .events import sync_events
-from .folios import sync_folios
-from .pos_ledger import sync_pos_ledger
-from .reference import sync_reference
-from .reservations import sync_reservations
-from .settings import SyncSettings
 
 STREAMS: dict[str, StreamFn] = {
     "reference": sync_reference,

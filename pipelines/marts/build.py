@@ -2,7 +2,7 @@
 
 MARTS is in build order: a mart reads only core.* and the marts before it. The snapshot marts
 (`Snapshots`: otb_snapshots, pickup, pace) are computed from the first snapshot whose inputs
-changed since their last build (pipelines/transforms/snapshot_inputs.py), the others whole.
+changed since their last build (pipelines/marts/logic/snapshot_inputs.py), the others whole.
 """
 
 from __future__ import annotations
@@ -16,38 +16,38 @@ from typing import TypeVar, cast
 import duckdb
 import polars as pl
 
-from pipelines.transforms.alerts import AlertSettings, alerts
-from pipelines.transforms.booking_kpis import booking_kpis
-from pipelines.transforms.booking_outcomes import booking_outcomes
-from pipelines.transforms.forecast import (
+from pipelines.forecast.logic import (
+    AlertSettings,
     ForecastSettings,
     accuracy,
+    alerts,
     backtest,
     forecast_daily,
     scored_forecasts,
 )
-from pipelines.transforms.history import rebuild_before_first_sync, snapshot_ranges
-from pipelines.transforms.line_rooms import with_single_room_entries
-from pipelines.transforms.no_shows import cancellations, with_no_show_flag
-from pipelines.transforms.occupancy import (
+from pipelines.marts import read
+from pipelines.marts.logic.booking_kpis import booking_kpis
+from pipelines.marts.logic.booking_outcomes import booking_outcomes
+from pipelines.marts.logic.history import rebuild_before_first_sync, snapshot_ranges
+from pipelines.marts.logic.no_shows import cancellations, with_no_show_flag
+from pipelines.marts.logic.occupancy import (
     occupancy_by_room_type,
     occupancy_daily,
     other_revenue_by_room_type,
     other_revenue_daily,
 )
-from pipelines.transforms.otb import HORIZON_DAYS, otb_snapshots
-from pipelines.transforms.pace import STLY_DAYS, pace
-from pipelines.transforms.persons import with_persons
-from pipelines.transforms.pickup import WINDOWS, pickup
-from pipelines.transforms.revenue import revenue_daily
-from pipelines.transforms.room_fees import room_fees
-from pipelines.transforms.segments import segment_daily
-from pipelines.transforms.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
-from pipelines.transforms.stay_nights import stay_nights
-from pipelines.transforms.tieout import revenue_tieout
-
-from . import read
-from .write import Replaced, Since, replace_rows
+from pipelines.marts.logic.otb import HORIZON_DAYS, otb_snapshots
+from pipelines.marts.logic.pace import STLY_DAYS, pace
+from pipelines.marts.logic.persons import with_persons
+from pipelines.marts.logic.pickup import WINDOWS, pickup
+from pipelines.marts.logic.revenue import revenue_daily
+from pipelines.marts.logic.room_fees import room_fees
+from pipelines.marts.logic.segments import segment_daily
+from pipelines.marts.logic.snapshot_inputs import book_days, pace_inputs, rebuild_start, salted
+from pipelines.marts.logic.stay_nights import stay_nights
+from pipelines.marts.logic.tieout import revenue_tieout
+from pipelines.marts.write import Replaced, Since, replace_rows
+from pipelines.vocabulary import with_single_room_entries
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from decimal import Decimal
 import duckdb
 import polars as pl
 
-from pipelines.transforms.frames import DEFAULT_TIMEZONE
-from pipelines.transforms.money import DEFAULT_ACCOMMODATION_VAT_PCT
-from pipelines.warehouse.frames import query_frame as frame
+from pipelines.marts.logic.money import DEFAULT_ACCOMMODATION_VAT_PCT
+from pipelines.vocabulary import DEFAULT_TIMEZONE
+from pipelines.warehouse import query_frame as frame
 
 
 @dataclass(frozen=True)

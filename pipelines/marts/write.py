@@ -20,10 +20,8 @@ from uuid import uuid4
 import duckdb
 import polars as pl
 
-from pipelines.warehouse import insert_frame, registered, transaction
-from pipelines.warehouse.frames import query_frame
-
-from .read import stored_rows
+from pipelines.marts.read import stored_rows
+from pipelines.warehouse import insert_frame, query_frame, registered, transaction
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 surface gives it), its basis in words, and, for a ratio, the sums it divides. A ratio is
 always recomputed from sums over the period, never averaged, and rounded half-up to the cent.
 A figure on another basis has another name (`adr_net`, nights only; `adr_incl_fees_net`,
-STR's, fees in)."""
+STR's, fees in). A change against a budget or last year is read in points for a percentage
+and in percent of the base for anything else (`change`); a share of a total is `share_pct`."""
 
 from __future__ import annotations
 
@@ -92,3 +93,28 @@ METRICS: dict[str, Metric] = {m.name: m for m in (*_SUMS, *_RATIOS)}
 def ratio(name: str, sums: Mapping[str, object]) -> Decimal | None:
     """METRICS[name] of these sums."""
     return METRICS[name].of(sums)
+
+
+def share_pct(part: object, whole: object) -> Decimal | None:
+    """`part` as a percentage of `whole` (a segment's share of the rooms sold), half-up to the
+    cent; None without a whole."""
+    if part is None or whole is None or not Decimal(str(whole)):
+        return None
+    return (Decimal(str(part)) * 100 / Decimal(str(whole))).quantize(CENT, ROUND_HALF_UP)
+
+
+def change_unit(name: str) -> str:
+    """How a change of metric `name` is read: "pp" (points) for a percentage, else "%"."""
+    return "pp" if METRICS[name].scale == 100 else "%"
+
+
+def change(name: str, actual: object, base: object) -> Decimal | None:
+    """`actual` against `base` of metric `name` as the trade reads it: a percentage in points
+    (75.00 % against 76.25 % is -1.25 pp), any other figure in percent of the base (90 rooms
+    against 100 is -10.00 %); half-up to the cent; None without a base."""
+    if actual is None or base is None:
+        return None
+    now, then = Decimal(str(actual)), Decimal(str(base))
+    if change_unit(name) == "pp":
+        return (now - then).quantize(CENT, ROUND_HALF_UP)
+    return share_pct(now - then, then)

@@ -1,14 +1,33 @@
-"""`pmsw report ...`: tables read from the warehouse (DuckDB, read-only) for a property and
-a date range, rendered as a table, CSV or JSON. Click wiring lives in `pipelines/cli/report.py`."""
+"""The reports: tables read from the warehouse's read copy for a property and a date range,
+rendered as a table, CSV, JSON or xlsx. Each is declared once in `REPORTS` (its help, options
+and default period); `pmsw report` (pipelines/cli/report.py) builds its commands from them."""
 
-from .errors import ReportError
-from .excel import render_xlsx
-from .registry import REPORTS, run_report
-from .render import FORMATS, render
-from .reports import Report, Table
-from .warehouse import PropertyRow, as_of_line, open_warehouse, resolve_property
+from pipelines.reports.errors import ReportError
+from pipelines.reports.excel import render_xlsx
+from pipelines.reports.registry import REPORTS, run_report
+from pipelines.reports.render import FORMATS, render
+from pipelines.reports.reports import RANGE, SEGMENT_DIMENSIONS, Option, Report, Table
+from pipelines.reports.warehouse import (
+    PropertyRow,
+    as_of_line,
+    open_warehouse,
+    resolve_property,
+)
 
 __all__ = [
-    "FORMATS", "REPORTS", "PropertyRow", "Report", "ReportError", "Table", "as_of_line",
-    "open_warehouse", "render", "render_xlsx", "resolve_property", "run_report",
+    "FORMATS",
+    "RANGE",
+    "REPORTS",
+    "SEGMENT_DIMENSIONS",
+    "Option",
+    "PropertyRow",
+    "Report",
+    "ReportError",
+    "Table",
+    "as_of_line",
+    "open_warehouse",
+    "render",
+    "render_xlsx",
+    "resolve_property",
+    "run_report",
 ]

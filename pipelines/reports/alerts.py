@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import duckdb
 
-from .reports import Query, Table, _title, as_of_date
+from pipelines.reports.reports import Query, Table, _title, as_of_date
 
 ALERTS_COLUMNS = ("stay_date", "weekday", "alert", "value", "threshold", "message",
                   "stly_is_rebuilt", "ly_actual_rooms_sold", "ly_actual_room_revenue_net")

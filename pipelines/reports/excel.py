@@ -24,7 +24,7 @@ from openpyxl.styles import Border, Font, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .reports import Table
+from pipelines.reports.reports import Table
 
 AMOUNT_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0"

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from .errors import ReportError
-from .reports import Query, Table, _title
+from pipelines.reports.errors import ReportError
+from pipelines.reports.reports import Query, Table, _title
 
 if TYPE_CHECKING:
-    from pipelines.transforms.reconcile.config import CityTaxRule
+    from pipelines.recon.logic import CityTaxRule
 
 WORKLIST_COLUMNS = (
     "item", "business_date", "age_days", "status", "reason_code", "state", "folio_id",
@@ -74,7 +74,7 @@ WITH t AS (
     SELECT v.reservation_id, bool_or(v.status = 'checked_in') AS in_house,
            bool_or(v.status = 'checked_out') AS departed,
            bool_and(v.status = 'cancelled') AS cancelled,
-           string_agg(DISTINCT v.room_code, ' ' ORDER BY v.room_code) AS rooms,
+           count(*) AS entries, min(v.room_code) AS only_room,
            min(v.arrival) AS arrival, max(v.departure) AS departure
       FROM core.reservation_room_versions v, t
      WHERE v.property_id = $p AND v.valid_from < t.at
@@ -84,7 +84,8 @@ WITH t AS (
     SELECT folio_id,
            coalesce(sum(total) FILTER (WHERE type <> 'payment'), 0) AS charges,
            coalesce(sum(total) FILTER (WHERE type = 'payment'), 0) AS payments,
-           min(posted_on) AS oldest_posting
+           min(posted_on) AS oldest_posting,
+           string_agg(DISTINCT nullif(room, ''), ' ' ORDER BY nullif(room, '')) AS rooms
       FROM core.folio_lines WHERE property_id = $p AND posted_on <= $d GROUP BY ALL
 ), numbered AS (
     SELECT *, row_number() OVER (PARTITION BY reservation_id ORDER BY folio_id)
@@ -98,7 +99,8 @@ WITH t AS (
            CASE WHEN f.reservation_id IS NULL THEN NULL
                 WHEN r.in_house THEN 'checked_in' WHEN r.departed THEN 'checked_out'
                 WHEN r.cancelled THEN 'cancelled' ELSE 'confirmed' END AS reservation_status,
-           r.rooms, f.guest_name AS holder, r.arrival, r.departure,
+           coalesce(l.rooms, CASE WHEN r.entries = 1 THEN r.only_room END, '') AS rooms,
+           f.guest_name AS holder, r.arrival, r.departure,
            CAST(l.charges AS DECIMAL(12, 2)) AS charges,
            CAST(l.payments AS DECIMAL(12, 2)) AS payments,
            CAST(l.charges - l.payments AS DECIMAL(12, 2)) AS balance, l.oldest_posting,
@@ -131,11 +133,12 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     by = str(q.options.get("by") or "folio")
     bd = q.prop.business_date
     day: date | None = q.options.get("date")
-    if day is not None and day > bd:
-        raise ReportError(f"--date {day} is after the business date of {q.prop.code} ({bd}): "
-                          "a ledger is known up to the business date")
+    if day is not None and day >= bd:
+        raise ReportError(f"--date {day}: business date {day} of {q.prop.code} is not closed "
+                          f"(the last closed one is {bd - timedelta(days=1)}); without --date "
+                          "the ledger is as of the last sync")
     params: dict[str, Any] = {"p": q.prop.property_id, "categories": list(LEDGER_CATEGORIES)}
-    if day is None or day >= bd:
+    if day is None:
         rows = conn.execute(_LEDGER_SQL, params).fetchall()
         when = f"business date {bd} (last sync)"
     else:
@@ -198,13 +201,14 @@ def city_tax(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     closed business date), each night under its city's rule in force that night, resolved
     as the reconciliation resolves it (the property's city and stars); with the option
     `stays`, the stays behind its exemptions instead."""
-    from pipelines.transforms.reconcile import RulesConfigError, load_rules
-    from pipelines.transforms.reconcile.city_tax_return import (
+    from pipelines.recon import property_place, read_inputs
+    from pipelines.recon.logic import (
         STAY_EXEMPTION_COLUMNS,
+        RulesConfigError,
         city_tax_return,
         city_tax_stays,
+        load_rules,
     )
-    from pipelines.warehouse.recon import property_place, read_inputs
 
     try:
         rule = load_rules(q.options.get("rules_file")).city_tax_to_file(

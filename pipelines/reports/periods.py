@@ -10,19 +10,20 @@ from typing import Any
 
 import duckdb
 
-from pipelines.metrics import ratio
-
-from .errors import ReportError
-from .reports import CENT, Query, Table, as_of_date
-from .warehouse import PropertyRow
+from pipelines.metrics import change, change_unit, ratio
+from pipelines.reports.errors import ReportError
+from pipelines.reports.reports import CENT, Query, Table, as_of_date
+from pipelines.reports.warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
                  "total_revenue_net")
-FLASH_COLUMNS = ("metric", "day", "day_last_year", "mtd", "mtd_budget", "mtd_vs_budget_pct",
-                 "mtd_last_year", "mtd_vs_last_year_pct", "month_expected",
-                 "month_budget", "ytd", "ytd_budget", "ytd_vs_budget_pct", "ytd_last_year",
-                 "ytd_vs_last_year_pct")
+FLASH_COLUMNS = ("metric", "day", "day_last_year", "mtd", "mtd_budget", "mtd_vs_budget",
+                 "mtd_last_year", "mtd_vs_last_year", "month_expected", "month_budget", "ytd",
+                 "ytd_budget", "ytd_vs_budget", "ytd_last_year", "ytd_vs_last_year",
+                 "change_unit")
+"""The *_vs_* columns: the change in points for a percentage, in percent of the base for any
+other figure (`pipelines.metrics.change`), as `change_unit` says row by row."""
 
 
 @dataclass
@@ -157,13 +158,6 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
     return sums
 
 
-def _change(actual: Any, base: Any) -> Decimal | None:
-    if actual is None or base is None or not base:
-        return None
-    return ((Decimal(actual) - Decimal(base)) * 100 / Decimal(base)).quantize(CENT,
-                                                                             ROUND_HALF_UP)
-
-
 def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[str, str]:
     """The periods of which the warehouse lacks nights (before its history begins, say),
     each with how many it holds: '195 of 326 nights'."""
@@ -222,11 +216,11 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         got = {k: (None if v is None else v[metric]) for k, v in values.items()}
         rows.append((
             metric, got["day"], got["day_last_year"], got["mtd"], got["mtd_budget"],
-            _change(got["mtd"], got["mtd_budget"]), got["mtd_last_year"],
-            _change(got["mtd"], got["mtd_last_year"]), got["month_expected"],
+            change(metric, got["mtd"], got["mtd_budget"]), got["mtd_last_year"],
+            change(metric, got["mtd"], got["mtd_last_year"]), got["month_expected"],
             got["month_budget"], got["ytd"], got["ytd_budget"],
-            _change(got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
-            _change(got["ytd"], got["ytd_last_year"])))
+            change(metric, got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
+            change(metric, got["ytd"], got["ytd_last_year"]), change_unit(metric)))
     missing = "".join(f"; {name} not shown: the warehouse holds {held}"
                       for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
@@ -274,10 +268,12 @@ def _month_row(label: str, nights: int, actual: int, expected: _Sums, budget: _S
             values["occupancy_pct"], values["adr_net"], values["revpar_net"], expected.room,
             None if budget is None else int(budget.sold),
             None if budget is None else budget.room,
-            None if budget is None else _change(expected.room, budget.room),
+            None if budget is None else change("room_revenue_net", expected.room,
+                                               budget.room),
             None if last_year is None else int(last_year.sold),
             None if last_year is None else last_year.room,
-            None if last_year is None else _change(expected.room, last_year.room))
+            None if last_year is None else change("room_revenue_net", expected.room,
+                                                  last_year.room))
 
 
 def _add(total: _Sums | None, sums: _Sums | None) -> _Sums | None:

@@ -9,7 +9,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from .reports import Table
+from pipelines.reports.reports import Table
 
 FORMATS = ("table", "csv", "json", "xlsx")
 """xlsx is binary: `pipelines.reports.excel.render_xlsx`, not `render`."""

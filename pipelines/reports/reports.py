@@ -7,17 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from decimal import Decimal
+from typing import Any, Literal
 
 import duckdb
 
-from pipelines.metrics import ratio
-from pipelines.transforms.departments import DEPARTMENTS
-from pipelines.transforms.forecast import HORIZONS, ForecastSettings
-from pipelines.transforms.reconcile import STATUSES
-
-from .warehouse import PropertyRow
+from pipelines.forecast.logic import HORIZONS, ForecastSettings
+from pipelines.metrics import ratio, share_pct
+from pipelines.recon.logic import STATUSES
+from pipelines.reports.warehouse import PropertyRow
+from pipelines.vocabulary import DEPARTMENTS
 
 CENT = Decimal("0.01")
 
@@ -43,13 +42,41 @@ class Query:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+RANGE = "range"
+"""An option whose dest is RANGE sets the report's dates (a --date D is --from D --to D, a
+--month M its first and last day) rather than reaching the builder."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of one report, beyond those every report takes (--property, --format...)."""
+
+    flag: str
+    """As typed: "--window"."""
+    dest: str
+    """The key the builder reads in Query.options, or RANGE."""
+    help: str
+    kind: Literal["choice", "date", "month", "flag", "file"] = "choice"
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    required: bool = False
+
+
 @dataclass(frozen=True)
 class Report:
+    """A report declared once: the CLI command, the xlsx and the web pages are built from it."""
+
     name: str
     tables: tuple[str, ...]
     default_range: Callable[[date], tuple[date, date]]
     """From the property's business date: the dates shown when --from/--to are omitted."""
     build: Callable[[duckdb.DuckDBPyConnection, Query], Table]
+    help: str = ""
+    """What it shows (the first sentence is its summary), then, after a blank line, notes
+    and examples (`pmsw report NAME --help`)."""
+    options: tuple[Option, ...] = ()
+    takes_range: bool = True
+    """Whether --from/--to mean something to it."""
 
 
 def _past_30(business_date: date) -> tuple[date, date]:
@@ -58,12 +85,6 @@ def _past_30(business_date: date) -> tuple[date, date]:
 
 def _next_30(business_date: date) -> tuple[date, date]:
     return business_date, business_date + timedelta(days=29)
-
-
-def _ratio(num: Decimal | int, den: Decimal | int, scale: int = 1) -> Decimal | None:
-    if not den:
-        return None
-    return (Decimal(num) * scale / Decimal(den)).quantize(CENT, ROUND_HALF_UP)
 
 
 def _title(q: Query, what: str) -> str:
@@ -188,11 +209,10 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     sold = sum(int(r[1]) for r in rows)
     revenue = sum((Decimal(r[2]) for r in rows), Decimal("0.00"))
     nights = sum((Decimal(r[3]) for r in rows), Decimal("0.00"))
-    out = [(r[0], int(r[1]), _ratio(int(r[1]), sold, 100), Decimal(r[2]),
-            _ratio(Decimal(r[2]), revenue, 100),
+    out = [(r[0], int(r[1]), share_pct(r[1], sold), Decimal(r[2]), share_pct(r[2], revenue),
             ratio("adr_net", {"room_revenue_nights_net": r[3], "rooms_sold": r[1]}))
            for r in rows]
-    total = ("total", sold, _ratio(sold, sold, 100), revenue, _ratio(revenue, revenue, 100),
+    total = ("total", sold, share_pct(sold, sold), revenue, share_pct(revenue, revenue),
              ratio("adr_net", {"room_revenue_nights_net": nights, "rooms_sold": sold})
              ) if rows else None
     return Table(_title(q, f"Segments by {by.replace('_', ' ')} (stay dates)"),

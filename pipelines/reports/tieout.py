@@ -14,10 +14,9 @@ from typing import Any
 
 import duckdb
 
-from pipelines.transforms.departments import ACCOMMODATION, CODES, DEPARTMENTS, OTHER
-
-from .errors import ReportError
-from .reports import Query, Table, _title
+from pipelines.reports.errors import ReportError
+from pipelines.reports.reports import Query, Table, _title
+from pipelines.vocabulary import ACCOMMODATION, CODES, DEPARTMENTS, OTHER
 
 TIEOUT_COLUMNS = ("department", "folio_lines_net", "folio_lines_gross", "reported_net",
                   "of_which_fees_net", "reported_by", "difference_net", "explained_net",
@@ -41,9 +40,17 @@ def last_closed(business_date: date) -> tuple[date, date]:
 
 def tieout(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     closed = q.prop.business_date - timedelta(days=1)
-    if q.last > closed:
-        raise ReportError(f"--to {q.last}: a tie-out is of closed business dates; the last "
+    first, last = q.first, q.last
+    if q.options.get("month") is not None:  # the month's closed dates: month to date if open
+        first, last = q.options["month"]
+        if first > closed:
+            raise ReportError(f"--month {first:%Y-%m}: no business date of it is closed yet; "
+                              f"the last closed one of {q.prop.code} is {closed}")
+        last = min(last, closed)
+    elif last > closed:
+        raise ReportError(f"--to {last}: a tie-out is of closed business dates; the last "
                           f"one of {q.prop.code} is {closed}")
+    q = Query(q.prop, first, last, q.options)
     params: dict[str, Any] = {"p": q.prop.property_id, "first": q.first, "last": q.last}
     zero = Decimal("0.00")
     folio = {r[0]: (Decimal(r[1]), Decimal(r[2]))

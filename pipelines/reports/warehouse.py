@@ -8,9 +8,8 @@ from pathlib import Path
 
 import duckdb
 
+from pipelines.reports.errors import ReportError
 from pipelines.warehouse import WarehouseError, WarehouseMissingError, open_read_copy
-
-from .errors import ReportError
 
 SETUP_HINT = "run `make demo` or `pmsw sync` first"
 
@@ -102,11 +101,3 @@ def resolve_property(conn: duckdb.DuckDBPyConnection, path: Path,
         if wanted.strip().lower() in (row.code.lower(), str(row.property_id)):
             return row
     raise ReportError(f"unknown property {wanted!r}: the warehouse holds {known}")
-
-
-def parse_date(value: str, option: str) -> date:
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ReportError(f"{option} {value!r} is not a date: use YYYY-MM-DD, e.g. "
-                          "2026-03-01") from None

@@ -1,13 +1,10 @@
-"""The DuckDB warehouse: migrations from sql/, loaders (merge, SCD2 history), sync state.
-
-Every loader takes API v1 models and a DuckDB connection, and writes its raw payloads, its
-core rows and its cursor in ONE transaction (`transaction()`; nested blocks join the outer).
-Nothing here knows HTTP or Dagster. Tables and columns: docs/warehouse.md.
+"""The engine: open the DuckDB warehouse (the writer waits its turn; readers read the
+published copy), migrate it from sql/, its views, transactions, staging of frames, the one
+writing path that publishes on exit, and the export. Nothing here knows a hotel, HTTP or
+Dagster. Tables and columns: docs/warehouse.md.
 """
 
-from ._staging import insert_frame, registered
-from .availability import land_availability
-from .connection import (
+from pipelines.warehouse.connection import (
     DEFAULT_PATH,
     MEMORY_ENV,
     WAIT_ENV,
@@ -24,103 +21,67 @@ from .connection import (
     resolve,
     thread_cursor,
 )
-from .events import EventLanding, land_events
-from .folio_reads import (
-    FolioClassCost,
-    forget_folio_reads,
-    last_folio_reads,
-    last_folio_run_time,
-    record_folio_classes,
-    record_folio_reads,
+from pipelines.warehouse.export import export_parquet
+from pipelines.warehouse.frames import query_frame
+from pipelines.warehouse.migrate import MigrationError, migrate
+from pipelines.warehouse.publish import Published, publish
+from pipelines.warehouse.staging import (
+    BOOL,
+    DATE,
+    DEC,
+    INT,
+    JSON,
+    STR,
+    TS,
+    dec,
+    drop,
+    frame_of,
+    insert_frame,
+    registered,
+    require_aware,
+    stage,
+    to_json,
 )
-from .folios import FolioLanding, land_folios, net_and_gross
-from .guests import land_guests
-from .migrate import MigrationError, migrate
-from .pos_ledger import LedgerLoad, load_pos_ledger_dir
-from .publish import Published, publish
-from .quarantine import (
-    OpenRecord,
-    Quarantined,
-    open_records,
-    quarantine_records,
-    release_records,
-)
-from .reference import PropertyData, UnknownPropertyError, land_reference, property_row
-from .reservations import ReservationLanding, land_reservations, max_updated_at
-from .sync_state import (
-    SyncRun,
-    SyncState,
-    advance_cursor,
-    clear_full_resync,
-    get_cursor,
-    get_int_cursor,
-    get_state,
-    get_timestamp_cursor,
-    record_sync_run,
-    require_full_resync,
-    reset_cursor,
-)
-from .transaction import transaction
+from pipelines.warehouse.transaction import transaction
+from pipelines.warehouse.writer import writer
 
 __all__ = [
+    "BOOL",
+    "DATE",
+    "DEC",
     "DEFAULT_PATH",
+    "INT",
+    "JSON",
     "MEMORY_ENV",
+    "STR",
+    "TS",
     "WAIT_ENV",
     "WAREHOUSE_ENV",
-    "EventLanding",
-    "FolioClassCost",
-    "FolioLanding",
-    "LedgerLoad",
     "MigrationError",
-    "OpenRecord",
-    "PropertyData",
     "Published",
-    "Quarantined",
-    "ReservationLanding",
-    "SyncRun",
-    "SyncState",
-    "UnknownPropertyError",
     "WarehouseError",
     "WarehouseLockedError",
     "WarehouseMissingError",
     "WarehouseSchemaError",
-    "advance_cursor",
-    "clear_full_resync",
     "connect",
+    "dec",
     "default_path",
-    "forget_folio_reads",
-    "get_cursor",
-    "get_int_cursor",
-    "get_state",
-    "get_timestamp_cursor",
+    "drop",
+    "export_parquet",
+    "frame_of",
     "insert_frame",
-    "land_availability",
-    "land_events",
-    "land_folios",
-    "land_guests",
-    "land_reference",
-    "land_reservations",
-    "last_folio_reads",
-    "last_folio_run_time",
-    "load_pos_ledger_dir",
-    "max_updated_at",
     "migrate",
-    "net_and_gross",
     "open_read_copy",
-    "open_records",
     "out_of_memory",
-    "property_row",
     "publish",
-    "quarantine_records",
+    "query_frame",
     "read_copy_path",
-    "record_folio_classes",
-    "record_folio_reads",
-    "record_sync_run",
     "registered",
-    "release_records",
-    "require_full_resync",
-    "reset_cursor",
+    "require_aware",
     "resolve",
+    "stage",
     "thread_cursor",
+    "to_json",
     "transaction",
+    "writer",
 ]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from .schema import bring_up_to_date, schema_gap
+from pipelines.warehouse.schema import bring_up_to_date, schema_gap
 
 DEFAULT_PATH = Path("data/warehouse.duckdb")
 WAREHOUSE_ENV = "PMSW_WAREHOUSE"
@@ -46,7 +46,7 @@ memory")."""
 LEAST_MEMORY_MB = 48
 LEAST_MEMORY_LIMIT = f"{LEAST_MEMORY_MB}MB"
 """The least PMSW_WAREHOUSE_MEMORY_LIMIT accepted: the least a 40-hotel group's sync was run with
-(benchmarks/results.md, "The same with the writer's DuckDB at 48 MB"). At `0B` every write
+(b921919:benchmarks/results.md, "The same with the writer's DuckDB at 48 MB"). At `0B` every write
 fails in DuckDB and is rolled back."""
 LEAST_MEMORY_BYTES = LEAST_MEMORY_MB * 1000 ** 2
 READ_COPY_SUFFIX = ".read.duckdb"
@@ -111,10 +111,10 @@ def writer_memory_limit() -> str:
 
     Why a writer has a limit at all: DuckDB keeps every block it reads or writes in its
     buffer pool up to its limit, by default 80 % of the machine's memory, so a writer's memory
-    grew with the data it touched, and a group's run with its properties (benchmarks/results.md,
-    "99 hotels with the writer's DuckDB at 48 MB"). Past the limit DuckDB evicts clean blocks
-    and spills to its temporary directory; the readers' own processes keep DuckDB's default
-    (a notebook should cache what it reads)."""
+    grew with the data it touched, and a group's run with its properties
+    (b921919:benchmarks/results.md, "99 hotels with the writer's DuckDB at 48 MB"). Past the
+    limit DuckDB evicts clean blocks and spills to its temporary directory; the readers' own
+    processes keep DuckDB's default (a notebook should cache what it reads)."""
     raw = os.environ.get(MEMORY_ENV, "").strip()
     if not raw:
         return f"{max(MEMORY_FLOOR_MIB, MEMORY_PER_THREAD_MIB * (os.cpu_count() or 1))}MiB"

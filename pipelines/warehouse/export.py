@@ -1,13 +1,14 @@
-"""Export the marts as Parquet, partitioned by property, for the rest of the ecosystem (BI
-tools, Spark, a lakehouse): `pmsw export parquet DIR`, or on every publish with
-PMSW_EXPORT_PARQUET=DIR (docs/scaling.md, "Parquet and object storage").
+"""Export the marts, the reconciliation and their views as Parquet, partitioned by property,
+for the rest of the ecosystem (BI tools, Spark, a lakehouse): `pmsw export parquet DIR`, or on
+every publish with PMSW_EXPORT_PARQUET=DIR (docs/scaling.md, "Parquet and object storage").
 
-It reads the read copy (never the writer's file), so it runs beside a sync. Each mart.* table
-`t` becomes `DIR/t/property_id=<id>/data_0.parquet` (hive partitioning, DuckDB's
-`COPY ... (FORMAT parquet, PARTITION_BY (property_id))`); a table without a property_id
-column (mart.departments) is one file `DIR/t/data_0.parquet`. Each table is written to a
-temporary folder beside its target and swapped in, so a reader never sees a table half
-written (the tables are swapped one after another, not all at once).
+It reads the read copy (never the writer's file), so it runs beside a sync. Each table or
+view `t` of schema mart becomes `DIR/t/property_id=<id>/data_0.parquet` (hive partitioning,
+DuckDB's `COPY ... (FORMAT parquet, PARTITION_BY (property_id))`), each of schema recon
+`DIR/recon/t/...`; one without a property_id column (mart.departments) is one file
+`DIR/t/data_0.parquet`. Each is written to a temporary folder beside its target and swapped
+in, so a reader never sees one half written (they are swapped one after another, not all at
+once).
 """
 
 from __future__ import annotations
@@ -20,17 +21,21 @@ from pathlib import Path
 
 import duckdb
 
-from .connection import WarehouseError, open_read_copy
+from pipelines.warehouse.connection import WarehouseError, open_read_copy
 
 EXPORT_ENV = "PMSW_EXPORT_PARQUET"
 """A folder: export the marts there as Parquet after every publish of the read copy."""
 PARTITION = "property_id"
 
 
+SCHEMAS = ("mart", "recon")
+"""Exported, tables and views; mart at the top of the folder, recon under recon/."""
+
+
 @dataclass(frozen=True)
 class Exported:
     table: str
-    """mart.<name>."""
+    """schema.name of the table or view."""
     path: Path
     rows: int
     partitioned: bool
@@ -40,62 +45,69 @@ def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
-def mart_tables(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, bool]]:
-    """(name, has property_id) of every base table of schema mart, by name."""
+def relations(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, str, bool]]:
+    """(schema, name, has property_id) of every table and view of SCHEMAS, by schema and name."""
     rows = conn.execute(
-        "SELECT t.table_name, bool_or(c.column_name = $col) FROM duckdb_tables() t "
-        "JOIN duckdb_columns() c ON c.database_name = t.database_name "
-        "AND c.schema_name = t.schema_name AND c.table_name = t.table_name "
-        "WHERE t.database_name = current_database() AND t.schema_name = 'mart' "
-        "GROUP BY t.table_name ORDER BY t.table_name", {"col": PARTITION}).fetchall()
-    return [(str(name), bool(has)) for name, has in rows]
+        "SELECT schema_name, table_name, bool_or(column_name = $col) FROM duckdb_columns() "
+        "WHERE database_name = current_database() AND list_contains($schemas, schema_name) "
+        "GROUP BY 1, 2", {"col": PARTITION, "schemas": list(SCHEMAS)}).fetchall()
+    return sorted(((str(schema), str(name), bool(has)) for schema, name, has in rows),
+                  key=lambda r: (SCHEMAS.index(r[0]), r[1]))
 
 
-def export_marts(conn: duckdb.DuckDBPyConnection, target: Path) -> list[Exported]:
-    """Write every mart table of `conn` (a read copy connection) under `target`."""
-    target.mkdir(parents=True, exist_ok=True)
+def folder_of(target: Path, schema: str, name: str) -> Path:
+    """Where the export puts schema.name under `target`."""
+    return target / name if schema == "mart" else target / schema / name
+
+
+def export_relations(conn: duckdb.DuckDBPyConnection, target: Path) -> list[Exported]:
+    """Write every table and view of SCHEMAS of `conn` (a read copy connection) under
+    `target`."""
     done: list[Exported] = []
-    for name, partitioned in mart_tables(conn):
-        final = target / name
-        temporary = target / f".{name}.tmp-{os.getpid()}"
+    for schema, name, partitioned in relations(conn):
+        final = folder_of(target, schema, name)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        temporary = final.with_name(f".{name}.tmp-{os.getpid()}")
         shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir()
-        row = conn.execute(f'SELECT count(*) FROM mart."{name}"').fetchone()
+        relation = f'{schema}."{name}"'
+        row = conn.execute(f"SELECT count(*) FROM {relation}").fetchone()
         rows = 0 if row is None else int(row[0])
         if rows:
             options = (f"FORMAT parquet, PARTITION_BY ({PARTITION}), OVERWRITE_OR_IGNORE"
                        if partitioned else "FORMAT parquet")
             out = temporary if partitioned else temporary / "data_0.parquet"
-            conn.execute(f"COPY (SELECT * FROM mart.\"{name}\" ORDER BY ALL) "
+            conn.execute(f"COPY (SELECT * FROM {relation} ORDER BY ALL) "
                          f"TO '{_quoted(out)}' ({options})")
         if final.exists():
-            old = target / f".{name}.old-{os.getpid()}"
+            old = final.with_name(f".{name}.old-{os.getpid()}")
             os.replace(final, old)
             os.replace(temporary, final)
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(temporary, final)
-        done.append(Exported(f"mart.{name}", final, rows, partitioned))
+        done.append(Exported(f"{schema}.{name}", final, rows, partitioned))
     return done
 
 
 def export_parquet(warehouse: str | Path | None, target: str | Path) -> tuple[list[Exported],
                                                                              float]:
-    """Export the marts of the read copy of `warehouse` under `target`; (tables, seconds)."""
+    """Export the marts, recon.* and their views of the read copy of `warehouse` under
+    `target`; (tables and views, seconds)."""
     started = time.perf_counter()
     conn = open_read_copy(warehouse)
     try:
-        tables = export_marts(conn, Path(target))
+        tables = export_relations(conn, Path(target))
     except (duckdb.Error, OSError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise WarehouseError(f"cannot export the marts to {target}: {first}") from None
+        raise WarehouseError(f"cannot export to {target}: {first}") from None
     finally:
         conn.close()
     return tables, time.perf_counter() - started
 
 
 def export_after_publish(warehouse: str | Path | None) -> list[Exported] | None:
-    """When PMSW_EXPORT_PARQUET names a folder, export the marts there (after a publish)."""
+    """When PMSW_EXPORT_PARQUET names a folder, export there (after a publish)."""
     folder = os.environ.get(EXPORT_ENV, "").strip()
     if not folder:
         return None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 
-from .transaction import transaction
+from pipelines.warehouse.transaction import transaction
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

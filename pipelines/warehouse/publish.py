@@ -31,8 +31,8 @@ from typing import Literal
 
 import duckdb
 
-from .connection import STORAGE_VERSION, read_copy_path, resolve
-from .transaction import WRITER_LOCK, transaction
+from pipelines.warehouse.connection import STORAGE_VERSION, read_copy_path, resolve
+from pipelines.warehouse.transaction import WRITER_LOCK, transaction
 
 _ATTACHED = "pmsw_publish"
 _VERSION = re.compile(r"v(\d+)\.(\d+)\.(\d+)")
@@ -165,7 +165,9 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
     os.replace(temporary, copy)
     _fsync(copy.parent)
     seconds, size = time.perf_counter() - started, copy.stat().st_size
-    from .export import export_after_publish  # the export reads the copy just published
+    from pipelines.warehouse.export import (
+        export_after_publish,  # the export reads the copy just published
+    )
 
     exported = export_after_publish(warehouse)
     return Published(copy, published_at, seconds, size,

@@ -13,11 +13,10 @@ from functools import cache
 
 import duckdb
 
-from pipelines.transforms.departments import DEPARTMENTS
-
-from .migrate import applied, discover, migrate
-from .transaction import transaction
-from .views import apply_views, view_files
+from pipelines.vocabulary import DEPARTMENTS
+from pipelines.warehouse.migrate import applied, discover, migrate
+from pipelines.warehouse.transaction import transaction
+from pipelines.warehouse.views import apply_views, view_files
 
 
 @cache

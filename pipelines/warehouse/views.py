@@ -2,7 +2,7 @@
 
 Views hold no data, so unlike migrations they are simply replaced: the files are the truth.
 `connect()` applies them after the migrations. Before the views, the reference table
-`mart.departments` is refilled from `pipelines.transforms.departments.DEPARTMENTS`, so the SQL
+`mart.departments` is refilled from `pipelines.vocabulary.departments.DEPARTMENTS`, so the SQL
 reads the departments from the same definition as the marts and the reports.
 """
 
@@ -12,10 +12,9 @@ from pathlib import Path
 
 import duckdb
 
-from pipelines.transforms.departments import DEPARTMENTS
-
-from .migrate import sql_dir
-from .transaction import transaction
+from pipelines.vocabulary import DEPARTMENTS
+from pipelines.warehouse.migrate import sql_dir
+from pipelines.warehouse.transaction import transaction
 
 
 def view_files(folder: Path | None = None) -> list[Path]:

@@ -89,9 +89,10 @@ class BookingEngine:
         average = Decimal(priced.total_cents) / len(priced.nights)
         return from_cents(int(average * Decimal(str(round(factor, 4)))))
 
-    def create(self, plan: BookingPlan) -> int | None:
+    def create(self, plan: BookingPlan, plan_code: str | None = None) -> int | None:
         """Book the plan; when its room type is full, offer the other types that fit; when
-        they are full too, force the booking of the type asked for.
+        they are full too, force the booking of the type asked for. `plan_code` replaces the
+        plan's rate plan (the cashier's complimentary and house-use rooms, never marked up).
 
         The demand book sells no night beyond what the hotel holds in the end, so a type is
         full here only for rooms held by bookings that will still cancel (or out of order):
@@ -100,7 +101,10 @@ class BookingEngine:
         self.stats.requested += 1
         occupancy = self.occupancy(plan.arrival, plan.departure)
         factor = 1.0 + max(0.0, occupancy - MARKUP_FROM) / (1 - MARKUP_FROM) * MARKUP_MAX
-        plan_id = self.hotel.plan_ids.get(plan.plan_code)
+        code = plan_code or plan.plan_code
+        if code in ("COMP", "HOUSE"):
+            factor = 1.0
+        plan_id = self.hotel.plan_ids.get(code)
         first = plan.rooms[0]
         persons = first.adults + sum(1 for c in first.children if c != "INF")
         candidates = [first.type_code] + [

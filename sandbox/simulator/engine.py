@@ -4,12 +4,14 @@ A day D (the business date) runs its actions in time order (hotel local time); a
 schedule later ones (a same-day booking schedules its check-in):
 
   06:30  the cashier settles the no-shows of the last audit
+  08:30  the accounts and departed guests whose payment is due pay (cashier.py)
   07:00  breakfast tickets (B&B plans: every person but infants; others now and then)
   07:30  check-outs of the day's departures and early departures, folios settled and closed
   all day  bookings made today, option confirmations, modifications, cancellations
   09:00  rooms assigned to the day's arrivals
   10:00  now and then a room goes out of order for a few nights
   12:30  housekeeping cleans dirty rooms; 15:30 inspects some
+  10:30  laundry of long stays, posted by the desk (now and then reversed and posted again)
   12-22  check-ins at each booking's arrival time, guests placed, some deposits
   18-23  restaurant and bar tickets
   23:30  city tax and parking of the night D
@@ -41,6 +43,7 @@ from ..services.city_tax import night_tax, rule_on
 from ..services.night_audit import AuditResult, run_night_audit
 from ..settings import save_clock
 from .booking import BookingEngine
+from .cashier import Cashier
 from .demand import BookingPlan
 from .demand_book import DemandBook
 from .frontdesk import FrontDesk
@@ -94,6 +97,7 @@ class HotelSim:
     engine: BookingEngine = field(init=False)
     desk: FrontDesk = field(init=False)
     pos: PosTerminal = field(init=False)
+    cashier: Cashier = field(init=False)
     by_booking_day: dict[date, list[BookingPlan]] = field(default_factory=dict)
     follow_ups: dict[date, list[tuple[int, str, BookingPlan]]] = field(default_factory=dict)
     plan_of_stay: dict[int, BookingPlan] = field(default_factory=dict)
@@ -110,6 +114,7 @@ class HotelSim:
         self.engine = BookingEngine(ctx, self.hotel)
         self.desk = FrontDesk(ctx)
         self.pos = PosTerminal(ctx, self.hotel, self.params.pos.drop_share)
+        self.cashier = Cashier(ctx, self.hotel, self.seed, self.params.money)
         self.book = DemandBook(self.params.demand, self.hotel.profile, self.seed,
                                self.demand_origin)
         self.generated_to = self.demand_origin
@@ -183,7 +188,9 @@ class HotelSim:
             queue.add(minute, partial(self._run_follow_up, kind, plan))
         if not full:
             return
-        queue.add(6 * 60 + 30, self.desk.settle_no_shows)
+        queue.add(6 * 60 + 30, self._settle_no_shows)
+        queue.add(8 * 60 + 30, lambda: self.cashier.collect_due(day))
+        queue.add(10 * 60 + 30, lambda: self.cashier.laundry(self._in_house(day), rng))
         queue.add(7 * 60, lambda: self._breakfast(day, queue, rng))
         queue.add(7 * 60 + 30, lambda: self._departures(day, queue, rng))
         queue.add(9 * 60, lambda: self._arrivals(day, queue, rng))
@@ -194,10 +201,15 @@ class HotelSim:
         queue.add(18 * 60, lambda: self._evening(day, queue, rng))
         queue.add(23 * 60 + 30, lambda: self._night_postings(day, rng))
 
+    def _settle_no_shows(self) -> None:
+        self.desk.stats.documents += self.cashier.settle_no_shows()
+
     def _book(self, day: date, queue: DayQueue, plan: BookingPlan, full: bool) -> None:
-        reservation_id = self.engine.create(plan)
+        terms = self.cashier.terms(plan)
+        reservation_id = self.engine.create(plan, terms.plan_code)
         if reservation_id is None:
             return
+        self.cashier.take_advance(reservation_id, terms)
         self._booked(plan, reservation_id, day, queue)
         if full and plan.arrival == day and not plan.no_show:
             # A booking for today: the guest comes at the arrival time (or soon after booking).
@@ -214,15 +226,22 @@ class HotelSim:
         return local.hour * 60 + local.minute
 
     def _run_follow_up(self, kind: str, plan: BookingPlan) -> None:
+        reservation_id = self.engine.reservation_of.get(plan.ref)
         if kind == "confirm":
             self.engine.confirm(plan)
+            if reservation_id is not None:
+                self.cashier.take_advance(reservation_id, self.cashier.terms(plan))
         elif kind == "cancel":
             self.engine.cancel(plan)
+            if reservation_id is not None:
+                self.cashier.refund_cancelled(reservation_id)
         elif kind == "modify" and plan.modification is not None:
             change = plan.modification
             if change.arrival is not None and change.arrival < self.first_arrival:
                 return  # nobody arrives before the hotel's first simulated day
             self.engine.modify(plan, change)
+            if reservation_id is not None:
+                self.cashier.refund_cancelled(reservation_id)  # rooms a group dropped
 
     def _in_house(self, night: date) -> list[sqlite3.Row]:
         """Rooms checked in and staying the night `night`, with their room code."""
@@ -289,7 +308,14 @@ class HotelSim:
             queue.add(minute, partial(self._check_out, stay["id"], early, full_period))
 
     def _check_out(self, stay_id: int, early: bool, full_period: bool) -> None:
-        self.desk.check_out(stay_id, early, full_period)
+        terms = self.cashier.terms(self.plan_of_stay.get(stay_id))
+        current = one(self.ctx.conn, "SELECT status FROM reservation_rooms WHERE id = ?",
+                      stay_id)
+        if current is not None and current["status"] == "checked_in":
+            self.cashier.maybe_rebate(
+                stay_id, rng_for(self.seed, self.property_id, "rebate", stay_id))
+        self.desk.check_out(stay_id, early, full_period,
+                            partial(self.cashier.settle, terms=terms))
         self.parking.discard(stay_id)
 
     def _arrivals(self, day: date, queue: DayQueue, rng: random.Random) -> None:
@@ -307,8 +333,10 @@ class HotelSim:
         rng = rng_for(self.seed, self.property_id, "check-in", stay_id)
         plan = self.plan_of_stay.get(stay_id)
         last_name = plan.booker.last_name if plan is not None else "Guest"
-        if self.desk.check_in(stay_id, rng, last_name) and \
-                rng.random() < self.params.pos.parking_share:
+        if not self.desk.check_in(stay_id, rng, last_name):
+            return
+        self.cashier.at_check_in(stay_id, self.cashier.terms(plan), rng)
+        if rng.random() < self.params.pos.parking_share:
             self.parking.add(stay_id)
 
     def _evening(self, day: date, queue: DayQueue, rng: random.Random) -> None:
@@ -329,7 +357,10 @@ class HotelSim:
 
     def _night_postings(self, day: date, rng: random.Random) -> None:
         pos = self.params.pos
+        house_use = self.hotel.plan_ids.get("HOUSE")
         for stay in self._in_house(day):
+            if stay["rate_plan_id"] == house_use:
+                continue  # staff of the hotel: no city tax, no parking
             owed = night_tax(rule_on(self.hotel.city, day, pos.city_tax_rules), self.hotel.stars,
                              (day - date.fromisoformat(stay["arrival"])).days,
                              int(stay["adults"]), self._children_by_age(stay))

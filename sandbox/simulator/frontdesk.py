@@ -2,14 +2,12 @@
 
 - Rooms are assigned in the morning for the day's arrivals (another type when the booked one
   is full: an upgrade); guests are checked in at their arrival time and placed in the room.
-- Check-out: the balance of every open folio of the room is paid and the folio closed with its
-  fiscal document, then the room is checked out. An early departure leaves before its
+- Check-out: the cashier (cashier.py) settles every open folio of the room and closes it with
+  its fiscal document, then the room is checked out. An early departure leaves before its
   departure date; on a non-refundable plan the remaining nights are still charged
   (`charge_full_period`): the document is already issued, so the call answers 409
   `nights_to_charge` and is repeated with `charge_remaining` true, which charges them on a new
-  folio, paid and closed in turn.
-- The morning after a no-show, its charged night is paid (the card on file) and its folio
-  closed.
+  folio, settled and closed in turn.
 - Housekeeping: a room checked out becomes dirty; dirty rooms are cleaned around midday and
   some inspected in the afternoon (the night audit makes occupied rooms dirty again).
 - Maintenance: now and then a free room goes out of order for a few nights (room_blocks).
@@ -19,6 +17,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -31,8 +30,6 @@ from ..db import all_rows, insert, iso, one
 from ..errors import ApiError
 from ..services import reservation_actions
 from ..services.availability import room_is_free, type_has_rooms
-from ..services.folio_lifecycle import close_folio, post_payment
-from ..services.folios import folio_totals
 from ..services.stay_guests import add_guest
 from .demand import FIRST_NAMES
 
@@ -90,38 +87,16 @@ class FrontDesk:
             add_guest(self.ctx, stay["reservation_id"], stay_id,
                       StayGuestAdd(guest=guest, is_main=count == 0))
             count += 1
-        if rng.random() < 0.3:
-            first = one(self.ctx.conn, "SELECT price_cents FROM stay_nights WHERE "
-                        "reservation_room_id = ? ORDER BY night LIMIT 1", stay_id)
-            folio = self._open_folios(stay_id)
-            if first is not None and folio:
-                post_payment(self.ctx.conn, self.ctx.property_id, folio[0]["id"],
-                             first["price_cents"], "Deposit (card)", self.ctx.now())
         return True
 
-    # -- cashier ----------------------------------------------------------------------------
-
-    def _open_folios(self, stay_id: int) -> list[sqlite3.Row]:
-        return all_rows(self.ctx.conn, "SELECT id FROM folios WHERE reservation_room_id = ? "
-                        "AND status = 'open' ORDER BY id", stay_id)
-
-    def settle(self, stay_id: int, method: str = "Card payment") -> None:
-        """Pay the balance of every open folio of the room and close those with lines."""
-        for folio in self._open_folios(stay_id):
-            balance = folio_totals(self.ctx.conn, folio["id"]).balance_cents
-            if balance != 0:
-                post_payment(self.ctx.conn, self.ctx.property_id, folio["id"], balance, method,
-                             self.ctx.now())
-            if one(self.ctx.conn, "SELECT 1 FROM folio_lines WHERE folio_id = ?",
-                   folio["id"]) is not None:
-                close_folio(self.ctx.conn, self.ctx.property_id, folio["id"], self.ctx.now())
-                self.stats.documents += 1
-
-    def check_out(self, stay_id: int, early: bool, charge_full_period: bool) -> bool:
+    def check_out(self, stay_id: int, early: bool, charge_full_period: bool,
+                  settle: Callable[[int], int]) -> bool:
+        """Check a room out; `settle(stay_id)` (the cashier) settles and closes its folios
+        and returns the documents it issued."""
         stay = one(self.ctx.conn, "SELECT * FROM reservation_rooms WHERE id = ?", stay_id)
         if stay is None or stay["status"] != "checked_in":
             return False
-        self.settle(stay_id)
+        self.stats.documents += settle(stay_id)
         options = CheckOutOptions(early_departure=early,
                                   charge_full_period=early and charge_full_period)
         try:
@@ -132,21 +107,13 @@ class FrontDesk:
             self.stats.nights_to_charge += 1
             options = options.model_copy(update={"charge_remaining": True})
             reservation_actions.check_out_room(self.ctx, stay["reservation_id"], stay_id, options)
-            self.settle(stay_id)
+            self.stats.documents += settle(stay_id)
         self.stats.check_outs += 1
         self.stats.early_departures += int(early)
         if stay["room_id"] is not None:
             self.ctx.conn.execute("UPDATE rooms SET housekeeping = 'dirty' WHERE id = ?",
                                   (stay["room_id"],))
         return True
-
-    def settle_no_shows(self) -> None:
-        """The morning after: charge the no-show's card for the night charged, close."""
-        for row in all_rows(
-            self.ctx.conn, "SELECT DISTINCT s.id FROM reservation_rooms s JOIN folios f ON "
-            "f.reservation_room_id = s.id WHERE s.property_id = ? AND s.no_show = 1 AND "
-            "f.status = 'open'", self.ctx.property_id):
-            self.settle(row["id"], "No-show fee (card)")
 
     # -- housekeeping and maintenance -------------------------------------------------------
 

@@ -172,9 +172,45 @@ class PosParams:
 
 
 @dataclass(frozen=True)
+class MoneyParams:
+    """How stays pay (docs/sandbox.md, "Money"; sandbox/simulator/terms.py)."""
+
+    comp_share: float = 0.10
+    """Of single-room phone and e-mail bookings (the GM's guests): complimentary (plan COMP)."""
+    house_share: float = 0.03
+    """Of single-room phone and e-mail bookings: house use (plan HOUSE), no city tax."""
+    ota_collect: tuple[tuple[str, float], ...] = (("expedia", 0.5), ("booking_com", 0.2))
+    """Refundable OTA bookings the OTA collects: its virtual card is charged at check-in."""
+    group_deposit_pct: tuple[int, int] = (20, 30)
+    """A confirmed group's deposit, % of each room's stay, by bank transfer."""
+    account_share: tuple[tuple[str, float], ...] = (
+        ("corporate", 0.75), ("wholesale", 1.0), ("gds", 0.30), ("group", 1.0),
+        ("travel_agent", 0.5))
+    """Bookings whose room and breakfast go to the booker's city ledger account, by channel
+    (`group` any group, `travel_agent` the e-mail bookings of agencies)."""
+    guest_methods: tuple[tuple[str, float], ...] = (
+        ("card", 0.86), ("cash", 0.11), ("bank transfer", 0.03))
+    walk_in_methods: tuple[tuple[str, float], ...] = (("card", 0.6), ("cash", 0.4))
+    skip_share: float = 0.006
+    """Of stays paying themselves: the guest leaves with the balance (card declined,
+    disputed, left early): it goes to a folio held by the guest."""
+    skip_collected: float = 0.5
+    """Of those balances: collected at last (5-40 days); the others stay open."""
+    account_days: tuple[float, float, int] = (35.0, 0.35, 120)
+    """Days from the transfer to the account's bank transfer: lognormal median, sigma, cap."""
+    rebate_share: float = 0.015
+    """Of check-outs: a goodwill rebate (10-20% of a night), a negative line."""
+    laundry_share: float = 0.04
+    """Per in-house room of a stay of 3+ nights, per day: laundry, posted by the desk."""
+    laundry_error_share: float = 0.08
+    """Of laundry postings: a wrong quantity, reversed (`reversal_of`) and posted again."""
+
+
+@dataclass(frozen=True)
 class SimParams:
     demand: DemandParams = field(default_factory=DemandParams)
     pos: PosParams = field(default_factory=PosParams)
+    money: MoneyParams = field(default_factory=MoneyParams)
     out_of_order_per_month: float = 1.5
     """Rooms taken out of order for a few nights, per month, per hotel."""
     warmup_days: int = 180

@@ -7,12 +7,14 @@ SELECT property_id,
        CAST(date_trunc('month', stay_date) AS DATE) AS month,
        count(*) AS days,
        count(*) FILTER (WHERE is_actual) AS is_actual_days,
-       sum(rooms_available) AS rooms_available,
-       sum(rooms_available_net_ooo) AS rooms_available_net_ooo,
-       sum(rooms_sold) AS rooms_sold,
-       coalesce(sum(rooms_sold) FILTER (WHERE is_actual), 0) AS rooms_sold_actual,
-       coalesce(sum(rooms_sold) FILTER (WHERE NOT is_actual), 0) AS rooms_sold_otb,
-       sum(rooms_complimentary) AS rooms_complimentary,
+       CAST(sum(rooms_available) AS BIGINT) AS rooms_available,
+       CAST(sum(rooms_available_net_ooo) AS BIGINT) AS rooms_available_net_ooo,
+       CAST(sum(rooms_sold) AS BIGINT) AS rooms_sold,
+       CAST(coalesce(sum(rooms_sold) FILTER (WHERE is_actual), 0) AS BIGINT)
+           AS rooms_sold_actual,
+       CAST(coalesce(sum(rooms_sold) FILTER (WHERE NOT is_actual), 0) AS BIGINT)
+           AS rooms_sold_otb,
+       CAST(sum(rooms_complimentary) AS BIGINT) AS rooms_complimentary,
        round(100 * sum(rooms_sold) / nullif(sum(rooms_available), 0), 2) AS occupancy_pct,
        round(100 * sum(rooms_sold) / nullif(sum(rooms_available_net_ooo), 0), 2)
            AS occupancy_net_ooo_pct,
@@ -25,3 +27,4 @@ SELECT property_id,
        mart.money_ratio(sum(total_revenue_net), sum(rooms_available)) AS trevpar_net
 FROM mart.occupancy_daily
 GROUP BY ALL;
+COMMENT ON VIEW mart.v_kpi_by_month IS 'Occupancy, ADR, RevPAR and TRevPAR by month of stay, per property: sums of the month, never averages of daily ratios; the month of the business date split into nights lived (actual) and nights on the books.';

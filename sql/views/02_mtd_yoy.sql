@@ -29,12 +29,12 @@ WITH periods AS (
     GROUP BY ALL
 )
 SELECT property_id, business_date, period, first_day, last_day,
-       coalesce(sold_ty, 0) AS rooms_sold,
+       CAST(coalesce(sold_ty, 0) AS BIGINT) AS rooms_sold,
        round(100 * sold_ty / nullif(avail_ty, 0), 2) AS occupancy_pct,
        mart.money_ratio(nights_ty, sold_ty) AS adr_net,
        mart.money_ratio(revenue_ty, avail_ty) AS revpar_net,
        coalesce(revenue_ty, 0) AS room_revenue_net,
-       sold_ly AS ly_rooms_sold,
+       CAST(sold_ly AS BIGINT) AS ly_rooms_sold,
        round(100 * sold_ly / nullif(avail_ly, 0), 2) AS ly_occupancy_pct,
        mart.money_ratio(nights_ly, sold_ly) AS ly_adr_net,
        mart.money_ratio(revenue_ly, avail_ly) AS ly_revpar_net,
@@ -42,3 +42,4 @@ SELECT property_id, business_date, period, first_day, last_day,
        round(100 * (revenue_ty / nullif(revenue_ly, 0) - 1), 2) AS room_revenue_change_pct
 FROM sums
 WHERE last_day >= first_day;
+COMMENT ON VIEW mart.v_mtd_yoy IS 'Month to date and year to date of the nights lived (before the business date) beside the same calendar dates a year earlier: rooms sold, occupancy, ADR (nights sold, fees apart), RevPAR and the change of room revenue.';

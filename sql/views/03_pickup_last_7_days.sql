@@ -12,3 +12,4 @@ JOIN core.property cp ON cp.property_id = o.property_id AND o.snapshot_date = cp
 LEFT JOIN mart.pickup p
   ON p.property_id = o.property_id AND p.as_of_date = o.snapshot_date
  AND p.stay_date = o.stay_date AND p.window_days = 7;
+COMMENT ON VIEW mart.v_pickup_last_7_days IS 'Pickup of the last 7 days as of the current business date (the open day, partial), per stay date ahead, beside what is on the books now: new, cancelled and net room nights and net revenue.';

@@ -6,7 +6,7 @@ WITH by_channel AS (
     SELECT property_id,
            CAST(date_trunc('month', stay_date) AS DATE) AS month,
            coalesce(channel, '(none)') AS channel,
-           sum(rooms_sold) AS rooms_sold,
+           CAST(sum(rooms_sold) AS BIGINT) AS rooms_sold,
            sum(room_revenue_nights_net) AS room_revenue_nights_net,
            sum(room_revenue_fees_net) AS room_revenue_fees_net,
            sum(room_revenue_net) AS room_revenue_net
@@ -20,3 +20,4 @@ SELECT property_id, month, channel, rooms_sold, room_revenue_net, room_revenue_n
              / nullif(sum(rooms_sold) OVER (PARTITION BY property_id, month), 0), 2)
            AS share_of_rooms_sold_pct
 FROM by_channel;
+COMMENT ON VIEW mart.v_segments_by_channel IS 'Rooms sold, net room revenue (nights and fees), ADR of the nights sold and share of the month''s rooms sold, by month of stay and channel.';

@@ -9,13 +9,14 @@ CREATE OR REPLACE VIEW mart.v_pace_by_month AS
 SELECT pc.property_id, p.code AS property_code,
        CAST(date_trunc('month', pc.stay_date) AS DATE) AS stay_month, pc.days_before,
        count(*) AS stay_dates, count(pc.stly_rooms_otb) AS stly_stay_dates,
-       sum(pc.rooms_otb) AS rooms_otb, sum(pc.stly_rooms_otb) AS stly_rooms_otb,
+       CAST(sum(pc.rooms_otb) AS BIGINT) AS rooms_otb,
+       CAST(sum(pc.stly_rooms_otb) AS BIGINT) AS stly_rooms_otb,
        sum(pc.revenue_otb_net) AS revenue_otb_net,
        sum(pc.stly_revenue_otb_net) AS stly_revenue_otb_net,
        count(*) FILTER (WHERE pc.is_rebuilt) AS rebuilt_stay_dates,
        count(*) FILTER (WHERE pc.stly_is_rebuilt) AS stly_rebuilt_stay_dates,
        count(pc.ly_actual_rooms_sold) AS ly_actual_stay_dates,
-       sum(pc.ly_actual_rooms_sold) AS ly_actual_rooms_sold,
+       CAST(sum(pc.ly_actual_rooms_sold) AS BIGINT) AS ly_actual_rooms_sold,
        sum(pc.ly_actual_room_revenue_net) AS ly_actual_room_revenue_net
 FROM mart.pace pc JOIN core.property p USING (property_id)
 GROUP BY ALL;

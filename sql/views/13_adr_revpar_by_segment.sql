@@ -5,20 +5,21 @@
 CREATE OR REPLACE VIEW mart.v_adr_revpar_by_segment AS
 WITH supply AS (
     SELECT property_id, CAST(date_trunc('month', stay_date) AS DATE) AS month,
-           sum(rooms_available) AS rooms_available
+           CAST(sum(rooms_available) AS BIGINT) AS rooms_available
     FROM mart.occupancy_daily GROUP BY ALL),
 channel AS (
     SELECT property_id, CAST(date_trunc('month', stay_date) AS DATE) AS month,
-           coalesce(channel, '(none)') AS segment, sum(rooms_sold) AS rooms_sold,
+           coalesce(channel, '(none)') AS segment, CAST(sum(rooms_sold) AS BIGINT) AS rooms_sold,
            sum(room_revenue_net) AS room_revenue_net,
            sum(room_revenue_nights_net) AS room_revenue_nights_net
     FROM mart.segment_daily GROUP BY ALL),
 room_type AS (
     SELECT o.property_id, CAST(date_trunc('month', o.stay_date) AS DATE) AS month,
            coalesce(rt.code, CAST(o.room_type_id AS VARCHAR)) AS segment,
-           sum(o.rooms_sold) AS rooms_sold, sum(o.room_revenue_net) AS room_revenue_net,
+           CAST(sum(o.rooms_sold) AS BIGINT) AS rooms_sold,
+           sum(o.room_revenue_net) AS room_revenue_net,
            sum(o.room_revenue_nights_net) AS room_revenue_nights_net,
-           sum(o.rooms_available) AS rooms_available
+           CAST(sum(o.rooms_available) AS BIGINT) AS rooms_available
     FROM mart.occupancy_by_room_type o
     LEFT JOIN core.room_types rt USING (property_id, room_type_id) GROUP BY ALL)
 SELECT c.property_id, p.code AS property_code, c.month, 'channel' AS dimension, c.segment,

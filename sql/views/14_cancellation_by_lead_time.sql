@@ -9,9 +9,10 @@ SELECT o.property_id, p.code AS property_code,
        count(*) FILTER (WHERE o.is_cancelled) AS cancelled,
        round(100.0 * count(*) FILTER (WHERE o.is_cancelled)
              / nullif(count(*) FILTER (WHERE o.is_booking), 0), 2) AS cancellation_pct,
-       sum(o.room_nights) FILTER (WHERE o.is_booking) AS room_nights,
-       sum(o.cancelled_room_nights) FILTER (WHERE o.is_booking) AS cancelled_room_nights,
-       sum(o.no_shows) FILTER (WHERE o.is_booking) AS no_shows,
+       CAST(sum(o.room_nights) FILTER (WHERE o.is_booking) AS BIGINT) AS room_nights,
+       CAST(sum(o.cancelled_room_nights) FILTER (WHERE o.is_booking) AS BIGINT)
+           AS cancelled_room_nights,
+       CAST(sum(o.no_shows) FILTER (WHERE o.is_booking) AS BIGINT) AS no_shows,
        count(*) FILTER (WHERE o.is_lapsed_option) AS lapsed_options
 FROM mart.booking_outcomes o JOIN core.property p USING (property_id)
 WHERE o.is_booking OR o.is_lapsed_option

@@ -4,17 +4,21 @@
 CREATE OR REPLACE VIEW mart.v_guest_ledger AS
 WITH stays AS (
     SELECT property_id, reservation_id, bool_or(status = 'checked_in') AS in_house,
-           string_agg(DISTINCT room_code, ' ' ORDER BY room_code) AS rooms
+           count(*) AS entries, min(room_code) AS only_room
       FROM core.reservation_rooms GROUP BY ALL
 ), oldest AS (
-    SELECT property_id, folio_id, min(posted_on) AS oldest_posting
+    SELECT property_id, folio_id, min(posted_on) AS oldest_posting,
+           string_agg(DISTINCT nullif(room, ''), ' ' ORDER BY nullif(room, '')) AS rooms
       FROM core.folio_lines GROUP BY ALL
 ), folios AS (
     SELECT f.property_id, f.folio_id,
            row_number() OVER (PARTITION BY f.property_id, f.reservation_id
                               ORDER BY f.folio_id) AS folio_number,
            f.status AS folio_status, f.reservation_id, r.status AS reservation_status,
-           s.rooms, f.guest_name AS holder, r.arrival, r.departure, f.charges, f.payments,
+           -- the folio's rooms: those its lines were posted to, else the room of a
+           -- reservation of one room (a group's folio lists its own rooms, not all)
+           coalesce(o.rooms, CASE WHEN s.entries = 1 THEN s.only_room END, '') AS rooms,
+           f.guest_name AS holder, r.arrival, r.departure, f.charges, f.payments,
            f.balance, o.oldest_posting, p.business_date AS as_of,
            CASE WHEN f.reservation_id IS NULL THEN 'house'
                 WHEN coalesce(s.in_house, false) THEN 'in_house'
@@ -35,4 +39,4 @@ SELECT *, as_of - oldest_posting AS age_days,
             WHEN as_of - oldest_posting <= 60 THEN '31_60'
             WHEN as_of - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
   FROM folios WHERE balance <> 0;
-COMMENT ON VIEW mart.v_guest_ledger IS 'Open balances by folio as of the last sync (as_of = the property''s business date): category (in_house, departed, deposit, cancelled, future, house), charges, payments, balance (the API''s), oldest posting, age_days and aging_bucket (0_30, 31_60, 61_90, over_90).';
+COMMENT ON VIEW mart.v_guest_ledger IS 'Open balances by folio as of the last sync (as_of = the property''s business date): category (in_house, departed, deposit, cancelled, future, house), rooms (those the folio''s lines were posted to, else the room of a one-room reservation), charges, payments, balance (the API''s), oldest posting, age_days and aging_bucket (0_30, 31_60, 61_90, over_90).';

@@ -197,20 +197,26 @@ def test_the_next_30_nights_on_the_books(warehouse: Path, code: str) -> None:
             "SELECT CAST(stay_date AS VARCHAR), rooms_otb FROM mart.v_pickup_7_30 "
             "WHERE property_id = ? AND stay_date BETWEEN ? AND ?",
             [pid, business_date, last]).fetchall())
+        # docs/kpi.md: rooms sold leave complimentary rooms out, the books hold them
+        comp = dict(conn.execute(
+            "SELECT CAST(stay_date AS VARCHAR), rooms_complimentary FROM mart.occupancy_daily "
+            "WHERE property_id = ? AND stay_date BETWEEN ? AND ?",
+            [pid, business_date, last]).fetchall())
     assert len(nights) == 30
     for night, row in nights.items():
         assert row["basis"] == "on the books"
         assert_one_value(f"rooms on the books {night}", {
-            "occupancy": row["rooms_sold"], "forecast": forecast[night]["rooms_otb"],
+            "occupancy (sold + comp)": row["rooms_sold"] + comp[night],
+            "forecast": forecast[night]["rooms_otb"],
             "pickup": pickup[night]["rooms_otb"], "pace": pace[night]["rooms_otb"],
-            "v_occupancy_calendar": calendar[night],
+            "v_occupancy_calendar (sold + comp)": calendar[night] + comp[night],
             "v_pickup_7_30": pickup_view.get(night, 0)})
         # one supply for every occupancy: the forecast's divides by the same rooms
         assert_one_value(f"forecast occupancy {night}", {
             "forecast": forecast[night]["occupancy_pct"],
             "rooms_forecast / rooms_available": Decimal(100) * Decimal(
                 str(forecast[night]["rooms_forecast"])) / row["rooms_available"]})
-    totals = {"occupancy": sum(r["rooms_sold"] for r in nights.values()),
+    totals = {"occupancy": sum(r["rooms_sold"] + comp[n] for n, r in nights.items()),
               "forecast": sum(r["rooms_otb"] for r in forecast.values()),
               "pickup": sum(r["rooms_otb"] for r in pickup.values())}
     assert_one_value("rooms on the books, 30 nights", totals)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from pipelines.api import PmsClient
-from pipelines.reconcile import Mode, ReconReport, run_reconciliation
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, ReconReport, run_reconciliation
+from pipelines.recon.logic import load_rules
 from pipelines.warehouse import connect, publish
 from sandbox.http.server import RunningSandbox
 from tests.lost_postings import START, Stretch, serving_copy, simulate_stretch, sync

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.reconcile import Mode, run_backlog
+from pipelines.recon import Mode, run_backlog
 
 from .conftest import FIRST, LAST, RULES, World
 

@@ -15,7 +15,7 @@ import polars as pl
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.reconcile import Mode
+from pipelines.recon import Mode
 
 from .conftest import FIRST, World
 
@@ -63,7 +63,7 @@ def test_due_less_charged_is_the_city_tax_not_on_the_folios(world: World) -> Non
 
 def test_a_bad_month_fails_in_one_line(world: World) -> None:
     result = city_tax(world, "--month", "2025/05")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error, as every bad date or month
     assert result.stderr.count("\n") == 1
     assert "YYYY-MM" in result.stderr
 
@@ -84,8 +84,9 @@ def test_a_month_or_a_date_not_lived_yet_fails_in_one_line(world: World) -> None
     result = CliRunner().invoke(main, ["report", "ledger", "--warehouse", str(world.warehouse),
                                        "--date", f"{after}"])
     assert (result.exit_code, result.stderr) == (1, (
-        f"Error: --date {after} is after the business date of {code} ({business_date}): a "
-        "ledger is known up to the business date\n"))
+        f"Error: --date {after}: business date {after} of {code} is not closed (the last "
+        f"closed one is {business_date - timedelta(days=1)}); without --date the ledger is as "
+        "of the last sync\n"))
 
 
 def test_what_the_reconciliation_posts_leaves_only_the_blocked_due(world: World) -> None:

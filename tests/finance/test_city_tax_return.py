@@ -11,8 +11,8 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
-from pipelines.transforms.reconcile import RulesConfigError, load_rules
-from pipelines.transforms.reconcile.city_tax_return import city_tax_return, city_tax_stays
+from pipelines.recon.logic import RulesConfigError, load_rules
+from pipelines.recon.logic.city_tax_return import city_tax_return, city_tax_stays
 from tests.reconcile.builders import CHD, INF, ITEMS, TEEN, stays
 
 D = date.fromisoformat

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.reconcile import DEFAULT_AUTO_SOURCES, Mode, daily_close
-from pipelines.reconcile.close import todays_departures
+from pipelines.recon import DEFAULT_AUTO_SOURCES, Mode, daily_close
+from pipelines.recon.close import todays_departures
 
 from .conftest import RULES, World
 
@@ -56,23 +56,25 @@ def test_the_close_sensor_requests_one_close_per_business_date(world: World) -> 
     one the warehouse synced, once per date (its cursor)."""
     import dagster as dg
 
-    from pipelines.defs.partitions import PROPERTY_CODES
-    from pipelines.defs.reconcile import reconcile_close_sensor
+    from pipelines.defs.partitions import instance_with
+    from pipelines.defs.recon.jobs import reconcile_close_sensor
     from pipelines.defs.resources import PmsApiResource, WarehouseResource
     from tests.conftest import ALL_SCOPES_KEY
 
     resources = {"pms": PmsApiResource(base_url=world.sandbox.base_url,
                                        api_key=ALL_SCOPES_KEY),
                  "warehouse": WarehouseResource(path=str(world.warehouse))}
-    with dg.build_sensor_context(resources=resources) as context:
-        first = reconcile_close_sensor(context)
-    assert isinstance(first, dg.SensorResult)
-    [request] = first.run_requests or []
-    business_date = world.client.get_property().business_date
-    assert request.partition_key == PROPERTY_CODES[0]
-    assert request.run_key == f"{PROPERTY_CODES[0]}:close:{business_date}"
-    assert request.run_config["ops"]["reconcile_folios"]["config"]["mode"] == "close"
-    with dg.build_sensor_context(resources=resources, cursor=first.cursor) as context:
-        again = reconcile_close_sensor(context)
-    assert isinstance(again, dg.SensorResult)
-    assert not again.run_requests  # this date is closed already
+    with instance_with(["default"]) as instance:  # the properties sensor's work
+        with dg.build_sensor_context(resources=resources, instance=instance) as context:
+            first = reconcile_close_sensor(context)
+        assert isinstance(first, dg.SensorResult)
+        [request] = first.run_requests or []
+        business_date = world.client.get_property().business_date
+        assert request.partition_key == "default"
+        assert request.run_key == f"default:close:{business_date}"
+        assert request.run_config["ops"]["reconcile_folios"]["config"]["mode"] == "close"
+        with dg.build_sensor_context(resources=resources, instance=instance,
+                                     cursor=first.cursor) as context:
+            again = reconcile_close_sensor(context)
+        assert isinstance(again, dg.SensorResult)
+        assert not again.run_requests  # this date is closed already

@@ -16,7 +16,7 @@ import polars as pl
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.reconcile import Mode
+from pipelines.recon import Mode
 
 from .conftest import FIRST, LAST, Stretch, World
 

@@ -94,3 +94,29 @@ def test_a_past_date_ledger_equals_the_one_taken_that_day(world: World) -> None:
     assert [r["age_days"] for r in rebuilt["rows"]] == [
         r["age_days"] - 1 for r in that_day["rows"]]
     assert rebuilt["total"]["balance"] == that_day["total"]["balance"]
+
+
+def test_a_folio_lists_its_own_rooms_and_the_open_day_is_refused(world: World) -> None:
+    """Issue 48, item 5: the rooms of a folio are those its lines were posted to (the room
+    of each line, as the API gives it), not every room of its reservation; `--date` of the
+    open business date is not a closed day."""
+    out = ledger(world)
+    lines: dict[int, set[str]] = {}
+    entries: dict[int, set[str]] = {}
+    for reservation in world.client.iter_reservations(updated_since=None):
+        entries[reservation.id] = {r.room.code for r in reservation.rooms if r.room}
+        for folio in world.client.list_folios(reservation.id):
+            lines[folio.id] = {line.room for line in folio.lines if line.room}
+    assert out["rows"]
+    for row in out["rows"]:
+        own = lines.get(row["folio_id"], set())
+        if own:
+            assert set((row["rooms"] or "").split()) == own, row
+        elif row["reservation_id"] is not None and len(entries[row["reservation_id"]]) == 1:
+            assert row["rooms"] == next(iter(entries[row["reservation_id"]])), row
+    business_date = out["report"].split("business date ")[1][:10]
+    refused = CliRunner().invoke(main, ["report", "ledger", "--warehouse",
+                                        str(world.warehouse), "--date", business_date])
+    assert refused.exit_code == 1
+    assert f"business date {business_date} of" in refused.stderr
+    assert "is not closed" in refused.stderr

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.reconcile import Mode
+from pipelines.recon import Mode
 
 from .conftest import World
 

@@ -211,3 +211,37 @@ def test_an_unreadable_workbook_is_one_line_and_writes_nothing(
         assert err.strip().count("\n") == 0, err
         assert err.startswith(f"Error: {name}: not a readable XLSX workbook ("), err
         assert _rows(warehouse) == before
+
+
+def test_the_budget_asset_imports_the_same_file(warehouse: Path, tmp_path: Path) -> None:
+    """Dagster's asset mart/budget_monthly (issue 47, item 2: the budget in the asset graph)
+    imports a file given as run config exactly as `pmsw budget import` does, publishes, and a
+    bad file fails the run with the one line naming row and field, writing nothing."""
+    import dagster as dg
+
+    from pipelines.defs.forecast.budget import budget_monthly
+    from pipelines.defs.resources import WarehouseResource
+
+    file = tmp_path / "budget.csv"
+    file.write_text(GOOD, encoding="utf-8")
+    resources = {"warehouse": WarehouseResource(path=str(warehouse))}
+    done = dg.materialize([budget_monthly], resources=resources, run_config={
+        "ops": {"mart__budget_monthly": {"config": {"file": str(file)}}}})
+    assert done.success
+    (materialized,) = done.asset_materializations_for_node("mart__budget_monthly")
+    assert materialized.metadata["rows"].value == 4
+    assert materialized.metadata["property_months"].value == 3
+    by_asset = _rows(warehouse, read_copy=True)
+    assert [r[:7] for r in by_asset] == [r[:7] for r in _rows(warehouse)]
+    assert len(by_asset) == 4
+    bad = tmp_path / "bad.csv"
+    bad.write_text("property,month,rooms_sold,room_revenue_net\nROMA01,2026-05,-5,1\n",
+                   encoding="utf-8")
+    failed = dg.materialize([budget_monthly], resources=resources, raise_on_error=False,
+                            run_config={"ops": {"mart__budget_monthly": {"config": {
+                                "file": str(bad)}}}})
+    assert not failed.success
+    (failure,) = [e for e in failed.all_events if e.event_type_value == "STEP_FAILURE"]
+    assert "bad.csv row 2, field rooms_sold: negative figure -5" in \
+        failure.step_failure_data.error.message
+    assert _rows(warehouse) == by_asset  # nothing written

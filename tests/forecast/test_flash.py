@@ -6,7 +6,8 @@ Flash for Mar 15 (15 of March's 31 days):
   a year earlier 6 sold, 540.00, ADR 90.00.
 - MTD: 14 x 5 + 8 = 78 of 150, 52.00 %, 7,800.00, F&B 300.00, total 8,130.00. Budget pro
   rata 15/31: 90 rooms, 9,000.00, 1,500.00, 150.00, total 10,650.00 -> -13.33 % rooms,
-  -23.66 % total. Last year: 14 x 4 + 6 = 62 rooms, 5,580.00 -> +25.81 %, +39.78 %.
+  -23.66 % total, occupancy 52.00 against 60.00: -8.00 points. Last year: 14 x 4 + 6 = 62
+  rooms of 150 (41.33 %), 5,580.00 -> +25.81 %, +39.78 %, occupancy +10.67 points.
 - Month expected: 78 + 16 x 7 = 190 rooms, 7,800 + 16 x 700 = 19,000.00 over 150 + 16 x 10 =
   310 rooms available: 61.29 %, RevPAR 61.29.
 - YTD: 59 x 3 + 78 = 255 rooms, 59 x 240 + 7,800 = 21,960.00 over 590 + 150 = 740:
@@ -61,12 +62,17 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
                       "adr_net": 100, "revpar_net": 60, "room_revenue_net": 9000,
                       "food_beverage_revenue_net": 1500, "other_revenue_net": 150,
                       "total_revenue_net": 10650}
-    assert got["rooms_sold"]["mtd_vs_budget_pct"] == -13.33
-    assert got["total_revenue_net"]["mtd_vs_budget_pct"] == -23.66
+    assert got["rooms_sold"]["mtd_vs_budget"] == -13.33
+    assert got["total_revenue_net"]["mtd_vs_budget"] == -23.66
     assert (got["rooms_sold"]["mtd_last_year"], got["room_revenue_net"]["mtd_last_year"]) \
         == (62, 5580)
-    assert got["rooms_sold"]["mtd_vs_last_year_pct"] == 25.81
-    assert got["room_revenue_net"]["mtd_vs_last_year_pct"] == 39.78
+    assert got["rooms_sold"]["mtd_vs_last_year"] == 25.81
+    assert got["room_revenue_net"]["mtd_vs_last_year"] == 39.78
+    # a percentage against its base is read in points (issue 48, item 3)
+    assert (got["occupancy_pct"]["mtd_vs_budget"], got["occupancy_pct"]["change_unit"]) == \
+        (-8, "pp")
+    assert got["occupancy_pct"]["mtd_vs_last_year"] == 10.67
+    assert {got[m]["change_unit"] for m in got if m != "occupancy_pct"} == {"%"}
     expected = {m: got[m]["month_expected"] for m in got}
     assert expected == {"rooms_sold": 190, "rooms_available": 310, "occupancy_pct": 61.29,
                         "adr_net": 100, "revpar_net": 61.29, "room_revenue_net": 19000,
@@ -79,7 +85,7 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
     assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
                    "adr_net": 86.12, "revpar_net": 29.68, "room_revenue_net": 21960}
     assert all(got[m]["ytd_budget"] is None for m in got)
-    assert all(got[m][c] is None for m in got for c in ("ytd_last_year", "ytd_vs_last_year_pct"))
+    assert all(got[m][c] is None for m in got for c in ("ytd_last_year", "ytd_vs_last_year"))
 
 
 def test_adr_is_of_the_nights_sold_and_revenue_keeps_the_fees(hotel: Path) -> None:
@@ -115,9 +121,9 @@ def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
         "; ytd_last_year not shown: the warehouse holds 14 of 74 nights")
     got = {row["metric"]: row for row in body["rows"]}
     assert all(got[m][c] is None for m in got for c in (
-        "mtd_last_year", "mtd_vs_last_year_pct", "ytd_last_year", "ytd_vs_last_year_pct"))
+        "mtd_last_year", "mtd_vs_last_year", "ytd_last_year", "ytd_vs_last_year"))
     assert (got["rooms_sold"]["mtd"], got["rooms_sold"]["day_last_year"]) == (78, 6)
-    assert got["rooms_sold"]["mtd_vs_budget_pct"] == -13.33
+    assert got["rooms_sold"]["mtd_vs_budget"] == -13.33
 
 
 def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None:
@@ -129,9 +135,9 @@ def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None
 def test_flash_bad_date_is_one_line(hotel: Path) -> None:
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
                                      "--property", "ROMA01", "--date", "2026-02-30"])
-    assert done.exit_code == 1
+    assert done.exit_code == 2  # a usage error
     assert done.stderr.strip().count("\n") == 0
-    assert "--date '2026-02-30' is not a date" in done.stderr
+    assert "'--date': '2026-02-30' is not a date" in done.stderr
 
 
 def test_flash_of_a_date_not_closed_is_one_line(hotel: Path) -> None:

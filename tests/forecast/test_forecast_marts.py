@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.transforms.forecast import CHOSEN, HORIZONS, METHODS, ON_THE_BOOKS
+from pipelines.forecast.logic.methods import CHOSEN, HORIZONS, METHODS, ON_THE_BOOKS
 from tests.demo_warehouse import demo_warehouse
 
 # The first reader of the shared demo warehouse in `make test`'s order (tests/conftest.py):

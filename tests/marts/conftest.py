@@ -10,9 +10,10 @@ import dagster as dg
 import httpx
 import pytest
 
-from pipelines.defs.marts import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
-from pipelines.defs.publish import read_copy
+from pipelines.defs.marts.assets import MART_ASSETS, revenue_tieout_has_no_unexplained_cent
+from pipelines.defs.partitions import instance_with
 from pipelines.defs.resources import PmsApiResource, SyncSettingsResource, WarehouseResource
+from pipelines.defs.warehouse.publish import read_copy
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
@@ -28,11 +29,13 @@ PARTITION = "default"
 def materialize_marts(base_url: str, warehouse: Path) -> dg.ExecuteInProcessResult:
     """Build every mart of the property through the Dagster assets (as `pmsw sync` does), with
     the tie-out's asset check, then publish the read copy the reports read."""
-    return dg.materialize(
-        [*MART_ASSETS, revenue_tieout_has_no_unexplained_cent, read_copy], partition_key=PARTITION,
-        resources={"pms": PmsApiResource(base_url=base_url, api_key=ALL_SCOPES_KEY),
-                   "warehouse": WarehouseResource(path=str(warehouse)),
-                   "sync_settings": SyncSettingsResource()})
+    with instance_with([PARTITION]) as instance:
+        return dg.materialize(
+            [*MART_ASSETS, revenue_tieout_has_no_unexplained_cent, read_copy],
+            partition_key=PARTITION, instance=instance,
+            resources={"pms": PmsApiResource(base_url=base_url, api_key=ALL_SCOPES_KEY),
+                       "warehouse": WarehouseResource(path=str(warehouse)),
+                       "sync_settings": SyncSettingsResource()})
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """The marts' definitions written again, directly in DuckDB SQL from docs/kpi.md, to cross-check
-the polars transforms (tests/marts/test_crosscheck.py). Nothing here calls pipelines.transforms.
+the polars transforms (tests/marts/test_crosscheck.py). Nothing here calls pipelines.marts.logic.
 
 The SQL takes the simplest reading of each definition rather than the transforms' algorithms:
 OTB is a join of snapshot dates with the versions valid at their end (no change stream, no

@@ -11,7 +11,7 @@ A full year is too long for the suite (about 5 s of simulation and sync per week
 are built after each week's sync, as a schedule builds them, so what the SQL is compared with
 is the last of seven rebuilds that each wrote only the rows that changed
 (pipelines.marts.write), and whose snapshot marts (otb_snapshots, pickup, pace) were each
-computed only from the first day whose inputs changed (pipelines.transforms.snapshot_inputs).
+computed only from the first day whose inputs changed (pipelines.marts.logic.snapshot_inputs).
 """
 
 from __future__ import annotations

@@ -560,7 +560,7 @@ def test_the_tieout_check_passes_and_fails_on_an_unexplained_cent(
     that the marts do not hold (an accommodation line added after the marts were built)."""
     import shutil
 
-    from pipelines.defs.marts import tieout_violations
+    from pipelines.defs.marts.assets import tieout_violations
 
     conn = duckdb.connect(str(hotel_warehouse), read_only=True)
     try:

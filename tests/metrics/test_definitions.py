@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.metrics import METRICS, ratio
+from pipelines.metrics import METRICS, change, change_unit, ratio, share_pct
 
 KPI_PAGE = Path(__file__).resolve().parents[2] / "docs" / "kpi.md"
 
@@ -56,3 +56,22 @@ def test_docs_kpi_states_each_metric_as_it_is_defined(name: str) -> None:
     page = KPI_PAGE.read_text(encoding="utf-8")
     metric = METRICS[name]
     assert (f"`{metric.formula}" if metric.is_ratio else f"`{name}") in page
+
+
+def test_a_change_is_in_points_for_a_percentage_and_in_percent_otherwise() -> None:
+    """The trade reads occupancy 75.00 % against 76.25 % as -1.25 points, not -1.64 %; 90 rooms
+    against 100 as -10.00 %; no base, no change."""
+    assert change("occupancy_pct", Decimal("75.00"), Decimal("76.25")) == Decimal("-1.25")
+    assert change_unit("occupancy_pct") == "pp"
+    assert change("rooms_sold", 90, 100) == Decimal("-10.00")
+    assert change("room_revenue_net", Decimal("1000.01"), Decimal("3000")) == Decimal("-66.67")
+    assert change_unit("adr_net") == "%"
+    assert change("rooms_sold", 5, 0) is None
+    assert change("rooms_sold", None, 10) is None
+
+
+def test_a_share_is_half_up_to_the_cent() -> None:
+    """1 of 8 is 12.50 %; 1 of 3 is 33.33 %; 2 of 3 is 66.67 %; nothing of nothing is none."""
+    assert (share_pct(1, 8), share_pct(1, 3), share_pct(2, 3)) == (
+        Decimal("12.50"), Decimal("33.33"), Decimal("66.67"))
+    assert share_pct(0, 0) is None

@@ -89,10 +89,11 @@ def test_the_installed_wheel_loads_the_defs_folder(tmp_path: Path) -> None:
 def test_no_module_of_defs_makes_a_deprecated_call() -> None:
     # load_from_defs_folder imports the modules with Dagster's warnings off: a deprecated call
     # made when a module is defined would pass unseen there, so each is imported here first.
-    modules = sorted(f"pipelines.defs.{p.stem}" for p in (REPO / "pipelines" / "defs").glob("*.py")
-                     if p.stem != "__init__")
+    defs = REPO / "pipelines" / "defs"
+    modules = sorted(".".join(("pipelines", "defs", *p.relative_to(defs).with_suffix("").parts))
+                     for p in defs.rglob("*.py") if p.stem != "__init__")
     code = "import importlib\n" + "".join(f"importlib.import_module({m!r})\n" for m in modules)
     done = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code],
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr.strip().splitlines()[-1]
-    assert "pipelines.defs.marts" in modules
+    assert "pipelines.defs.marts.assets" in modules

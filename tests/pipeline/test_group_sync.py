@@ -31,8 +31,9 @@ import httpx
 import polars as pl
 import pytest
 
+from pipelines.ingest.store import Quarantined, quarantine_records
 from pipelines.marts import MARTS, built_marts
-from pipelines.warehouse import Quarantined, connect, quarantine_records
+from pipelines.warehouse import connect
 from pipelines.warehouse.frames import query_frame
 from sandbox.clock import WallClock
 from sandbox.db import open_db
@@ -241,12 +242,18 @@ import dagster as dg
 from pipelines.definitions import defs
 from pipelines.defs.resources import WarehouseResource
 
+sensor = defs.resolve_sensor_def("properties_sensor")
 schedule = defs.resolve_schedule_def("pms_sync_hourly")
-with dg.build_schedule_context(
-        scheduled_execution_time=datetime(2026, 11, 25, 12, tzinfo=UTC)) as context:
-    requests = list(schedule.evaluate_tick(context).run_requests or [])
 job = defs.resolve_job_def("pms_sync")
-with dg.DagsterInstance.ephemeral() as instance:
+with dg.instance_for_test() as instance:  # a schedule reads the instance by its ref
+    with dg.build_sensor_context(instance=instance, resources=defs.resources) as context:
+        for request in sensor.evaluate_tick(context).dynamic_partitions_requests or []:
+            instance.add_dynamic_partitions(request.partitions_def_name,
+                                            list(request.partition_keys))
+    with dg.build_schedule_context(
+            instance=instance,
+            scheduled_execution_time=datetime(2026, 11, 25, 12, tzinfo=UTC)) as context:
+        requests = [schedule(context)]
     result = job.execute_in_process(
         instance=instance, tags=requests[0].tags,
         resources={"warehouse": WarehouseResource(path=sys.argv[1])})

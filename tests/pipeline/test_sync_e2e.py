@@ -11,7 +11,8 @@ from pathlib import Path
 import httpx
 
 from pipelines.ingest import SyncSettings
-from pipelines.warehouse import connect, get_timestamp_cursor
+from pipelines.ingest.store import get_timestamp_cursor
+from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
 from .helpers import Api, advance, assert_core_equals_api, clock, sync

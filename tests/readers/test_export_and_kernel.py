@@ -1,7 +1,8 @@
 """The read copy for other tools (issue 15, items 7 and the notebook test).
 
-- `pmsw export parquet DIR` writes every mart.* table as Parquet partitioned by property; read
-  back with polars (hive partitioning) each table equals the read copy's, row for row.
+- `pmsw export parquet DIR` writes every table and view of mart.* and recon.* as Parquet
+  partitioned by property; read back with polars (hive partitioning) each equals the read
+  copy's, row for row.
   PMSW_EXPORT_PARQUET=DIR makes every publish (here the one that ends `pmsw sync`) export.
 - A notebook kernel (nbclient, alive between cells) that opened the read copy with the
   revenue manager notebook's own first cell holds it while `pmsw sync` runs: the sync
@@ -42,38 +43,46 @@ def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _assert_export_equals_read_copy(world: World, folder: Path) -> dict[str, int]:
-    """Every mart table of the read copy, read back from `folder`; {table: rows}."""
+    """Every table and view of mart and recon in the read copy, read back from `folder` (mart's
+    at its top, recon's under recon/); {schema.name: rows}."""
     conn = open_read_copy(world.warehouse)
     try:
-        tables = [(str(n), bool(p)) for n, p in conn.execute(
-            "SELECT t.table_name, bool_or(c.column_name = 'property_id') FROM duckdb_tables() t "
-            "JOIN duckdb_columns() c USING (database_name, schema_name, table_name) "
-            "WHERE t.database_name = 'warehouse' AND t.schema_name = 'mart' "
-            "GROUP BY 1 ORDER BY 1").fetchall()]
-        expected = {name: conn.sql(f'SELECT * FROM mart."{name}"').pl() for name, _ in tables}
+        relations = [(str(s), str(n), bool(p)) for s, n, p in conn.execute(
+            "SELECT schema_name, table_name, bool_or(column_name = 'property_id') "
+            "FROM duckdb_columns() WHERE database_name = 'warehouse' "
+            "AND schema_name IN ('mart', 'recon') GROUP BY 1, 2 ORDER BY 1, 2").fetchall()]
+        expected = {(s, n): conn.sql(f'SELECT * FROM {s}."{n}"').pl() for s, n, _ in relations}
     finally:
         conn.close()
+    assert any(n.startswith("v_") for _, n, _ in relations)  # views too
+    assert any(s == "recon" for s, _, _ in relations)
+
+    def where(schema: str, name: str) -> Path:
+        return folder / name if schema == "mart" else folder / schema / name
+
     assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == \
-        [name for name, _ in tables]
+        sorted([n for s, n, _ in relations if s == "mart"] + ["recon"])
     counts: dict[str, int] = {}
-    for name, partitioned in tables:
-        want = expected[name]
-        files = sorted((folder / name).rglob("*.parquet"))
+    for schema, name, partitioned in relations:
+        want = expected[(schema, name)]
+        files = sorted(where(schema, name).rglob("*.parquet"))
+        key = f"{schema}.{name}"
         if not want.height:
-            assert files == [], name
-            counts[name] = 0
+            assert files == [], key
+            counts[key] = 0
             continue
         if partitioned:
             ids = sorted(want["property_id"].unique().to_list())
-            assert sorted(p.name for p in (folder / name).iterdir()) == \
-                [f"property_id={i}" for i in ids], name
-            got = pl.read_parquet(folder / name / "**" / "*.parquet", hive_partitioning=True)
+            assert sorted(p.name for p in where(schema, name).iterdir()) == \
+                [f"property_id={i}" for i in ids], key
+            got = pl.read_parquet(where(schema, name) / "**" / "*.parquet",
+                                  hive_partitioning=True)
         else:
             got = pl.read_parquet(files)
         got = got.select(want.columns)
-        assert got.schema == want.schema, name
-        assert _sorted(got).equals(_sorted(want)), name
-        counts[name] = want.height
+        assert got.schema == want.schema, key
+        assert _sorted(got).equals(_sorted(want)), key
+        counts[key] = want.height
     return counts
 
 
@@ -83,9 +92,9 @@ def test_export_parquet_writes_every_mart_by_property_and_polars_reads_back_the_
     done = run(["export", "parquet", str(folder)], world.env)
     assert done.returncode == 0, done.stderr[-3000:]
     counts = _assert_export_equals_read_copy(world, folder)
-    assert counts["occupancy_daily"] > 0
-    assert counts["stay_nights"] > 0
-    assert f"{len(counts)} mart tables exported to {folder}" in done.stdout
+    assert counts["mart.occupancy_daily"] > 0
+    assert counts["mart.stay_nights"] > 0
+    assert f"{len(counts)} tables and views exported to {folder}" in done.stdout
 
     again = run(["export", "parquet", str(folder)], world.env)  # overwrites, adds nothing
     assert again.returncode == 0, again.stderr[-3000:]
@@ -103,7 +112,7 @@ def test_every_publish_exports_when_pmsw_export_parquet_is_set(
     synced = run(["sync", "--no-progress"], {**world.env, "PMSW_EXPORT_PARQUET": str(folder)})
     assert synced.returncode == 0, synced.stderr[-3000:]
     counts = _assert_export_equals_read_copy(world, folder)
-    assert counts["stay_nights"] > old  # the day's bookings: the export is of the new copy
+    assert counts["mart.stay_nights"] > old  # the day's bookings: the export is of the new copy
 
 
 def _probe(client: NotebookClient, notebook: Any) -> list[Any]:

@@ -23,8 +23,8 @@ import pytest
 
 from pipelines.api import PmsClient
 from pipelines.ingest import Endpoint, sync_property
-from pipelines.reconcile import Mode, run_reconciliation
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, run_reconciliation
+from pipelines.recon.logic import load_rules
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import RunningSandbox, running_sandbox

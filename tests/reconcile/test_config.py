@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.transforms.reconcile import RulesConfigError, load_rules
-from pipelines.transforms.reconcile.config import DEFAULTS_FILE
+from pipelines.recon.logic import RulesConfigError, load_rules
+from pipelines.recon.logic.config import DEFAULTS_FILE
 
 
 def test_shipped_city_tax_is_the_citys_at_the_hotels_stars() -> None:

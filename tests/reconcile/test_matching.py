@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.transforms.reconcile import (
+from pipelines.recon.logic import (
     PropertyRules,
     RoomNightsRule,
     postable,
@@ -153,6 +153,21 @@ def test_closed_or_suspended_folio_blocks_with_the_reason() -> None:
     assert postable(got).is_empty()
     none = run(ledger(bar("T-000001")), lines(), folio=folios())
     assert none["reason"].to_list() == [NO_FOLIO_OF_ITS_OWN]
+
+
+def test_a_receivable_without_charges_is_not_the_room_entrys_folio() -> None:
+    """A single-room reservation whose guest folio 5 (a night charged) is closed and whose
+    balance went to a city ledger folio 6 (held by a company, suspended, no charge line:
+    docs/sandbox.md, Money): a late bar ticket is blocked by the closed folio 5, not by 6."""
+    held = folios({"folio_id": 5, "reservation_id": 10, "status": "closed"},
+                  {"folio_id": 6, "reservation_id": 10, "status": "suspended"})
+    night = lines({"folio_line_id": 70, "folio_id": 5, "reservation_room_id": 1,
+                   "item": "ROOM", "posted_on": D("2025-05-01"), "total": "120.00",
+                   "description": "Room 101 night 2025-05-01"})
+    row = run(ledger(bar("T-000001")), night, folio=held).row(0, named=True)
+    assert row["status"] == "blocked"
+    assert row["reason_code"] == "folio_closed"
+    assert row["reason"] == "no open folio for the room entry (folio 5 closed)"
 
 
 def test_cancelled_room_unknown_room_and_unknown_item_are_blocked() -> None:

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import polars as pl
 
-from pipelines.transforms.reconcile import (
+from pipelines.recon.logic import (
     BreakfastRule,
     CityTaxPeriod,
     CityTaxRule,
@@ -17,7 +17,7 @@ from pipelines.transforms.reconcile import (
     idempotency_key,
     load_rules,
 )
-from pipelines.transforms.reconcile.rules import breakfast, city_tax, room_nights
+from pipelines.recon.logic.rules import breakfast, city_tax, room_nights
 
 from .builders import BRACKETS, CHD, INF, ITEMS, TEEN, D, ledger, rows_of, stays
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -26,8 +27,8 @@ import polars as pl
 import pytest
 
 from pipelines.api import PmsClient, RetryPolicy
-from pipelines.reconcile import Mode, ReconReport, run_reconciliation
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, ReconReport, run_reconciliation
+from pipelines.recon.logic import load_rules
 from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY
 from tests.lost_postings import START, Stretch, serving_copy, simulate_stretch, sync
@@ -196,8 +197,8 @@ KILLED_APPLY = """
 import pathlib, sys, time
 from datetime import date
 from pipelines.api import PmsClient
-from pipelines.transforms.reconcile import load_rules
-from pipelines.reconcile import Mode, run_reconciliation
+from pipelines.recon.logic import load_rules
+from pipelines.recon import Mode, run_reconciliation
 base, key, warehouse, first, last, flag = sys.argv[1:7]
 
 def stop_here() -> None:
@@ -329,31 +330,49 @@ def test_a_closed_folio_yields_blocked_not_an_error(world: World) -> None:
 def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -> None:
     """Issue 7, Modes: the job `reconcile` (one property partition) runs a dry run by
     default, without the API (issue 13: its resource here points nowhere), and apply with
-    the business dates given as run config."""
-    from pipelines.defs.reconcile import reconcile_job
+    the business dates given as run config. Each run materializes the asset recon/results
+    (issue 47, item 4: the reconciliation in the asset graph), its metadata the run's
+    figures as recon.runs holds them."""
+    import dagster as dg
+
+    from pipelines.defs.partitions import instance_with
+    from pipelines.defs.recon.jobs import reconcile_folios
     from pipelines.defs.resources import PmsApiResource, WarehouseResource
 
     resources = {"pms": PmsApiResource(base_url=world.sandbox.base_url, api_key=ALL_SCOPES_KEY),
                  "warehouse": WarehouseResource(path=str(world.warehouse))}
     dates = {"first_date": FIRST.isoformat(), "last_date": LAST.isoformat()}
     nowhere = PmsApiResource(base_url="http://127.0.0.1:9/v1", api_key="unused")
-    dry = reconcile_job.execute_in_process(
-        run_config={"ops": {"reconcile_folios": {"config": dates}}},
-        resources={**resources, "pms": nowhere}, partition_key="default")
-    assert dry.success
-    dry_out = dry.output_for_node("reconcile_folios")
-    missing = dry_out["summary"]["missing"]["count"]
+
+    def run(config: dict[str, str], pms: PmsApiResource) -> dict[str, object]:
+        with instance_with(["default"]) as instance:
+            done = dg.materialize(  # what the job `reconcile` runs: the asset alone
+                [reconcile_folios], run_config={"ops": {"reconcile_folios": {"config": config}}},
+                resources={**resources, "pms": pms}, partition_key="default", instance=instance)
+        assert done.success
+        (materialized,) = done.asset_materializations_for_node("reconcile_folios")
+        assert materialized.asset_key == dg.AssetKey(["recon", "results"])
+        assert materialized.partition == "default"
+        return {k: v.value for k, v in materialized.metadata.items()}
+
+    dry = run(dates, nowhere)
+    missing = dry["missing_count"]
+    assert isinstance(missing, int)
     assert missing > 0
-    assert dry_out["summary"]["posted"]["count"] == 0
-    applied = reconcile_job.execute_in_process(
-        run_config={"ops": {"reconcile_folios": {"config": {**dates, "mode": "apply"}}}},
-        resources=resources, partition_key="default")
-    assert applied.success
-    summary = applied.output_for_node("reconcile_folios")["summary"]
-    assert summary["posted"]["count"] == missing
-    assert summary["missing"]["count"] == 0
-    assert applied.output_for_node("reconcile_folios")["run_id"] == \
-        dry_out["run_id"] + 1
+    assert dry["posted_count"] == 0
+    applied = run({**dates, "mode": "apply"}, resources["pms"])
+    assert applied["posted_count"] == missing
+    assert applied["missing_count"] == 0
+    assert applied["run_id"] == int(str(dry["run_id"])) + 1
+    conn = duckdb.connect(str(world.warehouse), read_only=True)
+    try:
+        stored = conn.execute("SELECT posted_count, posted_amount FROM recon.runs WHERE "
+                              "run_id = ?", [applied["run_id"]]).fetchone()
+    finally:
+        conn.close()
+    assert stored is not None
+    assert (stored[0], Decimal(str(applied["posted_amount"])).quantize(Decimal("0.01"))) == (
+        missing, stored[1])
 
 
 def test_command_line_dry_run_and_refusals(world: World) -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 from pipelines.api import RetryPolicy
 from pipelines.ingest import Endpoint
-from pipelines.reconcile import Mode, run_reconciliation
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, run_reconciliation
+from pipelines.recon.logic import load_rules
 from sandbox.http.server import RunningSandbox
 
 from . import harness as h

@@ -21,8 +21,8 @@ import duckdb
 import pytest
 
 from pipelines.ingest import Endpoint, sync_property
-from pipelines.reconcile import Mode, run_reconciliation
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, run_reconciliation
+from pipelines.recon.logic import load_rules
 from pipelines.warehouse import connect
 from sandbox.db import insert, transaction
 from sandbox.http.server import RunningSandbox

@@ -1,7 +1,7 @@
 """Crash points of the reconciliation (issue 9, "Crash points"; ARCHITECTURE, "Exactly-once
 writes"): `pmsw reconcile --apply` SIGKILLed in the middle of its posts, after N of its API
 calls (N chosen by the test; hook `PMSW_TEST_HOOKS=1` + `PMSW_TEST_KILL_AFTER_CALLS=N`, counted
-by the apply, pipelines/reconcile/apply.py), then run again, ends as one uninterrupted
+by the apply, pipelines/recon/apply.py), then run again, ends as one uninterrupted
 apply of the same PMS state:
 
 - the PMS holds the same folio lines, and through the API every charge's line (its

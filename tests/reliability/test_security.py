@@ -24,6 +24,7 @@ import pytest
 
 from pipelines.api import WebhookReceiver, WebhookSignatureError, sign
 from pipelines.api._webhooks import SIGNATURE_HEADER
+from pipelines.defs.partitions import PROPERTIES_NAME
 from pipelines.ingest import STREAMS
 from pipelines.warehouse import connect
 from sandbox.http.server import RunningSandbox
@@ -94,6 +95,7 @@ def test_no_key_or_secret_in_logs_metadata_errors_or_the_warehouse(
     db = tmp_path / "warehouse.duckdb"
     caplog.set_level(logging.DEBUG)
     with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(PROPERTIES_NAME, ["default"])
         ok = _materialize(sandbox.base_url, ALL_SCOPES_KEY, db, monkeypatch, instance)
         assert isinstance(ok, dg.ExecuteInProcessResult), ok
         assert ok.success

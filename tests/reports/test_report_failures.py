@@ -16,12 +16,16 @@ from pipelines.cli import main
 pytestmark = pytest.mark.slow
 
 REPORTS = ["occupancy", "pickup", "pace", "segments", "revenue", "reconciliation", "forecast",
-           "forecast-accuracy", "alerts", "flash", "forecast-months"]
+           "forecast-accuracy", "alerts", "flash", "forecast-months", "flash-ahead"]
+NO_RANGE = ["forecast-accuracy", "flash"]  # of REPORTS, those that take no --from/--to
 
 
-def fails_in_one_line(*args: str) -> str:
+def fails_in_one_line(*args: str, status: int | None = None) -> str:
+    """The one line of a failed `pmsw report ARGS`; `status`: the exit status expected (2 for a
+    usage error, 1 for any other failure; any non-zero when None)."""
     result = CliRunner().invoke(main, ["report", *args])
     assert result.exit_code != 0, result.output
+    assert status is None or result.exit_code == status, (result.exit_code, result.stderr)
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
@@ -50,13 +54,33 @@ def test_several_properties_and_none_named(name: str, warehouse: Path) -> None:
     assert "pass --property" in line
 
 
-@pytest.mark.parametrize("name", REPORTS)
+@pytest.mark.parametrize("name", [n for n in REPORTS if n not in NO_RANGE])
 @pytest.mark.parametrize(("option", "value"), [("--from", "2026-02-30"), ("--to", "tomorrow")])
-def test_bad_date(name: str, option: str, value: str, warehouse: Path) -> None:
+def test_bad_date_is_a_usage_error(name: str, option: str, value: str, warehouse: Path) -> None:
     line = fails_in_one_line(name, "--warehouse", str(warehouse), "--property", "ROMA01",
-                             option, value)
-    assert f"{option} '{value}' is not a date" in line
+                             option, value, status=2)
+    assert f"'{option}': '{value}' is not a date" in line
     assert "YYYY-MM-DD" in line
+
+
+@pytest.mark.parametrize("name", NO_RANGE)
+def test_a_report_without_dates_refuses_them(name: str, warehouse: Path) -> None:
+    """--from/--to mean nothing to these: refused rather than silently ignored."""
+    line = fails_in_one_line(name, "--warehouse", str(warehouse), "--property", "ROMA01",
+                             "--from", "2026-03-01", status=2)
+    assert "--from" in line
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["tieout", "--month", "2026-1x"], "'--month': '2026-1x' is not a month: use YYYY-MM"),
+    (["city-tax", "--month", "13-2026"], "'--month': '13-2026' is not a month: use YYYY-MM"),
+    (["ledger", "--date", "2026-11-31"], "'--date': '2026-11-31' is not a date"),
+])
+def test_bad_month_or_date_option_is_a_usage_error(args: list[str], named: str,
+                                                   warehouse: Path) -> None:
+    line = fails_in_one_line(*args, "--warehouse", str(warehouse), "--property", "ROMA01",
+                             status=2)
+    assert named in line
 
 
 def test_from_after_to(warehouse: Path) -> None:

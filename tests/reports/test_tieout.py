@@ -67,3 +67,24 @@ def test_the_open_business_date_is_not_tied_out(warehouse: Path) -> None:
     assert code != 0
     assert "closed business dates" in err
     assert err.count("\n") == 1
+
+
+def test_the_open_month_is_tied_out_to_date(warehouse: Path) -> None:
+    """--month of the month holding the open business date: its closed dates, as the help
+    says (was refused for reaching past the last closed date); a month not begun is refused."""
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        (bd,) = conn.execute("SELECT business_date FROM core.property WHERE code = 'ROMA01'"
+                             ).fetchone() or (None,)
+    finally:
+        conn.close()
+    closed = bd - timedelta(days=1)
+    code, month = _report(warehouse, "tieout", "--month", f"{closed:%Y-%m}")
+    assert code == 0, month
+    span = _report(warehouse, "tieout", "--from", str(closed.replace(day=1)), "--to",
+                   str(closed))[1]
+    assert month["rows"] == span["rows"]
+    next_month = (bd.replace(day=28) + timedelta(days=4)).replace(day=1)
+    code, err = _report(warehouse, "tieout", "--month", f"{next_month:%Y-%m}")
+    assert code == 1
+    assert f"--month {next_month:%Y-%m}: no business date of it is closed yet" in err

@@ -73,6 +73,14 @@ def test_no_service_refused_an_action_unexpectedly(runs: dict[str, Path]) -> Non
 
 
 def test_same_seed_same_database_other_seed_another(runs: dict[str, Path]) -> None:
+    """The hash covers the money too (docs/sandbox.md, Money): prepayments, deposits and city
+    ledger transfers are there within the 15 days."""
+    conn = sqlite3.connect(runs["a"])
+    kinds = {row[0] for row in conn.execute(
+        "SELECT substr(description, 1, instr(description, ':') - 1) FROM folio_lines "
+        "WHERE type = 'payment' AND instr(description, ':') > 0")}
+    conn.close()
+    assert {"Payment", "Prepayment", "Deposit", "Transfer to city ledger"} <= kinds, kinds
     assert content_hash(runs["a"]) == content_hash(runs["b"])
     assert content_hash(runs["a"]) != content_hash(runs["c"])
     first_day = "SELECT external_ref FROM reservations ORDER BY id LIMIT 50"

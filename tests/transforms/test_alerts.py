@@ -1,4 +1,4 @@
-"""mart.alerts (pipelines/transforms/alerts.py) on hand-made snapshots and pace.
+"""mart.alerts (pipelines/forecast/logic/alerts.py) on hand-made snapshots and pace.
 
 Snapshots 2026-01-01 .. 2026-03-11 (S = the last), nights up to 20 days ahead: a night D's
 books at h days before are round(c(D) x (20 - h)), c(D) = 0.8, 1.0 or 1.2 by D's ordinal
@@ -15,8 +15,8 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.transforms.alerts import alerts
-from pipelines.transforms.forecast import ForecastSettings
+from pipelines.forecast.logic.alerts import alerts
+from pipelines.forecast.logic.methods import ForecastSettings
 
 FIRST, LAST = date(2026, 1, 1), date(2026, 3, 11)
 CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [40]})

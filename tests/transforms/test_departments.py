@@ -1,4 +1,4 @@
-"""Departments have one definition (pipelines/transforms/departments.py, issue 14 item 1).
+"""Departments have one definition (pipelines/vocabulary/departments.py, issue 14 item 1).
 
 `pmsw report revenue` once filtered on 'food_and_beverage' while the mart stores
 'food_beverage', so F&B showed 0.00 every day. These tests fail if any reader spells a
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.transforms.departments import CODES, DEPARTMENTS, department
-from pipelines.transforms.revenue import DEPARTMENTS as REVENUE_DEPARTMENTS
+from pipelines.marts.logic.revenue import DEPARTMENTS as REVENUE_DEPARTMENTS
+from pipelines.vocabulary.departments import CODES, DEPARTMENTS, department
 from pipelines.warehouse import connect
 
 ROOT = Path(__file__).resolve().parents[2]

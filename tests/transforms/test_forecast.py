@@ -1,4 +1,4 @@
-"""Forecast methods and backtest (pipelines/transforms/forecast.py) on hand-made snapshots.
+"""Forecast methods and backtest (pipelines/forecast/logic/methods.py) on hand-made snapshots.
 
 The hand-built history (capacity 10 rooms, lookback of 2 weeks, rooms at 100.00 on the
 books, finals at 120.00 a room; every (snapshot, stay date) not listed below holds 0 rooms):
@@ -34,7 +34,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.transforms.forecast import (
+from pipelines.forecast.logic.methods import (
     CHOSEN,
     HORIZONS,
     METHODS,

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.transforms.forecast import accuracy
+from pipelines.forecast.logic.methods import accuracy
 
 LAST = date(2026, 3, 28)
 

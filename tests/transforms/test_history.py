@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.transforms.history import rebuild_before_first_sync, snapshot_ranges
-from pipelines.transforms.otb import otb_snapshots
+from pipelines.marts.logic.history import rebuild_before_first_sync, snapshot_ranges
+from pipelines.marts.logic.otb import otb_snapshots
 
 from .builders import d, ts, version, versions_frame
 

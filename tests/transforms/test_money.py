@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.transforms.money import (
+from pipelines.marts.logic.money import (
     basis_points,
     div_half_up,
     from_cents,

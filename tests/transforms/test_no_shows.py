@@ -1,5 +1,5 @@
 """No-shows from the state the warehouse keeps for ever (docs/kpi.md, No-show;
-pipelines/transforms/no_shows.py): cancelled by the hotel, on or after the arrival, and firm
+pipelines/marts/logic/no_shows.py): cancelled by the hotel, on or after the arrival, and firm
 (the version before was not an option; first seen cancelled: a charge on the arrival date)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.transforms.no_shows import no_shows, with_no_show_flag
+from pipelines.marts.logic.no_shows import no_shows, with_no_show_flag
 
 from .builders import d, ts
 

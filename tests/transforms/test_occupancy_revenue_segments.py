@@ -20,18 +20,18 @@ from decimal import Decimal
 
 import polars as pl
 
-from pipelines.transforms.booking_kpis import booking_kpis
-from pipelines.transforms.booking_outcomes import booking_outcomes
-from pipelines.transforms.occupancy import (
+from pipelines.marts.logic.booking_kpis import booking_kpis
+from pipelines.marts.logic.booking_outcomes import booking_outcomes
+from pipelines.marts.logic.occupancy import (
     occupancy_by_room_type,
     occupancy_daily,
     other_revenue_by_room_type,
     other_revenue_daily,
 )
-from pipelines.transforms.revenue import revenue_daily
-from pipelines.transforms.room_fees import room_fees
-from pipelines.transforms.segments import segment_daily
-from pipelines.transforms.stay_nights import stay_nights
+from pipelines.marts.logic.revenue import revenue_daily
+from pipelines.marts.logic.room_fees import room_fees
+from pipelines.marts.logic.segments import segment_daily
+from pipelines.marts.logic.stay_nights import stay_nights
 
 from .builders import ITEMS, d, line, lines_frame, properties, room, rooms_frame, ts
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pace import pace
-from pipelines.transforms.pickup import pickup
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pace import pace
+from pipelines.marts.logic.pickup import pickup
 
 from .builders import d, ranges, ts, version, versions_frame
 

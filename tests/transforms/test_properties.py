@@ -10,11 +10,11 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.transforms.money import to_cents
-from pipelines.transforms.occupancy import occupancy_daily
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pickup import pickup
-from pipelines.transforms.stay_nights import stay_nights
+from pipelines.marts.logic.money import to_cents
+from pipelines.marts.logic.occupancy import occupancy_daily
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pickup import pickup
+from pipelines.marts.logic.stay_nights import stay_nights
 
 from .builders import (
     ITEMS,

@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import polars as pl
 
-from pipelines.transforms.line_rooms import with_single_room_entries
-from pipelines.transforms.occupancy import occupancy_daily
-from pipelines.transforms.room_fees import room_fees
-from pipelines.transforms.stay_nights import stay_nights
-from pipelines.transforms.tieout import revenue_tieout
+from pipelines.marts.logic.occupancy import occupancy_daily
+from pipelines.marts.logic.room_fees import room_fees
+from pipelines.marts.logic.stay_nights import stay_nights
+from pipelines.marts.logic.tieout import revenue_tieout
+from pipelines.vocabulary.line_rooms import with_single_room_entries
 
 from .builders import ITEMS, d, line, lines_frame, properties, room, rooms_frame
 

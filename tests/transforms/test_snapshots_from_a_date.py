@@ -1,5 +1,5 @@
 """The snapshot marts computed from a date, and the day their inputs changed (issue 18, item 5;
-pipelines/transforms/snapshot_inputs.py).
+pipelines/marts/logic/snapshot_inputs.py).
 
 The definition (docs/kpi.md): the books at the end of snapshot date S are the versions valid at
 the end of S, so a snapshot depends only on what changed the books on S or before. Hence:
@@ -18,10 +18,10 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
-from pipelines.transforms.otb import otb_snapshots
-from pipelines.transforms.pace import STLY_DAYS, pace
-from pipelines.transforms.pickup import pickup
-from pipelines.transforms.snapshot_inputs import (
+from pipelines.marts.logic.otb import otb_snapshots
+from pipelines.marts.logic.pace import STLY_DAYS, pace
+from pipelines.marts.logic.pickup import pickup
+from pipelines.marts.logic.snapshot_inputs import (
     book_days,
     first_changed,
     pace_inputs,

@@ -7,8 +7,8 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
-from pipelines.transforms.room_fees import room_fees
-from pipelines.transforms.stay_nights import stay_nights
+from pipelines.marts.logic.room_fees import room_fees
+from pipelines.marts.logic.stay_nights import stay_nights
 
 from .builders import ITEMS, NO_LINES, d, line, lines_frame, properties, room, rooms_frame
 

@@ -4,9 +4,9 @@
 
 Each case runs in a fresh interpreter: jemalloc reads its options once, when polars is first
 imported, and glibc's malloc is set once per process. What the settings do to a run's memory is
-measured, not asserted (benchmarks/results.md, "polars' allocator" and "glibc's malloc tuned by
-default"): how soon freed pages leave depends on the machine's load, so a test of it would be
-a test of time. What is asserted is that each setting reached its allocator."""
+measured, not asserted (b921919:benchmarks/results.md, "polars' allocator" and "glibc's
+malloc tuned by default"): how soon freed pages leave depends on the machine's load, so a
+test of it would be a test of time. What is asserted is that each setting reached its allocator."""
 
 from __future__ import annotations
 

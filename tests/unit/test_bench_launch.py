@@ -1,7 +1,7 @@
-"""benchmarks/launch.py tells a command's own peak memory (benchmarks/results.md, "The peak RSS
-of a child counted its parent's"): a child spawned by a process that once held a lot of memory
-reports that process's high-water mark as its own peak on Linux, so bench_group's `pmsw sync`
-runs, spawned after the group's simulation, all reported at least the simulation's memory."""
+"""benchmarks/launch.py tells a command's own peak memory (b921919:benchmarks/results.md, "The peak
+RSS of a child counted its parent's"): a child spawned by a process that once held a lot of
+memory reports that process's high-water mark as its own peak on Linux, so bench_group's `pmsw
+sync` runs, spawned after the group's simulation, all reported at least the simulation's memory."""
 
 from __future__ import annotations
 

@@ -2,7 +2,11 @@
 
 - models imports neither pipelines nor sandbox;
 - pipelines never imports sandbox, and sandbox never imports pipelines;
-- the pure parts (pipelines/transforms, models) import neither dagster, httpx nor duckdb;
+- the pure parts (models, pipelines/vocabulary and each domain's `logic`) import neither dagster,
+  httpx nor duckdb;
+- a package of `pipelines` uses another only through its faces (a package's `__init__`, never one
+  of its modules) and only downwards: `LAYERS` ranks them, and a package imports only those of
+  a lower rank (the Dagster wiring, `defs`, `definitions` and `materialize`, is one layer);
 - no module imports a private module (`_name`) or a private name of another package;
 - no import circle: the modules' imports (at any depth of the code, a function's included)
   form no cycle (issue 47, item 5).
@@ -19,7 +23,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("models", "pipelines", "sandbox")
 IO_LIBRARIES = ("dagster", "httpx", "duckdb", "fastapi", "starlette", "uvicorn")
-PURE = ("models", "pipelines.transforms")
+PURE = ("models", "pipelines.vocabulary", "pipelines.marts.logic", "pipelines.forecast.logic",
+        "pipelines.recon.logic")
+LAYERS = {  # docs/architecture.md, "The layers"
+    "allocators": 0, "api": 0, "metrics": 0, "vocabulary": 0,
+    "properties": 1, "warehouse": 1,
+    "ingest": 2, "forecast": 2,
+    "marts": 3,
+    "recon": 4,
+    "reports": 5,
+    "defs": 6, "definitions": 6, "materialize": 6, "demo": 7,
+    "app": 8, "cli": 8,
+}
+WIRING = ("defs", "definitions", "materialize")
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -93,11 +109,29 @@ def _violations(root: Path = ROOT) -> list[str]:
             inside = here == owner or here.startswith(owner + ".")
             if owner != target and not inside:
                 found.append(f"{where}: private module of another package")
+            found.extend(f"{where}: {broken}" for broken in _domain_rule(here, target, root))
             private_names = [n for n in names if _is_private(n)]
             if private_names and not (here == target or here.startswith(target + ".")
                                       or here.rpartition(".")[0] == target.rpartition(".")[0]):
                 found.append(f"{where}: private names {private_names} of another package")
     return found
+
+
+def _domain_rule(here: str, target: str, root: Path) -> list[str]:
+    """What an import of `target` from module `here` breaks of the domains' rule, if anything."""
+    if _top(here) != "pipelines" or _top(target) != "pipelines" or "." not in here \
+            or "." not in target:  # `pipelines` itself is no package of its own
+        return []
+    mine, theirs = here.split(".")[1], target.split(".")[1]
+    if mine == theirs or (mine in WIRING and theirs in WIRING):
+        return []
+    broken = []
+    if LAYERS.get(theirs, 0) >= LAYERS.get(mine, 0):
+        broken.append(f"{mine} may not use {theirs} (layers: {theirs} is not below {mine})")
+    if (root / theirs.join(("pipelines/", ""))).is_dir() and not (
+            root / target.replace(".", "/") / "__init__.py").is_file():
+        broken.append(f"a module of {theirs}, not one of its faces")
+    return broken
 
 
 def _import_graph(root: Path) -> dict[str, set[str]]:
@@ -172,7 +206,7 @@ def test_the_checker_sees_an_import_circle(tmp_path: Path) -> None:
 
 def test_sources_are_found() -> None:
     modules = {_module_name(p, ROOT) for p in _sources(ROOT)}
-    assert {"models", "pipelines.transforms", "sandbox"} <= modules
+    assert {"models", "pipelines.marts.logic", "pipelines.recon", "sandbox"} <= modules
 
 
 def test_layers_and_private_imports_hold() -> None:
@@ -187,12 +221,16 @@ def test_layers_and_private_imports_hold() -> None:
         ("import duckdb\n", "a pure part imports duckdb"),
         ("from pipelines.api._client import PmsClient\n", "private module of another package"),
         ("from pipelines.api.client import _retry\n", "private names"),
+        ("from pipelines.reports import REPORTS\n", "marts may not use reports"),
+        ("from pipelines.warehouse.transaction import transaction\n",
+         "a module of warehouse, not one of its faces"),
     ],
 )
 def test_the_checker_sees_a_broken_rule(tmp_path: Path, source: str, message: str) -> None:
-    """A rule broken in a module of pipelines/transforms is reported, with its place."""
-    probe = tmp_path / "pipelines" / "transforms" / "probe.py"
+    """A rule broken in a module of pipelines/marts/logic is reported, with its place."""
+    probe = tmp_path / "pipelines" / "marts" / "logic" / "probe.py"
     probe.parent.mkdir(parents=True)
+    (tmp_path / "pipelines" / "warehouse").mkdir()
     probe.write_text(source, encoding="utf-8")
     violations = _violations(tmp_path)
     assert any(message in v and "probe.py:1" in v for v in violations), violations

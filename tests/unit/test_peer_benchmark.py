@@ -1,5 +1,5 @@
 """The peer benchmark's pure parts (benchmarks/run_all.py): the race's figures (medians with
-min and max), the results.md writer and merge, the marts output parser, the floor, the row
+min and max), the results.md writer (the whole file), the marts output parser, the floor, the row
 comparison and the dlt `rest_api` config; its modules import without dlt installed (this file
 imports them). Nothing here runs the benchmark (no server, no network, no timing)."""
 
@@ -14,9 +14,9 @@ from benchmarks.results import (
     Measured,
     RaceRun,
     Section,
+    compose,
     figures,
     marts_section,
-    merge,
     race_sections,
 )
 
@@ -67,31 +67,35 @@ def test_race_figures_are_medians_with_min_and_max() -> None:
     assert "| 40 rooms | initial load | - | - | - | - | 6.67 | 3.60 |" in body
 
 
-def test_merge_replaces_only_its_own_sections() -> None:
+LAYOUT = [("Machine", "run_all"), ("Ingestion", "run_all --only race"),
+          ("Demo steps", "run_all --only demo"), ("Transforms", "run_all --only marts"),
+          ("Notes", "run_all")]
+
+
+def test_the_file_is_written_whole_from_its_sections() -> None:
     old = ("# Peer benchmark results\n\nDate: old\n\n## Machine\n\n- nproc: 1\n\n"
            "## Ingestion: our sync core vs dlt `rest_api`\n\nold figures\n\n"
-           "## Ingestion vs the floor\n\nold floor\n\n## Notes\n\n- old note\n\n"
-           "## Long runs (make verify, make soak)\n\nby hand\n\n### make verify\n\nkept\n\n"
-           "## Test suite time (`make test`)\n\nby hand too\n")
+           "## Journal of a study\n\nby hand\n\n### a subsection\n\nalso by hand\n\n"
+           "## Demo steps\n\nthe demo's last figures\n\n## Notes\n\n- old note\n")
     new = [Section("Machine", "Machine", ["- nproc: 2"]),
-           Section("Ingestion", "Ingestion: ours vs dlt, serial and parallel", ["new figures"]),
-           Section("Ingestion vs the floor", "Ingestion vs the floor", ["new floor"]),
-           Section("Demo steps", "Demo steps", ["demo"]),
+           Section("Ingestion", "Ingestion: ours vs dlt", ["new figures"]),
            Section("Notes", "Notes", ["- new note"])]
-    text = merge(old, new)
+    text = compose(old, new, LAYOUT)
     assert text.startswith(PREAMBLE)
     headings = [line for line in text.splitlines() if line.startswith("## ")]
-    assert headings == ["## Machine", "## Ingestion: ours vs dlt, serial and parallel",
-                        "## Ingestion vs the floor", "## Demo steps", "## Notes",
-                        "## Long runs (make verify, make soak)", "## Test suite time (`make test`)"]
-    for gone in ("old figures", "old floor", "old note", "nproc: 1", "Date: old"):
+    # In the layout's order; the demo not run keeps its last figures; the marts, never
+    # measured, say by what; the section written by hand is gone with its subsection.
+    assert headings == ["## Machine", "## Ingestion: ours vs dlt", "## Demo steps",
+                        "## Transforms", "## Notes"]
+    for gone in ("old figures", "old note", "nproc: 1", "Date: old", "by hand", "subsection"):
         assert gone not in text
-    assert "### make verify\n\nkept" in text
-    assert "by hand too" in text
-    assert merge(text, new) == text  # writing the same figures again changes nothing
+    assert "the demo's last figures" in text
+    assert "## Transforms\n\nNot measured yet: `run_all --only marts`.\n" in text
+    assert compose(text, new, LAYOUT) == text  # the same figures again change nothing
     marts = marts_section([MartsRun(10, 3, 12.5, 5.0, 900.0, True, "1,000,000")], "note", MEASURED)
-    again = merge(text, [marts])
+    again = compose(text, [marts], LAYOUT)
     assert "| 10 x 3 | 1,000,000 | 12.50 | 5.00 | 2.50 | 900 | yes |" in again
+    assert "Not measured yet" not in again
     assert "new figures" in again
     assert "- new note" in again
 

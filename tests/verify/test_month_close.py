@@ -2,7 +2,7 @@
 
 `pmsw demo --days 60 --daily-syncs 30` (in a process of its own, as the demo always runs)
 plays 30 days one at a time; after each night audit it syncs and runs the daily close
-(pipelines/reconcile/close.py): the date just closed, applied for the automatic kinds (POS
+(pipelines/recon/close.py): the date just closed, applied for the automatic kinds (POS
 tickets and city tax), then the folios of the day's departures. The simulator records every
 posting it dropped (sim_dropped_postings), the ground truth. For Rome (property 1, 80 rooms):
 
@@ -29,8 +29,8 @@ import duckdb
 import pytest
 
 from pipelines.api import PmsClient
-from pipelines.reconcile import Mode, daily_close, run_backlog
-from pipelines.transforms.reconcile import load_rules
+from pipelines.recon import Mode, daily_close, run_backlog
+from pipelines.recon.logic import load_rules
 from sandbox.http.server import serving_simulation
 from tests.conftest import ALL_SCOPES_KEY
 

@@ -14,16 +14,10 @@ from typing import Any
 import duckdb
 import pytest
 
-import pipelines.warehouse.events as events_module
-import pipelines.warehouse.reservations as reservations_module
-from pipelines.warehouse import (
-    connect,
-    get_state,
-    land_events,
-    land_reservations,
-    max_updated_at,
-    transaction,
-)
+import pipelines.ingest.store.events as events_module
+import pipelines.ingest.store.reservations as reservations_module
+from pipelines.ingest.store import get_state, land_events, land_reservations, max_updated_at
+from pipelines.warehouse import connect, transaction
 
 from .factories import event, reservation, room, ts
 
@@ -94,8 +88,9 @@ _KILLED_LANDING = """
 import os, signal, sys
 sys.path[:0] = [{repo!r}]
 from tests.warehouse.factories import reservation, room, ts
-import pipelines.warehouse.reservations as module
-from pipelines.warehouse import connect, land_reservations
+import pipelines.ingest.store.reservations as module
+from pipelines.ingest.store import land_reservations
+from pipelines.warehouse import connect
 
 def die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)

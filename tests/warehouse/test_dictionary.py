@@ -23,3 +23,22 @@ def test_render_lists_every_table_and_column(conn: duckdb.DuckDBPyConnection) ->
             "WHERE schema_name IN ('raw', 'core', 'meta')").fetchall():
         assert f"### {schema}.{table}\n" in text
         assert f"| `{column}` |" in text
+
+
+def test_every_view_is_commented_and_documented(conn: duckdb.DuckDBPyConnection) -> None:
+    """Issue 47, item 7: a view an analyst finds in DuckDB says what it is, here and there."""
+    text = render(conn)
+    views = conn.execute("SELECT schema_name, view_name, comment FROM duckdb_views() "
+                         "WHERE NOT internal AND schema_name IN ('mart', 'recon')").fetchall()
+    assert len(views) >= 16
+    for schema, view, comment in views:
+        assert comment, f"{schema}.{view} has no COMMENT"
+        assert f"### {schema}.{view}\n\n{comment.splitlines()[0][:40]}" in text
+
+
+def test_no_column_is_a_hugeint(conn: duckdb.DuckDBPyConnection) -> None:
+    """A sum of integers is HUGEINT in DuckDB, which BI drivers and pandas read as an object
+    or a float: every table and view gives BIGINT counts (issue 47, item 7)."""
+    huge = conn.execute("SELECT table_schema, table_name, column_name FROM "
+                        "information_schema.columns WHERE data_type = 'HUGEINT'").fetchall()
+    assert huge == []

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import duckdb
 
-from pipelines.warehouse import get_int_cursor, land_events, land_folios, land_reservations
+from pipelines.ingest.store import get_int_cursor, land_events, land_folios, land_reservations
 
 from .factories import event, folio, line, reservation, room, ts
 

@@ -54,8 +54,8 @@ def test_installed_layout_finds_the_packaged_sql(tmp_path: Path) -> None:
     target = tmp_path / "pipelines" / "warehouse"
     shutil.copytree(package, target, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "pipelines" / "__init__.py").write_text("")
-    shutil.copytree(package.parent / "transforms", tmp_path / "pipelines" / "transforms",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # the rules it lands by
+    shutil.copytree(package.parent / "vocabulary", tmp_path / "pipelines" / "vocabulary",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # the departments of its views
     shutil.copytree(REPO / "models", tmp_path / "models",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "sql", target / "sql")

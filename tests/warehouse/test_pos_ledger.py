@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipelines.warehouse import load_pos_ledger_dir
+from pipelines.ingest.store import load_pos_ledger_dir
 
 P = 1
 HEADER = ("ticket_id,line,business_date,posted_at,reservation_id,reservation_room_id,room,"

@@ -21,7 +21,7 @@ from models import (
     RoomType,
     TypeAvailability,
 )
-from pipelines.warehouse import (
+from pipelines.ingest.store import (
     PropertyData,
     SyncRun,
     get_state,

@@ -15,11 +15,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from pipelines.warehouse import (
-    get_timestamp_cursor,
-    land_reservations,
-    max_updated_at,
-)
+from pipelines.ingest.store import get_timestamp_cursor, land_reservations, max_updated_at
 
 from .factories import reservation, room, stay_guest, ts
 

@@ -1,4 +1,4 @@
-"""Each property of a group lands on its own cursor of the warehouse (pipelines.defs.ingest):
+"""Each property of a group lands on its own cursor of the warehouse (pipelines.defs.ingest.assets):
 the cursor keeps connect()'s session, UTC whatever the machine's zone (connect(): "casts to
 DATE are UTC whatever the machine's zone"). A bare DuckDB cursor starts in the machine's
 zone, where a TIMESTAMPTZ cast to DATE gives the machine's local date."""

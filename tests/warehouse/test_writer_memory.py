@@ -15,6 +15,7 @@ import duckdb
 import polars as pl
 import pytest
 
+from pipelines.ingest.store.raw import append_raw
 from pipelines.warehouse import (
     MEMORY_ENV,
     WarehouseError,
@@ -25,7 +26,6 @@ from pipelines.warehouse import (
 )
 from pipelines.warehouse.connection import LEAST_MEMORY_LIMIT
 from pipelines.warehouse.publish import publish
-from pipelines.warehouse.raw import append_raw
 
 MIB = 1024 * 1024
 REPO = Path(__file__).resolve().parents[2]
@@ -150,7 +150,7 @@ LEAVE_A_WAL = """
 import os, sys
 from datetime import UTC, datetime
 from pipelines.warehouse import connect, transaction
-from pipelines.warehouse.raw import append_raw
+from pipelines.ingest.store.raw import append_raw
 conn = connect(sys.argv[1])
 payloads = [{"id": n, "notes": "x" * 1000} for n in range(30_000)]
 with transaction(conn):

@@ -1,0 +1,1 @@
+"""Dagster wiring of the forecast domain: the budget the flash and the months are held against."""

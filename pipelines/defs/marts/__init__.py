@@ -1,0 +1,1 @@
+"""Dagster wiring of the marts: the mart.* assets of each property, built in one step."""

@@ -1,0 +1,1 @@
+"""Dagster wiring of the reconciliation: its jobs (dry run, apply, daily close, backlog)."""

@@ -1,0 +1,1 @@
+"""Dagster wiring of the engine: the read copy published after the marts."""

@@ -1,0 +1,143 @@
+"""mart.alerts: the nights to look at, as of the last snapshot date (docs/forecast.md, Alerts).
+
+Pure polars over mart.otb_snapshots and mart.pace. Three kinds, each for the nights
+S .. S + horizon_days (S the property's last snapshot date):
+- pace_below_stly: rooms on the books at least `pace_share` below the same time last year
+  (STLY at least `min_stly_rooms`, so a quiet night is no alert);
+- pickup_spike: the rooms picked up over the last 7 days, as a z-score against the 7-day
+  pickups at the same days before of the same weekday's nights of the `spike_weeks` weeks
+  before, at least `spike_z` and at least `min_spike_rooms` rooms;
+- over_capacity: rooms on the books above capacity plus the overbooking the hotel practises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+from pipelines.forecast.logic.methods import ForecastSettings, rooms_limit
+from pipelines.vocabulary import Frame, lazy
+
+COLUMNS = ("property_id", "as_of_date", "stay_date", "alert", "value", "threshold", "message")
+
+
+@dataclass(frozen=True)
+class AlertSettings:
+    horizon_days: int = 90
+    pace_share: float = 0.2
+    min_stly_rooms: int = 5
+    spike_weeks: int = 8
+    spike_z: float = 3.0
+    min_spike_rooms: int = 3
+
+
+def _pace_below(pace: pl.LazyFrame, as_of: pl.LazyFrame, s: AlertSettings) -> pl.LazyFrame:
+    share = pl.col("rooms_otb") / pl.col("stly_rooms_otb") - 1
+    return (
+        pace.join(as_of, on="property_id")
+        .filter(pl.col("stay_date") - pl.duration(days=pl.col("days_before"))
+                == pl.col("as_of_date"),
+                pl.col("days_before") <= s.horizon_days,
+                pl.col("stly_rooms_otb") >= s.min_stly_rooms)
+        .with_columns(value=share)
+        .filter(pl.col("value") <= -s.pace_share)
+        .select(
+            "property_id", "as_of_date", "stay_date", alert=pl.lit("pace_below_stly"),
+            value=pl.col("value").round(4), threshold=pl.lit(-s.pace_share),
+            message=pl.format("{} rooms on the books, {} at the same time last year ({}%)",
+                              "rooms_otb", "stly_rooms_otb",
+                              (pl.col("value") * 100).round(1)),
+        )
+    )
+
+
+def _pickup_spikes(o: pl.LazyFrame, as_of: pl.LazyFrame, s: AlertSettings) -> pl.LazyFrame:
+    earliest = pl.col("as_of_date") - pl.duration(days=7 * (s.spike_weeks + 1))
+    recent = (
+        o.join(as_of, on="property_id")
+        .filter(pl.col("snapshot_date") >= earliest,
+                pl.col("snapshot_date") <= pl.col("as_of_date"))
+        .select("property_id", "as_of_date", "snapshot_date", "stay_date", "rooms_otb")
+    )
+    week_before = recent.select(
+        "property_id", "stay_date",
+        snapshot_date=pl.col("snapshot_date") + pl.duration(days=7), before="rooms_otb")
+    picked = (
+        recent.join(week_before, on=["property_id", "snapshot_date", "stay_date"], how="inner")
+        .with_columns(
+            pickup=(pl.col("rooms_otb") - pl.col("before")).cast(pl.Float64),
+            days_before=(pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days(),
+            weeks_back=(pl.col("as_of_date") - pl.col("snapshot_date")).dt.total_days(),
+        )
+        .filter(pl.col("days_before") <= s.horizon_days)
+    )
+    now = picked.filter(pl.col("weeks_back") == 0)
+    history = (
+        picked.filter(pl.col("weeks_back") > 0, pl.col("weeks_back") % 7 == 0)
+        .group_by("property_id", "days_before")
+        .agg(mean=pl.col("pickup").mean(), std=pl.col("pickup").std(), weeks=pl.len())
+    )
+    z = (pl.col("pickup") - pl.col("mean")) / pl.col("std")
+    return (
+        now.join(history, on=["property_id", "days_before"], how="inner")
+        .filter(pl.col("weeks") >= 2, pl.col("std") > 0,
+                pl.col("pickup") >= s.min_spike_rooms)
+        .with_columns(value=z)
+        .filter(pl.col("value") >= s.spike_z)
+        .select(
+            "property_id", "as_of_date", "stay_date", alert=pl.lit("pickup_spike"),
+            value=pl.col("value").round(2), threshold=pl.lit(s.spike_z),
+            message=pl.format("{} rooms picked up in 7 days; {} a week on average over the "
+                              "last weeks at {} days before", pl.col("pickup").cast(pl.Int64),
+                              pl.col("mean").round(1), "days_before"),
+        )
+    )
+
+
+def _over_capacity(o: pl.LazyFrame, as_of: pl.LazyFrame, limits: pl.DataFrame,
+                   s: AlertSettings) -> pl.LazyFrame:
+    return (
+        o.join(as_of, left_on=["property_id", "snapshot_date"],
+               right_on=["property_id", "as_of_date"], how="inner")
+        .join(limits.lazy(), left_on=["property_id", "snapshot_date"],
+              right_on=["property_id", "as_of_date"], how="inner")
+        .filter((pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days()
+                <= s.horizon_days, pl.col("rooms_otb") > pl.col("rooms_limit"))
+        .select(
+            "property_id", as_of_date="snapshot_date", stay_date="stay_date",
+            alert=pl.lit("over_capacity"), value=pl.col("rooms_otb").cast(pl.Float64),
+            threshold=pl.col("rooms_limit").cast(pl.Float64),
+            message=pl.format("{} rooms on the books for {} to sell (capacity plus "
+                              "overbooking)", "rooms_otb", "rooms_limit"),
+        )
+    )
+
+
+def alerts(otb_snapshots: Frame, pace: Frame, capacity: Frame,
+           settings: AlertSettings | None = None,
+           forecast_settings: ForecastSettings | None = None,
+           as_of: date | None = None) -> pl.DataFrame:
+    """Build mart.alerts as of `as_of` (the marts pass the last closed business date:
+    docs/kpi.md, "As of"), else as of each property's last snapshot date; snapshots after it
+    are not read."""
+    s = settings or AlertSettings()
+    o = lazy(otb_snapshots, "otb_snapshots",
+             ["property_id", "snapshot_date", "stay_date", "rooms_otb"]).select(
+        "property_id", "snapshot_date", "stay_date", pl.col("rooms_otb").cast(pl.Int64))
+    if as_of is not None:
+        o = o.filter(pl.col("snapshot_date") <= as_of)
+        otb_snapshots = lazy(otb_snapshots, "otb_snapshots", ["snapshot_date"]).filter(
+            pl.col("snapshot_date") <= as_of).collect()
+    dates = o.group_by("property_id").agg(as_of_date=pl.col("snapshot_date").max())
+    p = lazy(pace, "pace", ["property_id", "stay_date", "days_before", "rooms_otb",
+                            "stly_rooms_otb"])
+    limits = rooms_limit(otb_snapshots, capacity, dates.collect(), forecast_settings)
+    return (
+        pl.concat([_pace_below(p, dates, s), _pickup_spikes(o, dates, s),
+                   _over_capacity(o, dates, limits, s)], how="vertical_relaxed")
+        .select(COLUMNS)
+        .sort("property_id", "stay_date", "alert")
+        .collect()
+    )

@@ -1,0 +1,924 @@
+"""Room-night forecasts from the on-the-books snapshots, and their rolling-origin backtest.
+
+Pure polars over mart.otb_snapshots (docs/forecast.md). Notation: S the as-of date (a
+snapshot date), D a stay date, h = D - S the days before arrival, OTB(S, D) the rooms on the
+books at the end of S for D, final(D) = OTB(D, D) the rooms of night D at its end.
+
+What a forecast as of S may read (no leakage): the snapshots up to S, and final(D') only for
+nights D' < S (night S itself is still open on its business date). Every method here keeps to
+that; tests/transforms/test_forecast.py changes every row after S and checks S's forecast.
+
+Methods (rooms of night D as of S):
+- last_year: final(D - 364), the same weekday a year earlier (h < 364 only).
+- last_year_pickup: OTB(S, D) + final(D - 364) - OTB(S - 364, D - 364) (h < 364 only).
+- additive_pickup: OTB(S, D) + the mean remaining pickup final(D') - OTB(D' - h, D') of the
+  last `lookback_weeks` nights D' < S of D's weekday, at the same h.
+- multiplicative_pickup: OTB(S, D) x sum final(D') / sum OTB(D' - h, D') over those nights.
+- blend: the mean of additive_pickup and last_year (h < 364 only).
+- last_year_season: the mean final of the nights of D's calendar month a year earlier, x the
+  weekday factor of D's weekday (the mean of final / its month's mean over the 12 complete
+  months before S's month), x the year-over-year change (finals of the 3 complete months before
+  S's month over the same months a year earlier, clipped to [0.8, 1.25]). A month counts
+  only when every night of it has a final above 0 (complete, open, within the history).
+- season_books: last_year_season moved toward what the books say, L + w x (OTB(S, D) / p - L)
+  with L = last_year_season(S, D). Fitted on the training nights: the nights D' realized in
+  the `books_window_days` before S (S - 182 <= D' < S) with a last_year_season L' of their own
+  forecast at the same h (as of D' - h): p = sum OTB(D' - h, D') / sum final(D'), the share of
+  the final on the books h days out; w = the least-squares slope through the origin of
+  final(D') - L' on OTB(D' - h, D') / p - L', clipped to [0, 1]. Null with fewer than
+  `books_min_nights` training nights. The books carry the night's own luck, which the level
+  cannot see; w says how much of it they told at that h on the recent nights.
+- chosen: per horizon, the method of METHODS with the lowest WAPE over the nights realized in
+  the `choice_days` before S (errors of forecasts made before S, scored on nights before S),
+  the preferred method's (season_books) counted `switch_margin` lower. From `level_from_days`
+  on, last_year_season while it has too few scored nights (in the months after the history's
+  first complete month turns a year old): the pickup methods, scored by then, carry the
+  season of the last weeks that far ahead.
+Every forecast is clipped to [0, capacity + overbooking].
+
+Band (rooms_low / rooms_high, `_band`): the forecast plus the `interval` quantiles of the
+chosen method's errors at the horizon on the nights its choice read; without them (too few, or
+a fallback method forecast) plus the spread of the curve nights' remaining pickup. The backtest
+measures how often it held the night (`accuracy`, band_coverage_pct).
+
+Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
+last year's final ADR of D's weekday in D's calendar month (a complete month, over before S's
+month began) x the ADR's change on a year (the curve nights' final ADR over that of the curve
+nights a year earlier, x 1 without them); without that month, the curve nights' final ADR x
+the season's move a year earlier (the final ADR of the `lookback_weeks` nights of D's weekday
+ending at D - 364 + 7 x lookback_weeks // 2, or at D - 364 when that night is not before S,
+over that of the curve nights a year earlier; x 1 when either is missing or h >= 364). Then
+x the late premium: the net ADR of the rooms picked up from h days out over the final ADR,
+pooled over every weekday's nights of the 7 x lookback_weeks days ending at the curve nights'
+last (`_late_premium`; x 1 when they picked up no room or no revenue).
+
+What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
+last snapshot (what its scored nights and their choices need), and the forecasts as of S read
+the snapshots of the nights from S - `_reach` on and last year's books a year before S, besides
+the finals of the whole history; so their cost does not grow with the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from pipelines.forecast.logic.skill import SKILL_COLUMNS, skill
+from pipelines.vocabulary import Frame, lazy
+
+STLY_DAYS = 364
+HORIZONS = (1, 7, 14, 30, 60, 90)
+"""The horizons (days before arrival) the backtest scores; a horizon of the forecast takes the
+choice of the smallest of these at or above it (90 beyond 90)."""
+METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last_year", "blend",
+           "last_year_season", "season_books")
+"""In order of preference when two score the same."""
+FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
+            "last_year", "season_books", "last_year_season")
+"""When the chosen method has no value for a night: the first of these that has one."""
+LEVEL_METHOD = "last_year_season"
+"""The night's level: chosen far out while it has no WAPE (`ForecastSettings.level_from_days`)."""
+CHOSEN = "chosen"
+ON_THE_BOOKS = "on_the_books"
+"""What the forecast falls back to when no method has the history it needs."""
+OTB_COLUMNS = ("property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net")
+KEY = ["property_id", "as_of_date", "stay_date"]
+SEASON_MONTHS = 12
+"""Complete months before the as-of date's month that make the weekday factors."""
+TREND_MONTHS = 3
+"""Complete months before the as-of date's month whose change on a year makes the trend."""
+TREND_CLIP = (0.8, 1.25)
+"""Bounds of the year-over-year change applied (a larger one is a break, not a trend)."""
+BOOKS_SUMS = ("nights", "sum_otb", "sum_final", "sum_otb2", "sum_otb_final", "sum_otb_level",
+              "sum_level_final", "sum_level2")
+"""The sums over season_books' training nights its share and weight are made of."""
+BOOKS_TINY = 1e-9
+"""A sum of squared deviations (rooms^2) at or below this is 0 (the rounding of its terms)."""
+
+
+@dataclass(frozen=True)
+class ForecastSettings:
+    lookback_weeks: int = 8
+    """Nights of the same weekday whose booking curves make a pickup forecast."""
+    choice_days: int = 91
+    """Nights realized before the as-of date whose errors choose the method per horizon."""
+    preferred_method: str = "season_books"
+    switch_margin: float = 0.2
+    """The choice takes another method than `preferred_method` only when its recent WAPE is
+    lower than the preferred one's by at least this share of it: a quarter's WAPEs differ by
+    noise, and switching on it cost accuracy on other draws of the demo hotels
+    (docs/forecast.md, "The choice")."""
+    min_scored: int = 7
+    """Fewest scored nights for a method to be chosen (else the first method of METHODS, or
+    from `level_from_days` on last_year_season) and for its errors to make the band."""
+    level_from_days: int = 14
+    """From this horizon on, last_year_season is chosen while it has no WAPE of its own (its
+    month a year back is complete for the nights ahead, not yet for the recent nights scored):
+    the pickup methods, scored by then, carry the season of their curve nights this far
+    ahead, the level the night's own month (docs/forecast.md, "The choice")."""
+    backtest_days: int = 91
+    """The backtest scores the forecasts of the nights of the last `backtest_days` realized."""
+    horizon_days: int = 365
+    interval: tuple[float, float] = (0.1, 0.9)
+    """Quantiles of the chosen method's recent errors (else of the curve nights' remaining
+    pickup) that make the low/high band (`_band`)."""
+    overbooking_rooms: int | None = None
+    """Rooms the hotel sells beyond capacity; None: the most any night before the as-of date
+    ended above capacity (0 if none)."""
+    books_window_days: int = 182
+    """season_books: the nights realized in these days before the as-of date fit its share of
+    the final on the books and its weight (each from its own forecast at the same horizon)."""
+    books_min_nights: int = 28
+    """season_books: fewest such nights (with a last_year_season) for a forecast."""
+
+    def __post_init__(self) -> None:
+        if self.preferred_method not in METHODS:
+            raise ValueError(f"preferred_method: {self.preferred_method!r} is none of "
+                             f"{', '.join(METHODS)}")
+        if not 0.0 <= self.switch_margin <= 1.0:
+            raise ValueError(f"switch_margin: {self.switch_margin} is not a share from 0 to 1")
+
+
+def _otb(otb_snapshots: Frame) -> pl.LazyFrame:
+    return lazy(otb_snapshots, "otb_snapshots", OTB_COLUMNS).select(
+        "property_id", "snapshot_date", "stay_date",
+        days_before=(pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days()
+        .cast(pl.Int64),
+        rooms_otb=pl.col("rooms_otb").cast(pl.Int64),
+        revenue_otb=pl.col("revenue_otb_net").cast(pl.Float64),
+    )
+
+
+def _finals(o: pl.LazyFrame) -> pl.LazyFrame:
+    """The nights' finals, from the property's first night with a room on the books at its
+    end. The snapshots begin with the first booking made, often months before the first
+    night the warehouse holds (bookings taken before its history begins): those empty nights
+    are not nights of 0 rooms sold, and as such they would make a last year of 0, booking
+    curves without pickup, and scores of every method on nights that never were."""
+    finals = o.filter(pl.col("days_before") == 0).select(
+        "property_id", "stay_date", final_rooms="rooms_otb", final_revenue="revenue_otb")
+    first = pl.col("stay_date").filter(pl.col("final_rooms") > 0).min().over("property_id")
+    return finals.filter(pl.col("stay_date") >= first)
+
+
+def _capacity(capacity: Frame, finals: pl.LazyFrame, as_of: pl.LazyFrame,
+              settings: ForecastSettings) -> pl.LazyFrame:
+    """property_id, as_of_date, cap = rooms + overbooking (practised before the as-of date)."""
+    rooms = lazy(capacity, "capacity", ["property_id", "rooms"]).select(
+        "property_id", rooms=pl.col("rooms").cast(pl.Int64))
+    if settings.overbooking_rooms is not None:
+        return as_of.join(rooms, on="property_id", how="left").with_columns(
+            cap=pl.col("rooms") + settings.overbooking_rooms).drop("rooms")
+    excess = (
+        finals.join(rooms, on="property_id", how="inner")
+        .select("property_id", "stay_date",
+                excess=(pl.col("final_rooms") - pl.col("rooms")).clip(lower_bound=0))
+        .sort("property_id", "stay_date")
+        .with_columns(excess=pl.col("excess").cum_max().over("property_id"))
+        .with_columns(next_day=pl.col("stay_date") + pl.duration(days=1))
+        .select("property_id", "next_day", "excess")
+    )
+    return (
+        as_of.join(rooms, on="property_id", how="left")
+        .sort("as_of_date")
+        .join_asof(excess.sort("next_day"), left_on="as_of_date", right_on="next_day",
+                   by="property_id", strategy="backward", check_sortedness=False)
+        .select("property_id", "as_of_date",
+                cap=pl.col("rooms") + pl.col("excess").fill_null(0))
+    )
+
+
+def rooms_limit(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
+                settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """property_id, as_of_date, rooms_limit: capacity plus the overbooking practised before
+    each as-of date (settings.overbooking_rooms when set)."""
+    s = settings or ForecastSettings()
+    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+    return _capacity(capacity, _finals(_otb(otb_snapshots)), wanted, s).rename(
+        {"cap": "rooms_limit"}).sort("property_id", "as_of_date").collect()
+
+
+def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
+                 settings: ForecastSettings) -> pl.LazyFrame:
+    """For each realized night D' and h: the booking curves of the `lookback_weeks` nights of
+    its weekday ending at D' (D' included), at the same h."""
+    lo, hi = settings.interval
+    curve = o.join(finals, on=["property_id", "stay_date"], how="inner").select(
+        "property_id", "stay_date", "days_before",
+        weekday=pl.col("stay_date").dt.weekday(),
+        pickup=(pl.col("final_rooms") - pl.col("rooms_otb")).cast(pl.Float64),
+        otb="rooms_otb", final="final_rooms",
+        # in cents: a rolling sum of floats moves in its last bits with the night the
+        # series starts at, and a forecast must not move with how much history was read
+        final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+    )
+    return (
+        curve.sort("property_id", "days_before", "weekday", "stay_date")
+        .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
+                 group_by=["property_id", "days_before", "weekday"])
+        .agg(
+            curve_nights=pl.len(),
+            mean_pickup=pl.col("pickup").mean(),
+            q_low=pl.col("pickup").quantile(lo, interpolation="linear"),
+            q_high=pl.col("pickup").quantile(hi, interpolation="linear"),
+            sum_final=pl.col("final").sum(),
+            sum_otb=pl.col("otb").sum(),
+            sum_revenue=pl.col("final_cents").sum() / 100,
+        )
+        .rename({"stay_date": "ref_date"})
+        .drop("weekday")
+    )
+
+
+def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame:
+    """property_id, night, final_adr: the net ADR of the `lookback_weeks` nights of its
+    weekday ending at the night (the night included), as the booking curves sum them."""
+    return (
+        finals.select("property_id", "stay_date", weekday=pl.col("stay_date").dt.weekday(),
+                      final=pl.col("final_rooms"),
+                      final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64))
+        .sort("property_id", "weekday", "stay_date")
+        .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
+                 group_by=["property_id", "weekday"])
+        .agg(rooms=pl.col("final").sum(), cents=pl.col("final_cents").sum())
+        .select("property_id", night="stay_date",
+                final_adr=pl.when(pl.col("rooms") > 0)
+                .then(pl.col("cents") / 100 / pl.col("rooms")))
+    )
+
+
+def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
+                  settings: ForecastSettings) -> pl.LazyFrame:
+    """property_id, days_before, ref_date, late_premium: over the nights of every weekday in
+    the 7 x `lookback_weeks` days ending at ref_date, the net ADR of the rooms they picked up
+    from h days out (revenue picked up / rooms picked up) over their final ADR. Rates rise as
+    a hotel fills, so the rooms still to come pay more than the night's average; the nights
+    are pooled over the weekdays because a few rooms' net pickup divides the revenue it
+    moved. Null when they picked up no room or no revenue."""
+    nights = curves.join(finals, on=["property_id", "stay_date"], how="inner").select(
+        "property_id", "stay_date", "days_before",
+        picked=pl.col("final_rooms") - pl.col("rooms_otb"),
+        picked_cents=((pl.col("final_revenue") - pl.col("revenue_otb")) * 100).round(0)
+        .cast(pl.Int64),
+        final="final_rooms",
+        final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+    )
+    pooled = (
+        nights.sort("property_id", "days_before", "stay_date")
+        .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
+                 group_by=["property_id", "days_before"])
+        .agg(*[pl.col(c).sum() for c in ("picked", "picked_cents", "final", "final_cents")])
+    )
+    positive = ((pl.col("picked") > 0) & (pl.col("picked_cents") > 0) & (pl.col("final") > 0)
+                & (pl.col("final_cents") > 0))
+    return pooled.select(
+        "property_id", "days_before", ref_date="stay_date",
+        late_premium=pl.when(positive).then(
+            (pl.col("picked_cents") / pl.col("picked"))
+            / (pl.col("final_cents") / pl.col("final"))),
+    )
+
+
+def _ly_season_date(settings: ForecastSettings) -> pl.Expr:
+    """The last night of the window whose final ADR is night D's season a year earlier: the
+    `lookback_weeks` nights of D's weekday around D - 364 (up to D - 364 + 7 x half of them)
+    while that night is before S, else those ending at D - 364 (h < 364), else none."""
+    ahead = 7 * (settings.lookback_weeks // 2)
+    h, night = pl.col("days_before"), pl.col("stay_date")
+    return (pl.when(h < STLY_DAYS - ahead).then(night - pl.duration(days=STLY_DAYS - ahead))
+            .when(h < STLY_DAYS).then(night - pl.duration(days=STLY_DAYS)))
+
+
+def _complete_month() -> pl.Expr:
+    """Over a month's finals aggregated to `nights` (count) and `least` (lowest final): the
+    month is complete. A month with a night missing from the snapshots, or a night without a
+    room sold (closed, or before the hotel's history begins), is neither a level nor a price."""
+    return ((pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32))
+            & (pl.col("least") > 0))
+
+
+def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The parts of last_year_season, keyed by calendar month so that each reads complete
+    months only (a month is over, all its nights realized, before the first of the next).
+
+    Returns (levels: property_id, month, month_mean, the mean final of the month's nights, for
+    the months whose every night has a final;
+    shape: property_id, key_month, weekday, weekday_factor, trend), shape computed from the
+    months before key_month only."""
+    # sums of whole rooms (exact in any order), so that the figures do not depend on the
+    # order the joins leave rows in
+    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
+                      month=pl.col("stay_date").dt.truncate("1mo"))
+    totals = (
+        f.group_by("property_id", "month")
+        .agg(month_total=pl.col("final").sum(), nights=pl.len(), least=pl.col("final").min())
+        .filter(_complete_month())
+    )
+    levels = totals.select("property_id", "month",
+                           month_mean=pl.col("month_total") / pl.col("nights"))
+    rel = (
+        f.group_by("property_id", "month", weekday=pl.col("stay_date").dt.weekday())
+        .agg(weekday_total=pl.col("final").sum(), weekday_nights=pl.len())
+        .join(totals, on=["property_id", "month"])
+        # sum of final / month mean over the weekday's nights of the month
+        .select("property_id", "month", "weekday", nights="weekday_nights",
+                sum_rel=pl.col("weekday_total") * pl.col("nights") / pl.col("month_total"))
+    )
+    pairs = levels.join(
+        levels.select("property_id", month=pl.col("month").dt.offset_by("1y"),
+                      ly_mean="month_mean"),
+        on=["property_id", "month"], how="inner")
+    keys = f.select("property_id", "month").unique()
+
+    def back(months: int) -> pl.LazyFrame:
+        offsets = pl.LazyFrame({"back": list(range(1, months + 1))},
+                               schema={"back": pl.Int64})
+        return keys.join(offsets, how="cross").select(
+            "property_id", key_month=pl.col("month").dt.offset_by("1mo"),
+            month=pl.col("month").dt.offset_by("1mo").dt.offset_by(
+                pl.format("-{}mo", pl.col("back"))))
+
+    weekday = (
+        back(SEASON_MONTHS).unique().join(rel, on=["property_id", "month"], how="inner")
+        .group_by("property_id", "key_month", "weekday")
+        .agg(weekday_factor=pl.col("sum_rel").sum() / pl.col("nights").sum())
+        # rounded: a float sum may differ in its last bits with the order of its terms
+        .with_columns(weekday_factor=pl.col("weekday_factor").round(9))
+    )
+    lo, hi = TREND_CLIP
+    trend = (
+        back(TREND_MONTHS).unique().join(pairs, on=["property_id", "month"], how="inner")
+        .group_by("property_id", "key_month")
+        .agg(sum_ty=pl.col("month_mean").sum(), sum_ly=pl.col("ly_mean").sum())
+        .select("property_id", "key_month",
+                trend=(pl.col("sum_ty") / pl.col("sum_ly")).clip(lo, hi).round(9))
+    )
+    shape = weekday.join(trend, on=["property_id", "key_month"], how="left")
+    return levels, shape
+
+
+def _clip(expr: pl.Expr) -> pl.Expr:
+    return expr.clip(lower_bound=0.0, upper_bound=pl.col("cap").cast(pl.Float64))
+
+
+def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame) -> pl.LazyFrame:
+    """rows (property_id, as_of_date, stay_date, cap, ...) with last_year_season: the level of
+    the night stay_date as of as_of_date (levels and shape from `_season`)."""
+    ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
+    return (
+        rows.with_columns(
+            key_month=pl.col("as_of_date").dt.truncate("1mo"),
+            ly_month=pl.col("stay_date").dt.truncate("1mo").dt.offset_by("-1y"),
+            weekday=pl.col("stay_date").dt.weekday(),
+        )
+        .join(ly_level, on=["property_id", "ly_month"], how="left")
+        .join(shape, on=["property_id", "key_month", "weekday"], how="left")
+        .with_columns(
+            # the month a year back is over by S (it ends before S's month begins)
+            last_year_season=_clip(pl.when(pl.col("ly_month") < pl.col("key_month")).then(
+                pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
+                * pl.col("trend").fill_null(1.0))),
+        )
+        .drop("key_month", "ly_month", "weekday", "ly_month_mean", "weekday_factor", "trend")
+    )
+
+
+def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
+               settings: ForecastSettings) -> pl.LazyFrame:
+    """season_books' share and weight for each target (property_id, as_of_date S,
+    days_before h): targets with books_share p and books_weight w (null when not fitted).
+
+    training: property_id, stay_date D', days_before h, rooms_otb = OTB(D' - h, D'),
+    final = final(D'), last_year_season = L' (as of D' - h), one row per night and h, the
+    nights realized only. The nights of S are those with S - books_window_days <= D' < S:
+    running sums over D' per property and h, read at the last night before S minus at the
+    last night before the window (so nothing at or after S is read). The least-squares sums
+    of dev' = otb'/p - L' and resid' = final' - L' are expanded in p:
+    sum dev' resid' = (sum otb' final' - sum otb' L') / p - (sum L' final' - sum L'^2),
+    sum dev'^2 = sum otb'^2 / p^2 - 2 sum otb' L' / p + sum L'^2."""
+    otb, final = pl.col("rooms_otb").cast(pl.Int64), pl.col("final").cast(pl.Int64)
+    level = pl.col("last_year_season")
+    terms = dict(zip(BOOKS_SUMS, (pl.lit(1, dtype=pl.Int64), otb, final, otb * otb,
+                                  otb * final, otb * level, level * final, level * level),
+                     strict=True))
+    by = ["property_id", "days_before"]
+    running = (
+        training.filter(final.is_not_null(), level.is_not_null())
+        .select(*by, "stay_date", **terms)
+        .sort(*by, "stay_date")
+        .with_columns(pl.col(*BOOKS_SUMS).cum_sum().over(by))
+    )
+
+    def upto(days: int, suffix: str) -> pl.LazyFrame:
+        """The running sums at the last night at or before S - days."""
+        return running.select(*by, night=pl.col("stay_date") + pl.duration(days=days),
+                              **{f"{c}{suffix}": c for c in BOOKS_SUMS}).sort("night")
+
+    window = settings.books_window_days
+    joined = (
+        targets.select(*by, "as_of_date").unique().sort("as_of_date")
+        .join_asof(upto(1, "_to"), left_on="as_of_date", right_on="night", by=by,
+                   strategy="backward", check_sortedness=False).drop("night")
+        .join_asof(upto(window + 1, "_from"), left_on="as_of_date", right_on="night", by=by,
+                   strategy="backward", check_sortedness=False).drop("night")
+        .select(*by, "as_of_date", **{
+            c: pl.col(f"{c}_to") - pl.col(f"{c}_from").fill_null(0) for c in BOOKS_SUMS})
+    )
+    fitted = ((pl.col("nights") >= settings.books_min_nights) & (pl.col("sum_otb") > 0)
+              & (pl.col("sum_final") > 0))
+    p = pl.col("books_share")
+    dev_resid = ((pl.col("sum_otb_final") - pl.col("sum_otb_level")) / p
+                 - (pl.col("sum_level_final") - pl.col("sum_level2")))
+    dev2 = pl.col("sum_otb2") / (p * p) - 2 * pl.col("sum_otb_level") / p + pl.col("sum_level2")
+    return (
+        joined.with_columns(books_share=pl.when(fitted)
+                            .then(pl.col("sum_otb") / pl.col("sum_final")))
+        .with_columns(dev_resid=dev_resid, dev2=dev2)
+        .select(*by, "as_of_date", "books_share",
+                # rounded: the sums' last bits move with the night the running sums start at
+                books_weight=pl.when(pl.col("dev2") > BOOKS_TINY)
+                .then((pl.col("dev_resid") / pl.col("dev2")).clip(0.0, 1.0).round(9)))
+    )
+
+
+def _pickup_adr(ly_known: pl.Expr) -> pl.Expr:
+    """The net ADR of the rooms still to come. Last year's ADR of D's weekday in D's calendar
+    month (`_last_year_month_adr`) x the ADR's change on a year (the curve nights' final ADR
+    over that of the curve nights a year earlier; x 1 without them); without that month, the
+    curve nights' final ADR x the season's move a year earlier (last year's ADR around the
+    night over the curve nights' a year earlier). Then x the late premium (`_late_premium`)."""
+    curve = pl.when(pl.col("sum_final") > 0).then(pl.col("sum_revenue") / pl.col("sum_final"))
+    ly_curve = pl.col("ly_curve_adr")
+    year_on_year = pl.when(ly_known & (ly_curve > 0))
+    seasonal = (
+        pl.when(pl.col("ly_month_adr").is_not_null())
+        .then(pl.col("ly_month_adr") * year_on_year.then(curve / ly_curve).fill_null(1.0))
+        .otherwise(curve * year_on_year.then(pl.col("ly_night_adr") / ly_curve)
+                   .fill_null(1.0))
+    )
+    return seasonal * pl.col("late_premium").fill_null(1.0)
+
+
+def _last_year_month_adr(finals: pl.LazyFrame) -> pl.LazyFrame:
+    """property_id, month, weekday, ly_month_adr: the net final ADR of the nights of that
+    weekday in the same calendar month a year earlier, when that month is complete (every
+    night with a final above 0, as last_year_season's levels). Hotels price by season and
+    weekday, and a season changes at a month's turn: an ADR averaged over weeks around a
+    night a year earlier blends two months' prices at the turn."""
+    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
+                      cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+                      month=pl.col("stay_date").dt.truncate("1mo"))
+    complete = (
+        f.group_by("property_id", "month")
+        .agg(nights=pl.len(), least=pl.col("final").min())
+        .filter(_complete_month())
+        .select("property_id", "month")
+    )
+    return (
+        f.join(complete, on=["property_id", "month"], how="inner")
+        .group_by("property_id", "month", weekday=pl.col("stay_date").dt.weekday())
+        .agg(rooms=pl.col("final").sum(), cents=pl.col("cents").sum())
+        .select("property_id", "weekday", month=pl.col("month").dt.offset_by("1y"),
+                ly_month_adr=pl.col("cents") / 100 / pl.col("rooms"))
+    )
+
+
+def _curve_reach(settings: ForecastSettings) -> int:
+    """Days before an as-of date S whose nights make its booking curves: the `lookback_weeks`
+    nights of a weekday ending in the week before S."""
+    return 7 * (settings.lookback_weeks + 1)
+
+
+def _reach(settings: ForecastSettings) -> int:
+    """Days before an as-of date S whose nights its forecasts read beyond the finals: its
+    booking curves and season_books' training nights (S - books_window_days on)."""
+    return max(settings.books_window_days, _curve_reach(settings))
+
+
+def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
+                     horizons: Sequence[int] | None = None,
+                     settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """Every method's rooms forecast for the as-of dates of `as_of` (property_id, as_of_date;
+    snapshot dates) and the stay dates D = S + h, h in `horizons` (default 0..horizon_days).
+
+    capacity: property_id, rooms (the rooms the hotel sells). One row per (property_id,
+    as_of_date, stay_date): days_before, rooms_otb, revenue_otb, cap, one column per method
+    (null when it lacks history), spread_low / spread_high (quantiles of the remaining pickup
+    minus its mean) and pickup_adr (the net ADR of the rooms still to come: `_pickup_adr`, the
+    module's docstring)."""
+    s = settings or ForecastSettings()
+    o = _otb(otb_snapshots).collect().lazy()
+    finals = _finals(o).collect().lazy()
+    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+    hs = list(range(s.horizon_days + 1)) if horizons is None else sorted(set(horizons))
+    night = pl.col("stay_date")
+    span = wanted.group_by("property_id").agg(
+        first=pl.col("as_of_date").min(), last=pl.col("as_of_date").max())
+    # The snapshots of the nights the wanted as-of dates read (their targets, season_books'
+    # training nights, the booking curves a week before them), so that the cost follows the
+    # as-of dates asked for, not the history; the finals stay whole (levels, overbooking).
+    first = pl.col("first")
+    reads = o.join(span, on="property_id", how="inner").filter(
+        night >= first - pl.duration(days=_reach(s)))
+    recent = reads.drop("first", "last")
+    curves = reads.filter(pl.col("days_before").is_in(hs),
+                          night >= first - pl.duration(days=_curve_reach(s))).drop("first", "last")
+    targets = (
+        recent.join(wanted, left_on=["property_id", "snapshot_date"],
+                    right_on=["property_id", "as_of_date"], how="inner")
+        .filter(pl.col("days_before").is_in(hs))
+        .rename({"snapshot_date": "as_of_date"})
+    )
+    # the nights season_books fits on: realized in the window before some as-of date wanted,
+    # each with its own forecast at the same h (h days before it)
+    training = (
+        recent.filter(pl.col("days_before").is_in(hs))
+        .join(span, on="property_id", how="inner")
+        .filter(night < pl.col("last"),
+                night >= pl.col("first") - pl.duration(days=s.books_window_days))
+        .rename({"snapshot_date": "as_of_date"})
+        .join(finals.select("property_id", "stay_date", final="final_rooms"),
+              on=["property_id", "stay_date"], how="inner")
+    )
+    caps = _capacity(capacity, finals, pl.concat([
+        wanted, training.select("property_id", "as_of_date").unique()]).unique(), s)
+    levels, shape = _season(finals)
+
+    def with_level(rows: pl.LazyFrame) -> pl.LazyFrame:
+        return _with_season(rows.join(caps, on=["property_id", "as_of_date"], how="left"),
+                            levels, shape)
+
+    targets = with_level(targets).with_columns(
+        ref_date=night - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
+        ly_date=night - pl.duration(days=STLY_DAYS),
+        ly_as_of=pl.col("as_of_date") - pl.duration(days=STLY_DAYS),
+    )
+    books = _books_fit(with_level(training), targets, s)
+    ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
+    a_year = pl.duration(days=STLY_DAYS)
+    ly_otb = (
+        o.join(span, on="property_id", how="inner")
+        .filter(pl.col("snapshot_date").is_between(pl.col("first") - a_year,
+                                                   pl.col("last") - a_year))
+        .select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
+                ly_otb="rooms_otb")
+    )
+    stats = _curve_stats(curves, finals, s)
+    premium = _late_premium(curves, finals, s)
+    adr = _final_adr(finals, s)
+    month_adr = _last_year_month_adr(finals)
+    ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
+    otb = pl.col("rooms_otb").cast(pl.Float64)
+    ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
+    level = pl.col("last_year_season")
+    return (
+        targets
+        .join(stats, on=["property_id", "days_before", "ref_date"], how="left")
+        .join(premium, on=["property_id", "days_before", "ref_date"], how="left")
+        .join(ly_final, on=["property_id", "ly_date"], how="left")
+        .join(ly_otb, on=["property_id", "ly_as_of", "ly_date"], how="left")
+        .join(books, on=["property_id", "days_before", "as_of_date"], how="left")
+        .with_columns(ly_ref_date=pl.col("ref_date") - a_year,
+                      ly_season_date=_ly_season_date(s))
+        .join(adr.rename({"night": "ly_season_date", "final_adr": "ly_night_adr"}),
+              on=["property_id", "ly_season_date"], how="left")
+        .join(adr.rename({"night": "ly_ref_date", "final_adr": "ly_curve_adr"}),
+              on=["property_id", "ly_ref_date"], how="left")
+        .with_columns(month=night.dt.truncate("1mo"), weekday=night.dt.weekday())
+        .join(month_adr, on=["property_id", "month", "weekday"], how="left")
+        # last year's month only once it is over by S: it ended before S's month began
+        .with_columns(ly_month_adr=pl.when(pl.col("month").dt.offset_by("-1y")
+                                           < pl.col("as_of_date").dt.truncate("1mo"))
+                      .then(pl.col("ly_month_adr")))
+        .with_columns(
+            last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
+            last_year_pickup=_clip(pl.when(ly_known).then(
+                otb + pl.col("ly_final") - pl.col("ly_otb"))),
+            additive_pickup=_clip(otb + pl.col("mean_pickup")),
+            multiplicative_pickup=_clip(otb * ratio),
+            season_books=_clip(level + pl.col("books_weight")
+                               * (otb / pl.col("books_share") - level)),
+        )
+        .with_columns(
+            blend=(pl.col("additive_pickup") + pl.col("last_year")) / 2,
+            spread_low=pl.col("q_low") - pl.col("mean_pickup"),
+            spread_high=pl.col("q_high") - pl.col("mean_pickup"),
+            pickup_adr=_pickup_adr(ly_known),
+        )
+        .select(*KEY, "days_before", "rooms_otb", "revenue_otb", "cap", *METHODS,
+                "spread_low", "spread_high", "pickup_adr")
+        .sort(KEY)
+        .collect()
+    )
+
+
+def _long(forecasts: pl.DataFrame) -> pl.DataFrame:
+    return forecasts.unpivot(index=[*KEY, "days_before"], on=list(METHODS),
+                             variable_name="method", value_name="rooms_forecast")
+
+
+def _bucket(days_before: pl.Expr) -> pl.Expr:
+    out = pl.lit(HORIZONS[-1], dtype=pl.Int64)
+    for h in reversed(HORIZONS):
+        out = pl.when(days_before <= h).then(pl.lit(h, dtype=pl.Int64)).otherwise(out)
+    return out
+
+
+def _realized(otb_snapshots: Frame) -> pl.DataFrame:
+    """property_id, stay_date, rooms_actual of the nights over (before the last snapshot)."""
+    o = _otb(otb_snapshots)
+    last = o.group_by("property_id").agg(last=pl.col("snapshot_date").max())
+    return (
+        _finals(o).join(last, on="property_id")
+        .filter(pl.col("stay_date") < pl.col("last"))
+        .select("property_id", "stay_date", rooms_actual="final_rooms")
+        .collect()
+    )
+
+
+def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
+    return _otb(otb_snapshots).select("property_id", as_of_date="snapshot_date").unique().collect()
+
+
+def recent_scores(errors: pl.DataFrame, as_of: Frame,
+                settings: ForecastSettings | None = None) -> pl.LazyFrame:
+    """Per property, as-of date S, horizon and method, over the method's forecasts of the
+    nights realized in [S - choice_days, S - 1] (null under min_scored nights): their WAPE,
+    and the `interval` quantiles of their errors actual - forecast (the band, `_band`).
+    property_id, as_of_date, horizon_days, method, rank (its place in METHODS), wape,
+    error_low, error_high."""
+    s = settings or ForecastSettings()
+    lo, hi = s.interval
+    miss = pl.col("rooms_actual") - pl.col("rooms_forecast")
+    scored = (
+        errors.lazy()
+        .with_columns(abs_error=miss.abs(), miss=miss,
+                      actual=pl.col("rooms_actual").cast(pl.Float64))
+        .sort("property_id", "horizon_days", "method", "stay_date")
+        .rolling(index_column="stay_date", period=f"{s.choice_days}d",
+                 group_by=["property_id", "horizon_days", "method"])
+        .agg(scored=pl.len(), sum_abs=pl.col("abs_error").sum(), sum_actual=pl.col("actual").sum(),
+             error_low=pl.col("miss").quantile(lo, interpolation="linear"),
+             error_high=pl.col("miss").quantile(hi, interpolation="linear"))
+        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
+    )
+    grid = (
+        lazy(as_of, "as_of", ["property_id", "as_of_date"]).select("property_id", "as_of_date")
+        .unique()
+        .join(pl.LazyFrame({"horizon_days": list(HORIZONS)},
+                           schema={"horizon_days": pl.Int64}), how="cross")
+        .join(pl.LazyFrame({"method": list(METHODS), "rank": list(range(len(METHODS)))},
+                           schema={"method": pl.String, "rank": pl.Int64}), how="cross")
+    )
+    score = pl.when(pl.col("sum_actual") > 0).then(pl.col("sum_abs") / pl.col("sum_actual"))
+    fresh = ((pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < s.choice_days)
+    enough = fresh & (pl.col("scored") >= s.min_scored)
+    return (
+        grid.sort("as_of_date")
+        .join_asof(scored.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
+                   by=["property_id", "horizon_days", "method"], strategy="backward",
+                   check_sortedness=False)
+        .select("property_id", "as_of_date", "horizon_days", "method", "rank",
+                wape=pl.when(enough).then(score),
+                # rounded: a float quantile's last bits are no figure
+                error_low=pl.when(enough).then(pl.col("error_low").round(9)),
+                error_high=pl.when(enough).then(pl.col("error_high").round(9)))
+    )
+
+
+def choices(errors: pl.DataFrame, as_of: Frame,
+            settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
+    [S - choice_days, S - 1], the preferred method's counted `switch_margin` lower (ties: the
+    order of METHODS; too few nights: METHODS[0]); from `level_from_days` on, last_year_season
+    while it has no WAPE (too few nights of its own). With the quantiles of the chosen
+    method's errors on those nights (`recent_scores`; null without its WAPE).
+    property_id, as_of_date, horizon_days, chosen_method, error_low, error_high."""
+    s = settings or ForecastSettings()
+    wape = pl.col("wape")
+    unscored_level = ((pl.col("method") == LEVEL_METHOD) & wape.is_null()
+                      & (pl.col("horizon_days") >= s.level_from_days))
+    return (
+        recent_scores(errors, as_of, s)
+        .with_columns(key=pl.when(unscored_level).then(float("-inf"))
+                      .when(wape.is_null()).then(float("inf"))
+                      .when(pl.col("method") == s.preferred_method)
+                      .then(wape * (1 - s.switch_margin))
+                      .otherwise(wape))
+        .sort("property_id", "as_of_date", "horizon_days", "key", "rank")
+        .group_by("property_id", "as_of_date", "horizon_days", maintain_order=True)
+        .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first(),
+             error_low=pl.col("error_low").first(), error_high=pl.col("error_high").first())
+        .with_columns(chosen_method=pl.when(pl.col("best") == float("inf"))
+                      .then(pl.lit(METHODS[0])).otherwise(pl.col("chosen_method")))
+        .drop("best")
+        .sort("property_id", "as_of_date", "horizon_days")
+        .collect()
+    )
+
+
+def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
+    """Add `method` (the chosen one, else the first of the fallbacks with a value),
+    `rooms_forecast`, and its band `rooms_low` / `rooms_high` (`_band`)."""
+    joined = forecasts.with_columns(horizon_days=_bucket(pl.col("days_before"))).join(
+        chosen, on=["property_id", "as_of_date", "horizon_days"], how="left")
+    # Flat coalesces: a chain of when/otherwise each reading the one before grows the
+    # expression (and polars' planning of it) with every method.
+    hits = [(m, (pl.col("chosen_method") == m) & pl.col(m).is_not_null()) for m in METHODS]
+    value = pl.coalesce(*[pl.when(hit).then(pl.col(m)) for m, hit in hits],
+                        *[pl.col(m) for m in FALLBACK])
+    name = pl.coalesce(*[pl.when(hit).then(pl.lit(m)) for m, hit in hits],
+                       *[pl.when(pl.col(m).is_not_null()).then(pl.lit(m)) for m in FALLBACK])
+    otb = pl.col("rooms_otb").cast(pl.Float64).clip(upper_bound=pl.col("cap").cast(pl.Float64))
+    return joined.with_columns(
+        rooms_forecast=value.fill_null(otb),
+        method=name.fill_null(pl.lit(ON_THE_BOOKS)),
+    ).with_columns(**_band()).drop("chosen_method", "error_low", "error_high")
+
+
+def _band() -> dict[str, pl.Expr]:
+    """rooms_low / rooms_high of a picked forecast: rooms_forecast plus the `interval`
+    quantiles of its method's errors (actual - forecast) on the recent nights, when the method
+    is the chosen one with a WAPE; else plus the spread of the curve nights' remaining pickup
+    around their mean (spread_low / spread_high). Clipped to [0, cap], never above / below
+    the forecast."""
+    rooms, cap = pl.col("rooms_forecast"), pl.col("cap").cast(pl.Float64)
+    own = pl.col("method") == pl.col("chosen_method")
+    low = pl.coalesce(pl.when(own).then(pl.col("error_low")), pl.col("spread_low"), pl.lit(0.0))
+    high = pl.coalesce(pl.when(own).then(pl.col("error_high")), pl.col("spread_high"),
+                       pl.lit(0.0))
+    return {
+        "rooms_low": pl.min_horizontal(rooms, (rooms + low).clip(0.0, cap)),
+        "rooms_high": pl.max_horizontal(rooms, (rooms + high).clip(0.0, cap)),
+    }
+
+
+def scored_days(settings: ForecastSettings) -> int:
+    """How far before the last snapshot T the backtest's as-of dates go. It scores the nights
+    D >= T - backtest_days, each at h <= max(HORIZONS) by the method chosen as of D - h, from
+    the errors of the nights D' of the choice_days before that, each forecast as of D' - h:
+    T - backtest_days - choice_days - 2 max(HORIZONS) at the earliest."""
+    return settings.backtest_days + settings.choice_days + 2 * max(HORIZONS)
+
+
+def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
+                     settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """Every method's forecast as of the snapshot dates of the last `scored_days` before each
+    property's last snapshot, at the HORIZONS the backtest scores (`method_forecasts`): what
+    `backtest` scores and what `forecast_daily` chooses its methods by. The costliest step of
+    both; a caller building both computes it once."""
+    s = settings or ForecastSettings()
+    every = _as_of_dates(otb_snapshots)
+    recent = every.filter(pl.col("as_of_date") >= pl.col("as_of_date").max().over("property_id")
+                          - pl.duration(days=scored_days(s)))
+    return method_forecasts(otb_snapshots, capacity, recent, HORIZONS, s)
+
+
+def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
+    """The forecasts of `scored` whose night is realized, beside its actual rooms."""
+    return (
+        _long(scored).drop_nulls("rooms_forecast")
+        .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
+        .rename({"days_before": "horizon_days"})
+    )
+
+
+def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings | None = None,
+             scored: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Errors of the METHODS and of the chosen one (method `chosen`) at every horizon, on
+    the nights of the last `backtest_days` realized (D >= the last snapshot - backtest_days):
+    property_id, as_of_date, stay_date, horizon_days, method, rooms_forecast, rooms_low,
+    rooms_high (the band, `chosen` only), rooms_actual.
+    `scored`: `scored_forecasts` of the same snapshots, capacity and settings when already
+    computed (or the forecasts of more as-of dates: the same errors)."""
+    s = settings or ForecastSettings()
+    as_of = _as_of_dates(otb_snapshots)
+    forecasts = scored_forecasts(otb_snapshots, capacity, s) if scored is None else scored
+    errors = _errors(forecasts, otb_snapshots)
+    picked = _pick(forecasts, choices(errors, as_of, s)).select(
+        *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
+        rooms_low="rooms_low", rooms_high="rooms_high",
+    ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
+    last = as_of.group_by("property_id").agg(last=pl.col("as_of_date").max())
+    no_band = pl.lit(None, dtype=pl.Float64)
+    return (
+        pl.concat([errors.with_columns(rooms_low=no_band, rooms_high=no_band)
+                   .select(picked.columns), picked])
+        .join(last, on="property_id")
+        .filter(pl.col("stay_date") >= pl.col("last") - pl.duration(days=s.backtest_days))
+        .drop("last")
+        .sort("property_id", "horizon_days", "method", "as_of_date")
+    )
+
+
+def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """mart.forecast_accuracy from `backtest`: per property, horizon and method, over the
+    forecasts of the nights of the last `backtest_days` realized: forecasts, actual rooms,
+    MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms), the share
+    of the actual rooms inside the band (`chosen` only), and how much better than last_year,
+    with its 90 % interval (forecast_skill.skill)."""
+    s = settings or ForecastSettings()
+    last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
+    scored = errors.join(last, on="property_id").filter(
+        (pl.col("last_night") - pl.col("stay_date")).dt.total_days() < s.backtest_days)
+    error = pl.col("rooms_forecast") - pl.col("rooms_actual")
+    return (
+        scored.group_by("property_id", "horizon_days", "method")
+        .agg(
+            first_night=pl.col("stay_date").min(), last_night=pl.col("stay_date").max(),
+            forecasts=pl.len().cast(pl.Int64),
+            rooms_actual=pl.col("rooms_actual").sum().cast(pl.Int64),
+            mae_rooms=error.abs().mean(),
+            sum_abs=error.abs().sum(),
+            bias_rooms=error.mean(),
+            band_coverage_pct=pl.col("rooms_actual").is_between(
+                pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100,
+        )
+        .with_columns(
+            wape_pct=pl.when(pl.col("rooms_actual") > 0)
+            .then(pl.col("sum_abs") / pl.col("rooms_actual") * 100),
+            mae_rooms=pl.col("mae_rooms").round(2),
+            bias_rooms=pl.col("bias_rooms").round(2),
+        )
+        .with_columns(wape_pct=pl.col("wape_pct").round(2),
+                      band_coverage_pct=pl.col("band_coverage_pct").round(2))
+        .drop("sum_abs")
+        .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
+        .select("property_id", "horizon_days", "method", "first_night", "last_night",
+                "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms",
+                "band_coverage_pct", *SKILL_COLUMNS)
+        .sort("property_id", "horizon_days", "method")
+    )
+
+
+def _half_up_pct(hundredths: pl.Expr, supply: pl.Expr) -> pl.Expr:
+    """hundredths / 100 / supply x 100, half-up to the cent in integers (docs/kpi.md: every
+    ratio rounds half-up; a float's round would not, on 27.17 / 40 = 67.925)."""
+    return ((2 * hundredths * 100 + supply) // (2 * supply)) / 100
+
+
+def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = None,
+                   settings: ForecastSettings | None = None,
+                   scored: pl.DataFrame | None = None) -> pl.DataFrame:
+    """mart.forecast_daily: as of `as_of_date` (default each property's last snapshot), the
+    nights S .. S + horizon_days: rooms on the books, rooms forecast by the method chosen for
+    the horizon, its low/high band, room revenue, ADR and occupancy forecast. `scored`:
+    `scored_forecasts` of the same snapshots, capacity and settings when already computed;
+    only as of the last snapshot (an earlier as-of date scores on its own history)."""
+    s = settings or ForecastSettings()
+    if scored is not None and as_of_date is not None:
+        raise ValueError("forecast_daily: scored forecasts are for the last snapshot date; "
+                         f"as_of_date {as_of_date} computes its own")
+    every = _as_of_dates(otb_snapshots)
+    if as_of_date is None:
+        wanted = every.group_by("property_id").agg(pl.col("as_of_date").max())
+    else:
+        wanted = every.filter(pl.col("as_of_date") == pl.lit(as_of_date, dtype=pl.Date))
+    history = lazy(otb_snapshots, "otb_snapshots", OTB_COLUMNS).select(OTB_COLUMNS).join(
+        wanted.lazy(), on="property_id").filter(
+        pl.col("snapshot_date") <= pl.col("as_of_date")).drop("as_of_date").collect()
+    forecasts = method_forecasts(history, capacity, wanted, None, s)
+    errors = _errors(scored_forecasts(history, capacity, s) if scored is None else scored,
+                     history)
+    picked = _pick(forecasts, choices(errors, wanted, s))
+    rooms = pl.col("rooms_forecast")
+    otb = pl.col("rooms_otb").cast(pl.Float64)
+    otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
+    adr_more = pl.col("pickup_adr").fill_null(otb_adr).fill_null(0.0)
+    revenue = (
+        pl.when(rooms >= otb)
+        .then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        .otherwise(rooms * otb_adr.fill_null(0.0))
+    )
+    return (
+        picked.with_columns(revenue_forecast=revenue)
+        .join(lazy(capacity, "capacity", ["property_id", "rooms", "rooms_available"]).collect()
+              .select("property_id", capacity=pl.col("rooms").cast(pl.Int64),
+                      supply=pl.col("rooms_available").cast(pl.Int64)),
+              on="property_id", how="left")
+        .select(
+            "property_id", "as_of_date", "stay_date",
+            days_before=pl.col("days_before").cast(pl.Int32),
+            rooms_otb=pl.col("rooms_otb").cast(pl.Int32),
+            revenue_otb_net=pl.col("revenue_otb").round(2),
+            rooms_forecast=rooms.round(2),
+            rooms_low=pl.col("rooms_low").round(2),
+            rooms_high=pl.col("rooms_high").round(2),
+            room_revenue_forecast_net=pl.col("revenue_forecast").round(2),
+            adr_forecast_net=pl.when(rooms > 0)
+            .then(pl.col("revenue_forecast") / rooms).round(2),
+            # the STR supply, every room, as every other occupancy (docs/kpi.md); the
+            # sellable rooms (capacity) only bound what can be sold. Of the rooms shown, so
+            # that rooms_forecast / rooms available gives the figure printed.
+            occupancy_forecast_pct=pl.when(pl.col("supply") > 0).then(
+                _half_up_pct((rooms * 100).round(0).cast(pl.Int64), pl.col("supply"))),
+            capacity=pl.col("capacity").cast(pl.Int32),
+            rooms_limit=pl.col("cap").cast(pl.Int32),
+            method="method",
+        )
+        .sort(KEY)
+    )

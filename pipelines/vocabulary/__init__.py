@@ -1,0 +1,38 @@
+"""The trade's shared definitions, pure (polars only), used by every domain, the views and the
+reports alike: the input checks and status vocabulary of the transforms (`frames`), the
+departments of folio lines (`departments`), and a folio line's room (`line_rooms`)."""
+
+from pipelines.vocabulary.departments import (
+    ACCOMMODATION,
+    CODES,
+    DEPARTMENTS,
+    NON_ROOM_REVENUE,
+    OTHER,
+    REVENUE_DEPARTMENTS,
+)
+from pipelines.vocabulary.frames import (
+    CANCELLED,
+    DEFAULT_TIMEZONE,
+    ON_THE_BOOKS,
+    OPTION,
+    Frame,
+    lazy,
+)
+from pipelines.vocabulary.line_rooms import line_room_entries, with_single_room_entries
+
+__all__ = [
+    "ACCOMMODATION",
+    "CANCELLED",
+    "CODES",
+    "DEFAULT_TIMEZONE",
+    "DEPARTMENTS",
+    "NON_ROOM_REVENUE",
+    "ON_THE_BOOKS",
+    "OPTION",
+    "OTHER",
+    "REVENUE_DEPARTMENTS",
+    "Frame",
+    "lazy",
+    "line_room_entries",
+    "with_single_room_entries",
+]
