@@ -9,6 +9,8 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.offline import get_plotlyjs
 
+from pipelines.reports import Table
+
 from .morning import PICKUP_WINDOWS, Morning
 
 _LAYOUT: dict[str, Any] = {"height": 340, "margin": {"l": 50, "r": 20, "t": 40, "b": 40},
@@ -63,3 +65,21 @@ def pickup_chart(view: Morning) -> str:
                                + ("s" if w > 1 else "")) for w in PICKUP_WINDOWS])
     figure.update_layout(barmode="group")
     return _html(figure, "Pickup: rooms net per night")
+
+
+def curve_chart(curve: Table) -> str:
+    """Rooms on the books of one night by days before it, beside the same time last year."""
+    if not curve.rows:
+        return ""
+    at = {name: i for i, name in enumerate(curve.columns)}
+    days = [row[at["days_before"]] for row in curve.rows]
+
+    def series(column: str) -> list[float | None]:
+        return [None if row[at[column]] is None else float(row[at[column]])
+                for row in curve.rows]
+
+    figure = go.Figure([go.Scatter(x=days, y=series("rooms_otb"), name="on the books"),
+                        go.Scatter(x=days, y=series("stly_rooms_otb"), name="same time last year",
+                                   line={"dash": "dot"})])
+    figure.update_xaxes(autorange="reversed", title="days before the night")
+    return _html(figure, "Booking curve: rooms on the books")

@@ -32,8 +32,8 @@ def app(host: str, port: int, warehouse: Path) -> None:
     \b
     Reads the read copy (data/warehouse.read.duckdb beside the warehouse) only, so it keeps
     answering while syncs, marts and closes write; each figure is the one `pmsw report`
-    prints. Pages: / (morning), /flash, /forecast-accuracy, /worklist, /tieout, /ledger,
-    /city-tax, each with ?property=CODE and its dates; docs/app.md. Examples:
+    prints. Pages: / (morning), /flash, /forecast-accuracy, /segments, /curve, /worklist,
+    /tieout, /ledger, /city-tax, each with ?property=CODE and its dates; docs/app.md. Examples:
       pmsw app
       pmsw app --port 8800 --warehouse data/warehouse.duckdb
       PMSW_APP_TOKEN=... pmsw app --host 0.0.0.0

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from pipelines.reports import PropertyRow
+from pipelines.reports import SEGMENT_DIMENSIONS, PropertyRow
 
 from . import params
 
@@ -71,6 +71,17 @@ def _city_tax(q: Mapping[str, str], prop: PropertyRow) -> Ask:
     return Ask("city-tax", first, last, address={"month": f"{first:%Y-%m}"})
 
 
+def _segments(q: Mapping[str, str], prop: PropertyRow) -> Ask:
+    """A night (?date=, default the last closed one) or a month (?month=) by one dimension
+    (?by=: channel, source, market, rate_plan, room_type): `pmsw report segments`."""
+    by = params.choice(q, "by", SEGMENT_DIMENSIONS)
+    month = params.month(q)
+    if month is not None:
+        return Ask("segments", *month, {"by": by}, {"by": by, "month": f"{month[0]:%Y-%m}"})
+    day = params.day(q, "date") or _closed(prop)
+    return Ask("segments", day, day, {"by": by}, {"by": by, "date": day.isoformat()})
+
+
 @dataclass(frozen=True)
 class Page:
     path: str
@@ -83,6 +94,7 @@ class Page:
 PAGES: dict[str, Page] = {p.path: p for p in (
     Page("flash", "Flash", _flash, False),
     Page("forecast-accuracy", "Forecast accuracy", _accuracy, False),
+    Page("segments", "By segment", _segments, False),
     Page("worklist", "Worklist", _worklist, True),
     Page("tieout", "Tie-out", _tieout, True),
     Page("ledger", "Guest ledger", _ledger, True),

@@ -16,11 +16,12 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 
-from pipelines.reports import render, render_xlsx
+from pipelines.reports import SEGMENT_DIMENSIONS, render, render_xlsx
 
 from . import access, params
 from .cells import cell, numeric
-from .charts import pace_chart, pickup_chart, plotly_js
+from .charts import curve_chart, pace_chart, pickup_chart, plotly_js
+from .curve import booking_curve
 from .errors import PageError
 from .morning import morning
 from .pages import PAGES, WORKLIST_STATES
@@ -118,6 +119,20 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
                         properties=reader.properties(), as_of=view.as_of, view=view,
                         pace_chart=pace_chart(view), pickup_chart=pickup_chart(view))
 
+    @app.get("/curve", response_class=HTMLResponse)
+    def curve_page(request: Request) -> Response:
+        q = _query(request)
+        with reading(warehouse, q.get("property")) as reader:
+            night = params.day(q, "night") or reader.prop.business_date
+            moved = _canonical(request, "/curve", {"property": reader.prop.code,
+                                                   "night": night.isoformat()})
+            if moved is not None:
+                return moved
+            curve = booking_curve(reader, night)
+            return page("curve.html", title="Booking curve", prop=reader.prop,
+                        properties=reader.properties(), as_of=reader.as_of(), night=night,
+                        curve=curve, chart=curve_chart(curve))
+
     @app.get("/download/{name}.{fmt}")
     def download(request: Request, name: str, fmt: str) -> Response:
         if name not in PAGES or fmt not in DOWNLOADS:
@@ -160,7 +175,8 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
             return page("report.html", title=PAGES[name].title, prop=reader.prop,
                         properties=reader.properties(), as_of=reader.as_of(table),
                         report=table, name=ask.report, states=WORKLIST_STATES[1:],
-                        resolvable=name == "worklist",
+                        resolvable=name == "worklist", address=ask.address,
+                        dimensions=SEGMENT_DIMENSIONS if name == "segments" else (),
                         csv_url=f"/download/{name}.csv?{urlencode(wanted)}",
                         xlsx_url=f"/download/{name}.xlsx?{urlencode(wanted)}")
 

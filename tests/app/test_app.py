@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -27,6 +28,7 @@ import httpx
 import pytest
 import uvicorn
 from click.testing import CliRunner
+from fastapi import FastAPI
 from openpyxl import load_workbook
 
 from pipelines.app import create_app
@@ -148,6 +150,51 @@ def test_the_flash_and_forecast_accuracy_are_the_reports(app_url: str, warehouse
                 accuracy)
 
 
+def test_a_night_and_a_month_by_each_dimension_are_the_segments_report(
+        app_url: str, warehouse: Path) -> None:
+    closed = business_date(warehouse) - timedelta(days=1)
+    moved = httpx.get(f"{app_url}/segments?property={CODE}", timeout=60)
+    assert moved.headers["location"] == f"/segments?property={CODE}&by=channel&date={closed}"
+    first = closed.replace(day=1)
+    last = (first + timedelta(days=31)).replace(day=1) - timedelta(days=1)
+    for by in ("market", "channel", "room_type", "rate_plan"):
+        night = report(warehouse, "segments", "--property", CODE, "--by", by,
+                       "--from", str(closed), "--to", str(closed))
+        assert night["total"]["rooms_sold"] > 0  # the hotel sold rooms that night
+        shown = page(f"{app_url}/segments?property={CODE}&by={by}&date={closed}").text
+        assert_rows(tables(shown)["report"], night)
+    for by in ("market", "room_type"):
+        month = report(warehouse, "segments", "--property", CODE, "--by", by,
+                       "--from", str(first), "--to", str(last))
+        shown = page(f"{app_url}/segments?property={CODE}&by={by}&month={first:%Y-%m}").text
+        assert_rows(tables(shown)["report"], month)
+        # a month sells at least the closed night's rooms, by any dimension
+        assert month["total"]["rooms_sold"] >= night["total"]["rooms_sold"]
+
+
+def test_the_booking_curve_of_a_night_is_the_pace_report_day_by_day(
+        app_url: str, warehouse: Path) -> None:
+    closed = business_date(warehouse) - timedelta(days=1)
+    night = closed - timedelta(days=3)  # a past night: its curve runs to the night itself
+    moved = httpx.get(f"{app_url}/curve?property={CODE}", timeout=60)
+    assert moved.headers["location"] == f"/curve?property={CODE}&night={business_date(warehouse)}"
+    curve = tables(page(f"{app_url}/curve?property={CODE}&night={night}").text)["curve"]
+    assert len(curve.body) >= 2, "a night of the demo has snapshots on several days"
+    assert curve.body[-1]["as_of"] == str(night)  # the curve reaches the night itself
+    for point in curve.body:  # days before = the night - the snapshot's day, by definition
+        as_of = date.fromisoformat(point["as_of"])
+        assert int(point["days_before"]) == (night - as_of).days
+    rooms = [int(point["rooms_otb"]) for point in curve.body]
+    assert rooms[-1] > 0
+    for point in curve.body[::7] + curve.body[-1:]:
+        pace = report(warehouse, "pace", "--property", CODE, "--from", str(night), "--to",
+                      str(night), "--as-of", point["as_of"])
+        assert len(pace["rows"]) == 1, pace
+        for column, text in point.items():
+            if column != "as_of":
+                assert same(text, pace["rows"][0][column]), (column, text, pace["rows"][0])
+
+
 def test_the_desk_pages_and_downloads_are_the_reports(app_url: str, warehouse: Path,
                                                       tmp_path: Path) -> None:
     closed = business_date(warehouse) - timedelta(days=1)
@@ -220,12 +267,12 @@ def test_another_host_needs_a_token(warehouse: Path) -> None:
         "16 characters (e.g. `python -c 'import secrets; print(secrets.token_urlsafe())'`)"]
 
 
-@pytest.fixture
-def guarded(warehouse: Path) -> Iterator[str]:
-    """The app with a token, served by uvicorn on 127.0.0.1 in a thread, stopped after."""
+@contextmanager
+def serving(app: FastAPI) -> Iterator[str]:
+    """`app` served by uvicorn on 127.0.0.1 in a thread, stopped after: its base address."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(warehouse, "s3cret-token-0123456789"),
-                                           host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -237,6 +284,13 @@ def guarded(warehouse: Path) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def guarded(warehouse: Path) -> Iterator[str]:
+    """The app with a token."""
+    with serving(create_app(warehouse, "s3cret-token-0123456789")) as url:
+        yield url
 
 
 def test_the_token_is_asked_for_and_kept_in_a_cookie(guarded: str) -> None:
@@ -316,3 +370,4 @@ def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
     assert "guest left, &lt;b&gt;two&lt;/b&gt; coffees" in shown  # escaped on the page
     still_open = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
     assert len(still_open["rows"]) == len(before["rows"]) - 1
+
