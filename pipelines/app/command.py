@@ -12,7 +12,7 @@ import click
 from pipelines.reports import ReportError, open_warehouse
 from pipelines.warehouse import DEFAULT_PATH, WAREHOUSE_ENV
 
-from .access import TOKEN_ENV, AccessError, token_for
+from .access import TOKEN_ENV, AccessError, finance_token_for, token_for
 from .server import create_app
 
 DEFAULT_PORT = 8765
@@ -36,15 +36,19 @@ def app(host: str, port: int, warehouse: Path) -> None:
     /tieout, /ledger, /city-tax, each with ?property=CODE and its dates; docs/app.md. Examples:
       pmsw app
       pmsw app --port 8800 --warehouse data/warehouse.duckdb
-      PMSW_APP_TOKEN=... pmsw app --host 0.0.0.0
+      PMSW_APP_TOKEN=... PMSW_APP_FINANCE_TOKEN=... pmsw app --host 0.0.0.0
+
+    \b
+    With a token, resolving a worklist item needs the finance token (PMSW_APP_FINANCE_TOKEN).
     """
     import uvicorn
 
     try:
         token = token_for(host)
+        finance = finance_token_for(token)
         open_warehouse(warehouse).close()
     except (AccessError, ReportError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"pmsw app on http://{host}:{port}/ reading {warehouse} (its read copy); "
                "Ctrl-C stops it", err=True)
-    uvicorn.run(create_app(warehouse, token), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(warehouse, token, finance), host=host, port=port, log_level="warning")

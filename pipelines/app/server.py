@@ -53,9 +53,10 @@ def _canonical(request: Request, path: str, wanted: dict[str, str]) -> Response 
     return RedirectResponse(f"{path}?{urlencode(wanted)}", status_code=303)
 
 
-def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
+def create_app(warehouse: Path, token: str | None = None, finance: str | None = None
+               ) -> FastAPI:
     """The app on the read copy of `warehouse`; with `token`, every page but /healthz wants it
-    (pipelines/app/access.py)."""
+    (or `finance`); with either, resolving wants `finance` (pipelines/app/access.py)."""
     app = FastAPI(title="pms-warehouse", docs_url=None, redoc_url=None, openapi_url=None)
     env = _templates()
     css = (files("pipelines.app") / "app.css").read_text()
@@ -68,21 +69,27 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
         return page("error.html", error.status, title=f"Error {error.status}", prop=None,
                     properties=None, as_of=None, message=error.message)
 
+    def admits(offered: str | None) -> bool:
+        """`offered` is the app's token or the finance token."""
+        return any(secret is not None and access.allowed(secret, offered)
+                   for secret in (token, finance))
+
     @app.middleware("http")
     async def require_token(request: Request, call_next: Any) -> Response:
-        if token is None or request.url.path == "/healthz":
+        header = request.headers.get("authorization", "")
+        bearer = header[7:] if header.lower().startswith("bearer ") else None
+        carried = bearer or request.cookies.get(access.COOKIE)
+        request.state.may_resolve = access.resolve_refusal(token, finance, carried) is None
+        if (token is None and finance is None) or request.url.path == "/healthz":
             response: Response = await call_next(request)
             return response
         offered = request.query_params.get("token")
-        if offered is not None and access.allowed(token, offered):
+        if offered is not None and admits(offered):
             rest = urlencode(_query(request))
             back = RedirectResponse(request.url.path + (f"?{rest}" if rest else ""), 303)
             back.set_cookie(access.COOKIE, offered, httponly=True, samesite="strict")
             return back
-        header = request.headers.get("authorization", "")
-        bearer = header[7:] if header.lower().startswith("bearer ") else None
-        if access.allowed(token, bearer) or access.allowed(
-                token, request.cookies.get(access.COOKIE)):
+        if token is None or admits(bearer) or admits(request.cookies.get(access.COOKIE)):
             response = await call_next(request)
             return response
         return page("error.html", 401, title="Error 401", prop=None, properties=None,
@@ -154,6 +161,8 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
         if origin and urlsplit(origin).netloc != request.headers.get("host"):
             raise PageError(403, f"a resolution is posted from this app's own pages, not "
                                  f"from {origin}")
+        if not request.state.may_resolve:
+            raise PageError(403, access.resolve_refusal(token, finance, None) or "")
         form = dict(parse_qsl((await request.body()).decode(), keep_blank_values=True))
         code = await run_in_threadpool(resolve, warehouse, form)
         return RedirectResponse(f"/worklist?{urlencode({'property': code, 'state': 'all'})}",
@@ -175,7 +184,8 @@ def create_app(warehouse: Path, token: str | None = None) -> FastAPI:
             return page("report.html", title=PAGES[name].title, prop=reader.prop,
                         properties=reader.properties(), as_of=reader.as_of(table),
                         report=table, name=ask.report, states=WORKLIST_STATES[1:],
-                        resolvable=name == "worklist", address=ask.address,
+                        resolvable=name == "worklist" and request.state.may_resolve,
+                        address=ask.address,
                         dimensions=SEGMENT_DIMENSIONS if name == "segments" else (),
                         csv_url=f"/download/{name}.csv?{urlencode(wanted)}",
                         xlsx_url=f"/download/{name}.xlsx?{urlencode(wanted)}")

@@ -371,3 +371,63 @@ def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
     still_open = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
     assert len(still_open["rows"]) == len(before["rows"]) - 1
 
+
+VIEWER, FINANCE = "viewer-token-0123456789", "finance-token-0123456789"
+
+
+def test_only_the_finance_token_may_resolve(warehouse: Path, tmp_path: Path) -> None:
+    """With a token configured, a resolution needs the finance token (PMSW_APP_FINANCE_TOKEN):
+    the app's token reads every page but is refused (403, one line) and writes nothing; with
+    no finance token configured nobody resolves from the app; the finance token resolves."""
+    copy = tmp_path / "warehouse.duckdb"
+    shutil.copy(warehouse, copy)
+    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
+    closed = business_date(copy) - timedelta(days=1)
+    ran = CliRunner().invoke(main, ["reconcile", "--property", "FIRE01", "--from",
+                                    str(closed - timedelta(days=13)), "--to", str(closed),
+                                    "--warehouse", str(copy)])
+    assert ran.exit_code == 0, ran.output
+    before = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert before["rows"], "two weeks of FIRE01 left no charge that cannot be posted"
+    form = {"property": "FIRE01", "item": before["rows"][0]["item"], "state": "credited",
+            "note": "credited on the guest's card", "by": "marco"}
+    viewer = {"Authorization": f"Bearer {VIEWER}"}
+    finance = {"Authorization": f"Bearer {FINANCE}"}
+    with serving(create_app(copy, VIEWER, FINANCE)) as url:
+        listed = httpx.get(f"{url}/worklist?property=FIRE01&state=all", headers=viewer,
+                           timeout=60)
+        assert listed.status_code == 200
+        assert '<form class="resolve"' not in listed.text  # no form for a viewer: a note
+        assert 'id="no-resolve"' in listed.text
+        files = _files(tmp_path)
+        for headers, status in ((viewer, 403), ({}, 401)):
+            refused = httpx.post(f"{url}/worklist/resolve", data=form, headers=headers,
+                                 timeout=60)
+            assert refused.status_code == status
+        [line] = re.findall(r'<p class="error" id="error">(.*?)</p>', httpx.post(
+            f"{url}/worklist/resolve", data=form, headers=viewer, timeout=60).text)
+        assert html.unescape(line) == (
+            "resolving needs the finance role: open the app with the finance token "
+            "(PMSW_APP_FINANCE_TOKEN) once, ?token=FINANCE_TOKEN")
+        assert _files(tmp_path) == files
+        assert report(copy, "worklist", "--property", "FIRE01", "--state", "open") == before
+        desk = httpx.get(f"{url}/worklist?property=FIRE01&state=all", headers=finance,
+                         timeout=60)
+        assert '<form class="resolve"' in desk.text
+        done = httpx.post(f"{url}/worklist/resolve", data=form, headers=finance, timeout=120)
+        assert done.status_code == 303
+    with serving(create_app(copy, VIEWER)) as url:  # a token and no finance token
+        refused = httpx.post(f"{url}/worklist/resolve", data=form, headers=viewer, timeout=60)
+        assert refused.status_code == 403
+        assert "PMSW_APP_FINANCE_TOKEN" in refused.text
+    after = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert len(after["rows"]) == len(before["rows"]) - 1
+    same_secret = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "app", "--host", "0.0.0.0", "--warehouse",
+         str(copy)], cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PMSW_APP_TOKEN": VIEWER, "PMSW_APP_FINANCE_TOKEN": VIEWER})
+    assert same_secret.returncode == 1
+    assert same_secret.stderr.strip().splitlines() == [
+        "Error: PMSW_APP_FINANCE_TOKEN equals PMSW_APP_TOKEN: the finance token must be a "
+        "secret of its own"]
+
