@@ -431,3 +431,41 @@ def test_only_the_finance_token_may_resolve(warehouse: Path, tmp_path: Path) -> 
         "Error: PMSW_APP_FINANCE_TOKEN equals PMSW_APP_TOKEN: the finance token must be a "
         "secret of its own"]
 
+
+@pytest.mark.verify
+def test_pages_answer_while_a_writer_runs_and_show_its_figures_once_published(
+        warehouse: Path, tmp_path: Path) -> None:
+    """`pmsw reconcile` (a writer that publishes the read copy when it ends) runs as another
+    process on a copy of the demo's warehouse while the app serves pages: every page asked
+    meanwhile answers 200, the flash with the figures `pmsw report flash` prints, the
+    worklist with the figures of before or (once published) after; afterwards the worklist
+    page is the new `pmsw report worklist`, and the writer changed it."""
+    copy = tmp_path / "warehouse.duckdb"
+    shutil.copy(warehouse, copy)
+    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
+    closed = business_date(copy) - timedelta(days=1)
+    flash = report(copy, "flash", "--property", CODE, "--date", str(closed))
+    listed = ("worklist", "--property", "FIRE01", "--state", "all")
+    before = report(copy, *listed)
+    with running_app(copy, tmp_path / "app.log") as url:
+        writer = subprocess.Popen(
+            [sys.executable, "-m", "pipelines.cli", "reconcile", "--property", "FIRE01",
+             "--from", str(closed - timedelta(days=13)), "--to", str(closed), "--warehouse",
+             str(copy)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        seen, during = [], 0
+        while writer.poll() is None:
+            during += 1
+            assert_rows(tables(page(f"{url}/flash?property={CODE}&date={closed}").text)[
+                "report"], flash)
+            seen.append(tables(page(f"{url}/worklist?property=FIRE01&state=all").text)[
+                "report"])
+        output = writer.communicate()[0].decode()
+        assert writer.returncode == 0, output
+        after = report(copy, *listed)
+        assert len(after["rows"]) > len(before["rows"]), "the reconciliation added no item"
+        assert during >= 1, "the writer ended before the app was asked anything"
+        for shown in seen:
+            assert len(shown.body) in (len(before["rows"]), len(after["rows"]))
+            assert_rows(shown, before if len(shown.body) == len(before["rows"]) else after)
+        assert_rows(tables(page(f"{url}/worklist?property=FIRE01&state=all").text)["report"],
+                    after)
