@@ -116,6 +116,7 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
     assert f"as of {bd - timedelta(days=1)} (closed)" in text
     shown = tables(text)
     nights = shown["nights"]
+    assert f'<a href="/curve?property={CODE}&amp;night={first}">{first}</a>' in text
     dates = ["--property", CODE, "--from", str(first), "--to", str(last)]
     pace = report(warehouse, "pace", *dates)
     assert len(pace["rows"]) == 30
