@@ -218,9 +218,12 @@ def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:
 @click.option("--group", type=click.IntRange(0, GROUP_MAX), default=0, show_default=True,
               help="Hotels of a group seeded in a new database (ids 101..., keys "
                    "sbx_group_001...).")
+@click.option("--events-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the simulated hotels' dated events there, as a hotel events "
+                   "file (docs/calendar.md; the rules, not the factors).")
 def simulate(db_path: str, days: int, seed: int, start: datetime | None,
              pos_export: Path | None, property_ids: tuple[int, ...], progress: bool,
-             group: int) -> None:
+             group: int, events_file: Path | None) -> None:
     """Play N days of a hotel's life into a new database, deterministic for a seed.
 
     \b
@@ -239,6 +242,10 @@ def simulate(db_path: str, days: int, seed: int, start: datetime | None,
             if progress else None)
     except (FileExistsError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
+    if events_file is not None:
+        from .simulator.events_file import write_events_file
+
+        write_events_file(events_file, property_ids or (1,))
     _echo_json(report.as_dict())
 
 

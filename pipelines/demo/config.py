@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from pipelines.forecast import EVENTS_FILE_ENV, EVENTS_FILE_NAME
 from pipelines.properties import PROPERTIES_FILE_ENV
 from pipelines.warehouse import DEFAULT_PATH, read_copy_path
 
@@ -88,6 +89,12 @@ class DemoConfig:
     def properties_file(self) -> Path:
         return self.demo_dir / "properties.yaml"
 
+    @property
+    def events_file(self) -> Path:
+        """The hotels' events (the simulator's, written by the simulation), where the marts
+        look for them: beside the properties file (docs/calendar.md)."""
+        return self.demo_dir / EVENTS_FILE_NAME
+
     @contextmanager
     def properties_in_use(self, base_url: str) -> Iterator[None]:
         """Write the hotels to the demo's properties file and make it the process's while the
@@ -99,6 +106,7 @@ class DemoConfig:
                                         encoding="utf-8")
         saved = dict(os.environ)
         os.environ[PROPERTIES_FILE_ENV] = str(self.properties_file)
+        os.environ.pop(EVENTS_FILE_ENV, None)  # the demo hotels' events, beside it
         for hotel in self.hotels:
             os.environ.setdefault(hotel.key_env, hotel.default_key)
         try:

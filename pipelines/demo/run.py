@@ -107,7 +107,8 @@ def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: lis
 
             business_date = simulate_history(
                 config.sandbox_db, days=config.days, seed=config.seed, start=start,
-                property_ids=ids, pos_export=config.pos_incoming, on_day=on_day)
+                property_ids=ids, pos_export=config.pos_incoming, on_day=on_day,
+                events_file=config.events_file)
         hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
         note(f"business date now {business_date}")
 

@@ -19,7 +19,7 @@ from pipelines.demo.config import DemoError
 
 def simulate_history(db_path: Path, *, days: int, seed: int, start: date,
                      property_ids: list[int], pos_export: Path,
-                     on_day: Callable[[int], None]) -> date:
+                     on_day: Callable[[int], None], events_file: Path | None = None) -> date:
     """Write a new sandbox database holding `days` simulated days from `start`; `on_day(n)`
     is called as each day is done. Returns the business date the database ends on."""
     command = [sys.executable, "-m", "pipelines.cli", "sandbox", "simulate",
@@ -27,6 +27,8 @@ def simulate_history(db_path: Path, *, days: int, seed: int, start: date,
                "--start", start.isoformat(), "--pos-export", str(pos_export), "--progress"]
     for property_id in property_ids:
         command += ["--property", str(property_id)]
+    if events_file is not None:  # the hotels' events, as the simulation has them
+        command += ["--events-file", str(events_file)]
     other: list[str] = []
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True) as process:  # closes both pipes

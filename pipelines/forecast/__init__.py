@@ -1,12 +1,30 @@
 """The forecast: where each future night lands (rooms, revenue, a band), how accurate that has
 been (the backtest), the alerts a revenue manager reads, and the budget it is held against.
 
-The methods, backtest, band and alerts are pure (`pipelines.forecast.logic`); the marts'
-build (`pipelines.marts`) makes mart.forecast_daily, mart.forecast_accuracy and mart.alerts
-from them; `import_budget` writes mart.budget (`pmsw budget import`). docs/forecast.md.
+The methods, backtest, band and alerts are pure (`pipelines.forecast.logic`); the calendar
+(`pipelines.forecast.calendar`: each property's holidays, the hotel's events of events.yaml
+and each night's same night last year aligned by them) tells them and the pace which night of
+last year a night is compared with; the marts' build (`pipelines.marts`) makes
+mart.forecast_daily, mart.forecast_accuracy and mart.alerts from them; `import_budget` writes
+mart.budget (`pmsw budget import`). docs/forecast.md, docs/calendar.md.
 """
 
 from pipelines.forecast.budget_import import import_budget
+from pipelines.forecast.calendar import (
+    EVENTS_FILE_ENV,
+    EVENTS_FILE_NAME,
+    CalendarError,
+    Event,
+    Fixed,
+    FromEaster,
+    NthWeekday,
+    Place,
+    calendar_nights,
+    events_file,
+    load_events,
+    nth_weekday,
+    property_calendars,
+)
 from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.budget import BudgetError
 from pipelines.forecast.logic.methods import (
@@ -18,5 +36,8 @@ from pipelines.forecast.logic.methods import (
     scored_forecasts,
 )
 
-__all__ = ["HORIZONS", "AlertSettings", "BudgetError", "ForecastSettings", "accuracy", "alerts",
-           "backtest", "forecast_daily", "import_budget", "scored_forecasts"]
+__all__ = ["EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "HORIZONS", "AlertSettings", "BudgetError",
+           "CalendarError", "Event", "Fixed", "ForecastSettings", "FromEaster", "NthWeekday",
+           "Place", "accuracy", "alerts", "backtest", "calendar_nights", "events_file",
+           "forecast_daily", "import_budget", "load_events", "nth_weekday", "property_calendars",
+           "scored_forecasts"]

@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from importlib.metadata import version
 from typing import TypeVar, cast
 
 import duckdb
 import polars as pl
 
+from pipelines.forecast import Event, events_file, load_events, property_calendars
 from pipelines.forecast.logic import (
     AlertSettings,
     ForecastSettings,
@@ -37,7 +39,7 @@ from pipelines.marts.logic.occupancy import (
     other_revenue_daily,
 )
 from pipelines.marts.logic.otb import HORIZON_DAYS, otb_snapshots
-from pipelines.marts.logic.pace import STLY_DAYS, pace
+from pipelines.marts.logic.pace import ALIGN_REACH, STLY_DAYS, pace
 from pipelines.marts.logic.persons import with_persons
 from pipelines.marts.logic.pickup import WINDOWS, pickup
 from pipelines.marts.logic.revenue import revenue_daily
@@ -47,6 +49,7 @@ from pipelines.marts.logic.snapshot_inputs import book_days, pace_inputs, rebuil
 from pipelines.marts.logic.stay_nights import stay_nights
 from pipelines.marts.logic.tieout import revenue_tieout
 from pipelines.marts.write import Replaced, Since, replace_rows
+from pipelines.properties import properties_file
 from pipelines.vocabulary import with_single_room_entries
 
 
@@ -61,6 +64,9 @@ class MartSettings:
     forecast: ForecastSettings = field(default_factory=ForecastSettings)
     """Forecast methods, backtest and overbooking (docs/forecast.md)."""
     alerts: AlertSettings = field(default_factory=AlertSettings)
+    events: tuple[Event, ...] | None = None
+    """The hotel's events of the calendar (docs/calendar.md); None: those of the events file
+    beside the properties file, read when the marts are built."""
 
 
 T = TypeVar("T")
@@ -163,7 +169,34 @@ class Inputs:
         """The backtest's forecasts (`scored_forecasts`) of the stored mart.otb_snapshots, once
         for forecast_daily and forecast_accuracy: both come after otb_snapshots in MARTS."""
         return self._once("scored", lambda: scored_forecasts(
-            self.mart("otb_snapshots"), self.capacity(), self.settings.forecast))
+            self.mart("otb_snapshots"), self.capacity(), self.settings.forecast,
+            self.calendar()))
+
+    def events(self) -> tuple[Event, ...]:
+        """The settings' events, else the events file's (CalendarError when it is bad)."""
+        if self.settings.events is not None:
+            return self.settings.events
+        return self._once("events", lambda: tuple(load_events(events_file(properties_file()))))
+
+    def calendar(self) -> pl.DataFrame:
+        """Each night's same night last year (pipelines.forecast.calendar: the property's holidays
+        and events), over every stay date of the snapshots."""
+        def make() -> pl.DataFrame:
+            ranges = self.ranges()
+            first = ranges["first_snapshot"].min() if ranges.height else None
+            last = ranges["last_snapshot"].max() if ranges.height else None
+            start = first if isinstance(first, date) else self.facts.business_date
+            end = (last if isinstance(last, date) else self.facts.business_date) + timedelta(
+                days=max(self.settings.horizon_days, self.settings.forecast.horizon_days) + 1)
+            return property_calendars(read.place(self.conn, self.pid), start, end,
+                                      self.events())
+        return self._once("calendar", make)
+
+    def calendar_salt(self) -> list[object]:
+        """What the calendar's alignment depends on: the place, the events, the library."""
+        return [read.place(self.conn, self.pid).rows(), [e.model_dump_json()
+                                                         for e in self.events()],
+                version("holidays")]
 
 
 def _stay_nights(i: Inputs) -> pl.DataFrame:
@@ -221,8 +254,9 @@ def _pickup_inputs(i: Inputs) -> pl.DataFrame:
 
 
 def _pace(i: Inputs, start: date | None) -> pl.DataFrame:
-    stly_from = None if start is None else start - timedelta(days=STLY_DAYS)
-    return pace(i.mart("otb_snapshots", stly_from), i.mart("occupancy_daily"), start)
+    stly_from = None if start is None else start - timedelta(days=STLY_DAYS + ALIGN_REACH)
+    return pace(i.mart("otb_snapshots", stly_from), i.mart("occupancy_daily"), start,
+                i.calendar())
 
 
 def _pace_inputs(i: Inputs) -> pl.DataFrame:
@@ -231,8 +265,8 @@ def _pace_inputs(i: Inputs) -> pl.DataFrame:
     otb_inputs = read.kept_inputs(i.conn, "otb_snapshots", i.pid)
     if otb_inputs is None:
         return pl.DataFrame(schema={"day": pl.Date, "digest": pl.UInt64})
-    return pace_inputs(otb_inputs, i.mart("occupancy_daily"), i.settings.horizon_days,
-                       STLY_DAYS)
+    return salted(pace_inputs(otb_inputs, i.mart("occupancy_daily"), i.settings.horizon_days,
+                              STLY_DAYS, i.calendar()), i.calendar_salt())
 
 
 def _booking_outcomes(i: Inputs) -> pl.DataFrame:
@@ -245,7 +279,7 @@ def _booking_kpis(i: Inputs) -> pl.DataFrame:
 
 def _forecast_daily(i: Inputs) -> pl.DataFrame:
     return forecast_daily(i.mart("otb_snapshots"), i.capacity(), settings=i.settings.forecast,
-                          scored=i.scored_forecasts())
+                          scored=i.scored_forecasts(), calendar=i.calendar())
 
 
 def _forecast_accuracy(i: Inputs) -> pl.DataFrame:
@@ -301,6 +335,8 @@ MARTS: dict[str, tuple[Builder | Snapshots, tuple[str, ...]]] = {
     "forecast_accuracy": (_forecast_accuracy, ("otb_snapshots",)),
     "alerts": (_alerts, ("otb_snapshots", "pace")),
 }
+CALENDAR_MARTS = {"pace", "forecast_daily", "forecast_accuracy", "alerts"}
+"""The marts that read the calendar (pace's STLY, the forecast's last year)."""
 SNAPSHOT_MARTS = {name: b for name, (b, _) in MARTS.items() if isinstance(b, Snapshots)}
 
 
@@ -320,6 +356,8 @@ def built_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
     replacing its rows in its own transaction as `build_mart` does, reading core.* once for
     all of them (`Inputs`): (mart, rows built, what was written) as each is done."""
     inputs = Inputs(conn, read.property_facts(conn, property_id), settings or MartSettings())
+    if names is None or CALENDAR_MARTS & set(names):
+        inputs.events()  # a bad events file stops the build before any mart is written
     for name in MARTS if names is None else [n for n in MARTS if n in names]:
         builder = MARTS[name][0]
         if isinstance(builder, Snapshots):

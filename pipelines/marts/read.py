@@ -121,6 +121,12 @@ def mart(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
                  [property_id, *(params or [])])
 
 
+def place(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    """property_id, code, country, province of core.property: where its holidays are."""
+    return frame(conn, "SELECT property_id::BIGINT AS property_id, code, country, province "
+                 "FROM core.property WHERE property_id = ?", [property_id])
+
+
 def stored_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int) -> int:
     """The property's rows of `mart.<table>`."""
     return int(conn.execute(f"SELECT count(*) FROM mart.{table} WHERE property_id = ?",

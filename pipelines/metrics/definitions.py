@@ -56,6 +56,21 @@ _SUMS = (
            "out-of-order rooms stay in)"),
     Metric("rooms_available_net_ooo", "supply less the rooms out of order that night"),
     Metric("rooms_sold", "room nights sold: not complimentary, not option, not no-show"),
+    Metric("rooms_out_of_order", "rooms out of order that night (of the sellable ones)"),
+    Metric("rooms_complimentary", "room nights on the books at a stay total of 0.00, house "
+           "use included; not sold"),
+    Metric("rooms_house_use", "of the complimentary room nights, those on the house-use plan "
+           "(HOUSE)"),
+    Metric("rooms_in_house", "rooms occupied that night: sold + complimentary (house use in)"),
+    Metric("persons", "persons in house that night (adults and children of the rooms in "
+           "house)"),
+    Metric("arrivals", "room entries arriving that date (on the books, not no-shows)"),
+    Metric("departures", "room entries leaving that date (the morning after their last night)"),
+    Metric("no_shows", "room entries due to arrive that date that did not come"),
+    Metric("walk_ins", "arrivals booked on the walk_in channel (no booking before the desk)"),
+    Metric("reservations_made", "firm bookings made that date (local time), whatever came of "
+           "them"),
+    Metric("cancellations_made", "room entries the guest cancelled that date (not built yet)"),
     Metric("room_revenue_nights_net", "room revenue of the nights sold, net of VAT, fees apart"),
     Metric("room_revenue_fees_net", "no-show, cancellation and early-departure fees, net of VAT"),
     Metric("room_revenue_net", "rooms revenue: nights and fees, net of VAT (ties to the folios' "
@@ -69,9 +84,9 @@ _SUMS = (
     Metric("revenue_otb_net", "room revenue of the nights on the books at the end of the "
            "snapshot date, net of VAT (options apart)"),
     Metric("ly_actual_rooms_sold", "last year's actual: rooms_sold of the night 364 days "
-           "earlier (same weekday), once lived"),
+           "earlier (same weekday; a holiday or event: last year's same one), once lived"),
     Metric("ly_actual_room_revenue_net", "last year's actual: room_revenue_net (nights and "
-           "fees) of the night 364 days earlier, once lived"),
+           "fees) of last year's same night (as ly_actual_rooms_sold), once lived"),
 )
 _RATIOS = (
     Metric("occupancy_pct", "rooms sold over every room of the property", "rooms_sold",

@@ -23,30 +23,11 @@ def next_8_nights(business_date: date) -> tuple[date, date]:
     return business_date, business_date + timedelta(days=7)
 
 
-BOOKED = ("confirmed", "checked_in", "checked_out")
-"""The room entries a night's arrivals and departures count: on the books as the forecast's
-OTB counts them (options never, cancelled never)."""
-
-
-def _arrivals_departures(conn: duckdb.DuckDBPyConnection, pid: int, first: date, last: date
-                         ) -> dict[date, tuple[int, int]]:
-    """Room entries arriving and departing on each night first..last."""
-    rows = conn.execute(
-        "SELECT d, count(*) FILTER (WHERE kind = 'arrival'), "
-        "count(*) FILTER (WHERE kind = 'departure') FROM ("
-        "SELECT arrival AS d, 'arrival' AS kind FROM core.reservation_rooms "
-        "WHERE property_id = ? AND status IN (?, ?, ?) UNION ALL "
-        "SELECT departure, 'departure' FROM core.reservation_rooms "
-        "WHERE property_id = ? AND status IN (?, ?, ?)) "
-        "WHERE d BETWEEN ? AND ? GROUP BY d", [pid, *BOOKED, pid, *BOOKED, first, last]
-    ).fetchall()
-    return {d: (int(a), int(b)) for d, a, b in rows}
-
-
 def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     pid = q.prop.property_id
     rows = conn.execute(
-        "SELECT f.stay_date, o.rooms_available, f.rooms_otb, f.revenue_otb_net, "
+        "SELECT f.stay_date, coalesce(o.arrivals, 0), coalesce(o.departures, 0), "
+        "o.rooms_available, f.rooms_otb, f.revenue_otb_net, "
         "f.rooms_forecast, f.occupancy_forecast_pct, f.adr_forecast_net, "
         "f.room_revenue_forecast_net FROM mart.forecast_daily f "
         "LEFT JOIN mart.occupancy_daily o ON o.property_id = f.property_id "
@@ -54,11 +35,10 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "AND f.stay_date BETWEEN ? AND ? AND f.as_of_date = (SELECT max(as_of_date) "
         "FROM mart.forecast_daily WHERE property_id = ?) ORDER BY f.stay_date",
         [pid, q.first, q.last, pid]).fetchall()
-    moves = _arrivals_departures(conn, pid, q.first, q.last)
     out = []
-    for night, supply, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue in rows:
+    for night, arriving, departing, supply, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue \
+            in rows:
         adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
-        arriving, departing = moves.get(night, (0, 0))
         out.append((night, f"{night:%a}", arriving, departing, supply, otb,
                     share_pct(otb, supply), adr_otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
     held = {r[0] for r in rows}
@@ -69,5 +49,5 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
            if missing else "")
     return Table(f"Manager's flash ahead {q.first} to {q.last} - {q.prop.name} "
                  f"({q.prop.code}), {q.prop.currency}, net of VAT: on the books and forecast "
-                 f"(mart.forecast_daily), arrivals and departures (core.reservation_rooms){gap}",
+                 f"(mart.forecast_daily), arrivals and departures (mart.occupancy_daily){gap}",
                  AHEAD_COLUMNS, out)

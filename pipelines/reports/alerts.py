@@ -7,6 +7,7 @@ import duckdb
 
 from pipelines.reports.reports import Query, Table, _title, as_of_date
 
+SAME_NIGHT = "364 days earlier, or last year's same holiday or event"
 ALERTS_COLUMNS = ("stay_date", "weekday", "alert", "value", "threshold", "message",
                   "stly_is_rebuilt", "ly_actual_rooms_sold", "ly_actual_room_revenue_net")
 
@@ -14,7 +15,8 @@ ALERTS_COLUMNS = ("stay_date", "weekday", "alert", "value", "threshold", "messag
 def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """Alerts of q.first..q.last; stly_is_rebuilt says the STLY a pace alert compares with was
     rebuilt from the reservations' history (no snapshot that day), the ly_actual columns are
-    last year's nights as they ended (364 days earlier, rooms sold and room revenue net)."""
+    last year's same nights as they ended (364 days earlier, or the same holiday or event a
+    year earlier: docs/calendar.md; rooms sold and room revenue net)."""
     rows = conn.execute(
         "SELECT a.stay_date, a.alert, a.value, a.threshold, a.message, p.stly_is_rebuilt, "
         "p.ly_actual_rooms_sold, p.ly_actual_room_revenue_net FROM mart.alerts a "
@@ -27,8 +29,8 @@ def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     basis = None if built is None or built[0] is None else as_of_date(q.prop, built[0])[1]
     rebuilt = sum(1 for r in rows if r[5])
     said = (f"; STLY rebuilt from the reservations' history on {rebuilt} of {len(rows)} "
-            "alerts (stly_is_rebuilt); last year's actual: 364 days earlier") if rebuilt else (
-        "; last year's actual: 364 days earlier")
+            f"alerts (stly_is_rebuilt); last year's actual: {SAME_NIGHT}") if rebuilt else (
+        f"; last year's actual: {SAME_NIGHT}")
     return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"
                         + ("" if basis is None else f" as of {basis}") + said),
                  ALERTS_COLUMNS,

@@ -113,11 +113,21 @@ def _write(sheet: Worksheet, row: int, col: int, value: Any, kind: str, total: b
 
 
 def render_xlsx(table: Table, name: str, as_of: str = "") -> bytes:
-    """The workbook's bytes: one sheet `name`, the title block, the header frozen under it,
-    typed cells, the total row kept."""
+    """The workbook's bytes: one sheet `name` (a pack: one sheet per section, named after
+    it), the title block, the header frozen under it, typed cells, the total row kept."""
     book = Workbook()
     sheet = book.active
     assert sheet is not None
+    if not table.sections:
+        _fill(sheet, table, name, as_of)
+    for n, (section, part) in enumerate(table.sections):
+        _fill(sheet if n == 0 else book.create_sheet(), part, section, as_of)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _fill(sheet: Worksheet, table: Table, name: str, as_of: str) -> None:
     sheet.title = sheet_name(name)
     sheet["A1"] = table.title
     sheet["A1"].font = Font(bold=True, size=13)
@@ -144,6 +154,3 @@ def render_xlsx(table: Table, name: str, as_of: str = "") -> bytes:
     if columns:
         sheet.auto_filter.ref = (f"A{HEADER_ROW + 1}:{get_column_letter(len(columns))}"
                                  f"{HEADER_ROW + 1 + len(table.rows)}")
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()

@@ -46,7 +46,12 @@ def worklist(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                            f"their resolution ({state})"), WORKLIST_COLUMNS, out, total)
 
 
-LEDGER_CATEGORIES = ("in_house", "departed", "cancelled", "future", "deposit", "house")
+LEDGER_CATEGORIES = ("in_house", "departed", "cancelled", "future", "deposit", "house",
+                     "city_ledger")
+CITY_LEDGER = "city_ledger"
+"""A company's or agency's account (accounts receivable, mart.is_city_ledger): the city
+ledger, kept apart from the guest ledger (`ledger --ledger city`)."""
+LEDGERS = ("guest", "city")
 AGING_BUCKETS = ("0_30", "31_60", "61_90", "over_90")
 LEDGER_COLUMNS = (
     "category", "folio_id", "folio_number", "folio_status", "reservation_id",
@@ -55,6 +60,7 @@ LEDGER_COLUMNS = (
 
 _LEDGER_SQL = f"""
 SELECT {", ".join(LEDGER_COLUMNS)} FROM mart.v_guest_ledger WHERE property_id = $p
+   AND (category = '{CITY_LEDGER}') = $city
  ORDER BY list_position($categories, category), folio_id
 """
 
@@ -65,7 +71,7 @@ SELECT {", ".join(LEDGER_COLUMNS)} FROM mart.v_guest_ledger WHERE property_id = 
 # with its night audit, in the small hours of D + 1 (the sandbox's at 02:00; it cancels the
 # no-shows of D), before the front desk's next day: DAY_CLOSED_BY, local time of D + 1.
 DAY_CLOSED_BY = "06:00"
-_LEDGER_AS_OF_SQL = f"""
+FOLIOS_AS_OF_SQL = f"""
 WITH t AS (
     SELECT timezone(timezone, CAST($d + 1 AS TIMESTAMP) + INTERVAL '{DAY_CLOSED_BY}')
                AS at FROM core.property
@@ -105,6 +111,7 @@ WITH t AS (
            CAST(l.payments AS DECIMAL(12, 2)) AS payments,
            CAST(l.charges - l.payments AS DECIMAL(12, 2)) AS balance, l.oldest_posting,
            CASE WHEN f.reservation_id IS NULL THEN 'house'
+                WHEN mart.is_city_ledger(f.description) THEN 'city_ledger'
                 WHEN coalesce(r.in_house, false) THEN 'in_house'
                 WHEN coalesce(r.departed, false) THEN 'departed'
                 WHEN l.charges - l.payments < 0 THEN 'deposit'
@@ -120,7 +127,14 @@ SELECT category, folio_id, folio_number, folio_status, reservation_id, reservati
        CASE WHEN $d - oldest_posting <= 30 THEN '0_30'
             WHEN $d - oldest_posting <= 60 THEN '31_60'
             WHEN $d - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
-  FROM folios WHERE balance <> 0
+  FROM folios
+"""
+"""Every folio with a line posted on or before business date $d of property $p, as it stood
+at the end of $d: the one definition of the ledgers of a past date (ledger --date, the close
+pack). Parameters: p, d, categories."""
+
+_LEDGER_AS_OF_SQL = f"""
+SELECT * FROM ({FOLIOS_AS_OF_SQL}) WHERE balance <> 0 AND (category = '{CITY_LEDGER}') = $city
  ORDER BY list_position($categories, category), folio_id
 """
 
@@ -131,13 +145,15 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     the option `date` before the business date: as they stood at the end of that business
     date, from the landed history (_LEDGER_AS_OF_SQL)."""
     by = str(q.options.get("by") or "folio")
+    city = str(q.options.get("ledger") or "guest") == "city"
     bd = q.prop.business_date
     day: date | None = q.options.get("date")
     if day is not None and day >= bd:
         raise ReportError(f"--date {day}: business date {day} of {q.prop.code} is not closed "
                           f"(the last closed one is {bd - timedelta(days=1)}); without --date "
                           "the ledger is as of the last sync")
-    params: dict[str, Any] = {"p": q.prop.property_id, "categories": list(LEDGER_CATEGORIES)}
+    params: dict[str, Any] = {"p": q.prop.property_id, "categories": list(LEDGER_CATEGORIES),
+                              "city": city}
     if day is None:
         rows = conn.execute(_LEDGER_SQL, params).fetchall()
         when = f"business date {bd} (last sync)"
@@ -145,7 +161,8 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         rows = conn.execute(_LEDGER_AS_OF_SQL, {**params, "d": day}).fetchall()
         when = f"the end of business date {day} (from the landed history)"
     zero = Decimal("0.00")
-    title = (f"Guest ledger: open balances by folio as of {when} - "
+    title = (f"{'City ledger (accounts receivable)' if city else 'Guest ledger'}: open "
+             f"balances by folio as of {when} - "
              f"{q.prop.name} ({q.prop.code}), {q.prop.currency}")
     if by == "folio":
         i = LEDGER_COLUMNS.index

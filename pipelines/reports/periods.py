@@ -13,12 +13,14 @@ import duckdb
 from pipelines.metrics import change, change_unit, ratio
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
+from pipelines.reports.room_statistics import NOT_BUILT, ROOM_STATISTICS, room_statistics
 from pipelines.reports.warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
                  "total_revenue_net")
-FLASH_COLUMNS = ("metric", "day", "day_last_year", "mtd", "mtd_budget", "mtd_vs_budget",
+FLASH_COLUMNS = ("metric", "day", "day_budget", "day_vs_budget", "day_last_year",
+                 "day_vs_last_year", "mtd", "mtd_budget", "mtd_vs_budget",
                  "mtd_last_year", "mtd_vs_last_year", "month_expected", "month_budget", "ytd",
                  "ytd_budget", "ytd_vs_budget", "ytd_last_year", "ytd_vs_last_year",
                  "change_unit")
@@ -81,10 +83,35 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
                  Decimal(other[1]), int(room[3]), room_nights=Decimal(room[4]))
 
 
+def _last_year_shape(conn: duckdb.DuckDBPyConnection, pid: int, month: date,
+                     following: date) -> dict[date, Decimal] | None:
+    """Each night of the month, its share of the month as last year's same dates sold rooms
+    (rooms_sold of mart.occupancy_daily; Feb 29 takes Feb 28's); None unless the warehouse
+    holds every night of that month a year earlier with a room sold."""
+    nights = [month + timedelta(days=i) for i in range((following - month).days)]
+    found = dict(conn.execute(
+        "SELECT stay_date, rooms_sold FROM mart.occupancy_daily WHERE property_id = ? AND "
+        "stay_date BETWEEN ? AND ?",
+        [pid, _last_year(month), _last_year(following - timedelta(days=1))]).fetchall())
+    sold = [found.get(_last_year(night)) for night in nights]
+    if any(v is None for v in sold) or not sum(Decimal(v) for v in sold if v is not None):
+        return None
+    whole = sum(Decimal(v) for v in sold if v is not None)
+    return {night: Decimal(v) / whole for night, v in zip(nights, sold, strict=True)
+            if v is not None}
+
+
+BUDGET_SHAPES = {"last_year": "spread over the nights as last year's rooms sold",
+                 "days": "pro rata of the month's days"}
+"""How a month's budget is spread over its nights (the flash's title says which)."""
+
+
 def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
-            last: date) -> _Sums | None:
-    """The budget of the days first..last: each month's budget pro rata of its days covered
-    (the whole-property row, else the sum of its segments). None without a budget."""
+            last: date, shapes: set[str] | None = None) -> _Sums | None:
+    """The budget of the days first..last: each month's budget spread over its nights as last
+    year's same nights sold (when the warehouse holds that whole month), else pro rata of its
+    days; the whole-property row, else the sum of its segments. None without a budget.
+    `shapes` gathers the spreads used (BUDGET_SHAPES)."""
     rows = conn.execute(
         "SELECT month, sum(rooms_sold), sum(room_revenue_net), "
         "sum(food_beverage_revenue_net), sum(other_revenue_net), count(*), "
@@ -101,10 +128,16 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
         if month not in budgets:
             return None
         sold, room, fnb, other, n, n_fnb, n_other = budgets[month]
-        days = Decimal((following - month).days)
-        covered = Decimal((min(last, following - timedelta(days=1)) - max(first, month)).days
-                          + 1)
-        share = covered / days
+        start, end = max(first, month), min(last, following - timedelta(days=1))
+        shape = None if (start, end) == (month, following - timedelta(days=1)) else \
+            _last_year_shape(conn, pid, month, following)
+        if shape is None:
+            share = Decimal((end - start).days + 1) / Decimal((following - month).days)
+        else:
+            share = sum((w for night, w in shape.items() if start <= night <= end),
+                        Decimal(0))
+        if shapes is not None and (start, end) != (month, following - timedelta(days=1)):
+            shapes.add("days" if shape is None else "last_year")
         out.sold += Decimal(sold) * share
         out.room += Decimal(room) * share
         out.fnb = None if out.fnb is None or n_fnb < n else out.fnb + Decimal(fnb) * share
@@ -192,18 +225,21 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     in_part = _held_in_part(actuals)
     periods = {name: None if name in in_part else sums for name, (_, _, sums) in actuals.items()}
     lived = periods["month_expected"]
+    shapes: set[str] = set()
     periods.update(
         month_expected=None if lived is None else _expected_month(
             conn, q.prop, month_first, month_last, lived),
-        mtd_budget=_budget(conn, pid, month_first, day),
+        day_budget=_budget(conn, pid, day, day, shapes),
+        mtd_budget=_budget(conn, pid, month_first, day, shapes),
         month_budget=_budget(conn, pid, month_first, month_last),
-        ytd_budget=_budget(conn, pid, year_first, day))
+        ytd_budget=_budget(conn, pid, year_first, day, shapes))
     values = {k: (None if v is None else v.values()) for k, v in periods.items()}
-    for budget in ("mtd_budget", "month_budget", "ytd_budget"):
+    supplies = {"day_budget": "day", "mtd_budget": "mtd", "month_budget": "month_expected",
+                "ytd_budget": "ytd"}
+    for budget, actual in supplies.items():
         found = values[budget]
         if found is not None:  # a budget has no supply: its rates use the actual supply
-            supply = periods["mtd" if budget == "mtd_budget" else
-                             "month_expected" if budget == "month_budget" else "ytd"]
+            supply = periods[actual]
             if supply is not None and supply.available:
                 sums = periods[budget]
                 assert sums is not None
@@ -215,18 +251,43 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for metric in FLASH_METRICS:
         got = {k: (None if v is None else v[metric]) for k, v in values.items()}
         rows.append((
-            metric, got["day"], got["day_last_year"], got["mtd"], got["mtd_budget"],
+            metric, got["day"], got["day_budget"], change(metric, got["day"], got["day_budget"]),
+            got["day_last_year"], change(metric, got["day"], got["day_last_year"]),
+            got["mtd"], got["mtd_budget"],
             change(metric, got["mtd"], got["mtd_budget"]), got["mtd_last_year"],
             change(metric, got["mtd"], got["mtd_last_year"]), got["month_expected"],
             got["month_budget"], got["ytd"], got["ytd_budget"],
             change(metric, got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
             change(metric, got["ytd"], got["ytd_last_year"]), change_unit(metric)))
-    missing = "".join(f"; {name} not shown: the warehouse holds {held}"
-                      for name, held in in_part.items())
+    rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
+    spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
+    missing = (f"; budget of part of a month {spread}" if spread else "") + (
+        "; month_expected of F&B, other and total: none, no forecast of them yet") + "".join(
+        f"; {why}" for why in NOT_BUILT.values()) + "".join(
+        f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1])
+
+
+def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
+                         bounds: dict[str, tuple[date, date]],
+                         in_part: dict[str, str]) -> list[tuple[Any, ...]]:
+    """The room statistics (`room_statistics`) of the day, MTD and YTD and the same dates last
+    year, each against last year; no budget nor forecast is made of them."""
+    names = ("day", "day_last_year", "mtd", "mtd_last_year", "ytd", "ytd_last_year")
+    got = {name: None if name in in_part else room_statistics(conn, pid, *bounds[name])
+           for name in names}
+    rows = []
+    for stat in ROOM_STATISTICS:
+        v = {k: (None if sums is None else sums[stat]) for k, sums in got.items()}
+        rows.append((stat, v["day"], None, None, v["day_last_year"],
+                     change(stat, v["day"], v["day_last_year"]), v["mtd"], None, None,
+                     v["mtd_last_year"], change(stat, v["mtd"], v["mtd_last_year"]), None, None,
+                     v["ytd"], None, None, v["ytd_last_year"],
+                     change(stat, v["ytd"], v["ytd_last_year"]), change_unit(stat)))
+    return rows
 
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",

@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 
 from pipelines.recon import RESOLUTION_STATES
-from pipelines.reports import finance, periods, tieout
+from pipelines.reports import closepack, finance, periods, tieout
 from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.alerts import alerts
 from pipelines.reports.errors import ReportError
@@ -46,6 +46,8 @@ Occupancy, ADR and RevPAR per night (default: the last 30 nights).
 
 Rooms available on the STR basis; revenue net of VAT; nights before the business date
 are actuals (from folios), later ones on the books. The total line divides the sums.
+Complimentary rooms (house use included) and house-use rooms stand beside rooms sold,
+which leave them out (docs/kpi.md, "Room statistics").
 Examples:
   pmsw report occupancy --property ROMA01
   pmsw report occupancy --property ROMA01 --from 2026-08-01 --to 2026-08-31
@@ -63,7 +65,8 @@ Examples:
         AS_OF)),
     Report("pace", ("mart.pace", "mart.otb_snapshots"), _next_30, pace, help="""
 On the books per stay date beside the same time last year (STLY: 364 days earlier, same
-weekday, same days before arrival); default: the next 30 stay dates.
+weekday, or for a holiday or event last year's same one (docs/calendar.md); same days before
+arrival); default: the next 30 stay dates.
 
 STLY is empty where the warehouse has no snapshot a year earlier; stly_is_rebuilt marks
 a STLY rebuilt from the reservations' history, and last year's actual stands beside.
@@ -123,23 +126,30 @@ Each alert stands beside stly_is_rebuilt (its STLY rebuilt from the reservations
 and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net). Examples:
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),
-    Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly"),
+    Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly",
+                     "mart.booking_outcomes"),
            _past_30, periods.flash, takes_range=False, help="""
 Manager's flash for a business date: the day, month to date and year to date (rooms sold,
 occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the budget
-(`pmsw budget import`, pro rata of the month's days), the same dates last year and, for the
-month, its expected end (actual nights plus mart.forecast_daily for the rest).
+(`pmsw budget import`; part of a month spread as last year's nights sold, else pro rata of its
+days, as the title says), the same dates last year and, for the month, its expected end
+(actual nights plus mart.forecast_daily for the rest; rooms and room revenue only).
+
+Then the room statistics of the day, MTD and YTD against last year, as OPERA's Manager Flash
+has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, rooms out of
+order, complimentary (house use included) and house use, from mart.occupancy_daily;
+reservations made (firm bookings, mart.booking_outcomes); cancellations made are not built
+yet (the title says so). Definitions: docs/kpi.md, "Room statistics".
 
 Examples:
   pmsw report flash --property ROMA01
   pmsw report flash --property ROMA01 --date 2026-11-15 --format csv""", options=(
         Option("--date", "date", "Closed business date reported (default: the day before "
                "the business date).", kind="date"),)),
-    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily",
-                          "core.reservation_rooms"), next_8_nights,
+    Report("flash-ahead", ("mart.forecast_daily", "mart.occupancy_daily"), next_8_nights,
            ahead, help="""
 The Manager's flash looking ahead: tomorrow (the business date) and the 7 nights after it,
-each with its arrivals and departures (room entries confirmed, checked in or out), its
+each with its arrivals and departures (mart.occupancy_daily's, docs/kpi.md), its
 rooms available, rooms, occupancy, ADR and room revenue on the books and forecast
 (mart.forecast_daily of its latest as-of date; --from/--to pick other nights). A night the
 forecast does not hold is not shown; the title says so. Examples:
@@ -176,7 +186,9 @@ in house, departed with a balance, cancelled or future with a balance, deposits 
 balance before arrival), house accounts; aging of the oldest posting in buckets 0-30,
 31-60, 61-90, over 90 days. Folio balances are the API's. With --date D (a past business
 date): the balances at the end of D, from the folio lines posted up to D and each room's
-state then (docs/reconciliation.md, Guest ledger).
+state then (docs/reconciliation.md, Guest ledger). The city ledger (the accounts of
+companies and agencies a stay was transferred to, accounts receivable) is kept apart:
+--ledger city.
 
 Examples:
   pmsw report ledger --property ROMA01
@@ -185,6 +197,9 @@ Examples:
            options=(
         Option("--by", "by", "One row per folio, or per category with aging.",
                choices=("folio", "category"), default="folio"),
+        Option("--ledger", "ledger", "The guest ledger, or the city ledger (accounts "
+               "receivable: company and agency accounts).", choices=finance.LEDGERS,
+               default="guest"),
         Option("--date", "date", "A past business date: the ledger at its end, from the "
                "landed history (default: as of the last sync).", kind="date"))),
     Report("city-tax", ("core.reservation_rooms", "core.folio_lines", "recon.v_current"),
@@ -214,6 +229,23 @@ Reconcile the history first to cover it: pmsw reconcile --from D --to D --backlo
 Examples:
   pmsw report interface-loss --property ROMA01
   pmsw report interface-loss --property FIRE01 --from 2026-01-01 --format csv"""),
+    Report("close-pack", ("core.folio_lines", "core.folios", "core.items", "mart.v_guest_ledger",
+                          "recon.v_worklist", "mart.revenue_daily", "mart.revenue_tieout"),
+           tieout.last_closed, closepack.close_pack, takes_range=False, help="""
+Close pack of a closed business date or month, one table per section (xlsx: one sheet
+each): revenue by item and outlet with VAT by rate, net and gross; VAT by rate; payments by
+method; the roll-forward of the guest and city ledgers (opening + charges - payments -
+transfers = closing, against `ledger --date`, to the cent); deposits of stays not yet
+arrived; the city ledger (accounts receivable) aged; the tie-out; the worklist with each
+item's action, departure and age (docs/reconciliation.md, Close pack).
+
+The open business date and the open month are refused. Examples:
+  pmsw report close-pack --property ROMA01 --date 2026-10-31
+  pmsw report close-pack --property ROMA01 --month 2026-10 --format xlsx -o close.xlsx""",
+           options=(
+        Option("--date", RANGE, "A closed business date (default: the last closed one).",
+               kind="date"),
+        Option("--month", RANGE, "A closed month.", kind="month"))),
     Report("tieout", ("core.folio_lines", "core.items", "mart.revenue_daily",
                       "mart.revenue_tieout"), tieout.last_closed, tieout.tieout, help="""
 Tie-out a controller signs: the folio lines of each department, summed straight from the

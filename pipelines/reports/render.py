@@ -54,6 +54,8 @@ def _text(value: Any, column: str = "") -> str:
 def render(table: Table, fmt: str) -> str:
     if fmt == "xlsx":
         raise ValueError("xlsx is binary: use pipelines.reports.excel.render_xlsx")
+    if table.sections:
+        return _render_sections(table, fmt)
     if fmt == "json":
         return json.dumps({"report": table.title,
                            **({"as_of": table.as_of} if table.as_of else {}),
@@ -100,3 +102,23 @@ def _aligned(table: Table) -> str:
 def _is_number(text: str) -> bool:
     stripped = text.replace(",", "").replace(".", "", 1).lstrip("-+")
     return stripped.isdigit() or text == ""
+
+
+def _render_sections(table: Table, fmt: str) -> str:
+    """A pack: JSON one object per section under `sections`; CSV each section's block (a
+    first column `section`), blocks apart by an empty line; text each table under the title."""
+    if fmt == "json":
+        return json.dumps({"report": table.title, "sections": {
+            name: json.loads(render(part, "json")) for name, part in table.sections}},
+            indent=2)
+    if fmt == "csv":
+        blocks = []
+        for name, part in table.sections:
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(["section", *part.columns])
+            for row in part.rows:
+                writer.writerow([name, *["" if v is None else _csv_value(v) for v in row]])
+            blocks.append(out.getvalue().rstrip("\n"))
+        return "\n\n".join(blocks)
+    return "\n\n".join([table.title, *(_aligned(part) for _, part in table.sections)])

@@ -30,6 +30,9 @@ class Table:
     as_of: str | None = None
     """The date a report that compares periods stands on, and whether it is closed or the
     open business date (partial): the CLI adds it to the As-of line, JSON carries it."""
+    sections: tuple[tuple[str, Table], ...] = ()
+    """A pack of tables (the close pack): (name, table) in order, rendered one after the
+    other (xlsx: one sheet each); then `columns` and `rows` are empty."""
 
 
 @dataclass(frozen=True)
@@ -94,26 +97,28 @@ def _title(q: Query, what: str) -> str:
 
 def occupancy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """ADR on the nights sold (fees apart, docs/kpi.md); room revenue and RevPAR with fees.
+    Complimentary rooms (house use included, and house use of them) beside the rooms sold,
+    which leave them out.
     The nights' revenue and the fees are shown beside their sum, so room_revenue_nights_net /
     rooms_sold gives the adr_net printed (issue 46, bug 3)."""
     found = conn.execute(
-        "SELECT stay_date, rooms_available, rooms_sold, occupancy_pct, "
-        "room_revenue_nights_net, room_revenue_fees_net, room_revenue_net, "
+        "SELECT stay_date, rooms_available, rooms_sold, rooms_complimentary, rooms_house_use, "
+        "occupancy_pct, room_revenue_nights_net, room_revenue_fees_net, room_revenue_net, "
         "adr_net, revpar_net, CASE WHEN is_actual THEN 'actual' ELSE 'on the books' END "
         "FROM mart.occupancy_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
         "ORDER BY stay_date", [q.prop.property_id, q.first, q.last]).fetchall()
     rows = [tuple(r) for r in found]
-    available = sum(int(r[1]) for r in found)
-    sold = sum(int(r[2]) for r in found)
-    nights = sum((Decimal(r[4]) for r in found), Decimal("0.00"))
-    fees = sum((Decimal(r[5]) for r in found), Decimal("0.00"))
-    revenue = sum((Decimal(r[6]) for r in found), Decimal("0.00"))
+    available, sold, comp, house = (sum(int(r[i]) for r in found) for i in range(1, 5))
+    nights = sum((Decimal(r[6]) for r in found), Decimal("0.00"))
+    fees = sum((Decimal(r[7]) for r in found), Decimal("0.00"))
+    revenue = sum((Decimal(r[8]) for r in found), Decimal("0.00"))
     sums = {"rooms_available": available, "rooms_sold": sold, "room_revenue_net": revenue,
             "room_revenue_nights_net": nights}
-    total = ("total", available, sold, ratio("occupancy_pct", sums), nights, fees, revenue,
-             ratio("adr_net", sums), ratio("revpar_net", sums), "") if rows else None
+    total = ("total", available, sold, comp, house, ratio("occupancy_pct", sums), nights, fees,
+             revenue, ratio("adr_net", sums), ratio("revpar_net", sums), "") if rows else None
     return Table(_title(q, "Occupancy, ADR and RevPAR (net of VAT)"),
-                 ("stay_date", "rooms_available", "rooms_sold", "occupancy_pct",
+                 ("stay_date", "rooms_available", "rooms_sold", "rooms_complimentary",
+                  "rooms_house_use", "occupancy_pct",
                   "room_revenue_nights_net", "room_revenue_fees_net", "room_revenue_net",
                   "adr_net", "revpar_net", "basis"),
                  rows, total)
@@ -174,7 +179,8 @@ def pace(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     said = (f"; STLY rebuilt from the reservations' history on {rebuilt} of {len(rows)} "
             "nights (no snapshot was taken that day: stly_is_rebuilt)") if rebuilt else ""
     return Table(_title(q, f"Pace as of {basis}: on the books vs same time last year "
-                           f"(STLY: 364 days earlier, same days before arrival) and last "
+                           f"(STLY: 364 days earlier or last year's same holiday or event, "
+                           f"same days before arrival) and last "
                            f"year's actual{said}"), PACE_COLUMNS, rows, total, as_of=basis)
 
 

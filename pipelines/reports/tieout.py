@@ -16,15 +16,14 @@ import duckdb
 
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import Query, Table, _title
-from pipelines.vocabulary import ACCOMMODATION, CODES, DEPARTMENTS, OTHER
+from pipelines.vocabulary import ACCOMMODATION, DEPARTMENTS, line_department_sql
 
 TIEOUT_COLUMNS = ("department", "folio_lines_net", "folio_lines_gross", "reported_net",
                   "of_which_fees_net", "reported_by", "difference_net", "explained_net",
                   "unexplained_net", "cause")
 
 _FOLIO_LINES = f"""
-SELECT CASE WHEN i.department IN ({', '.join(f"'{c}'" for c in CODES)}) THEN i.department
-            WHEN l.type = '{ACCOMMODATION}' THEN '{ACCOMMODATION}' ELSE '{OTHER}' END,
+SELECT {line_department_sql()},
        sum(l.amount_net), sum(l.amount_gross)
   FROM core.folio_lines l
   LEFT JOIN core.items i ON i.property_id = l.property_id AND i.item_id = l.service_item_id

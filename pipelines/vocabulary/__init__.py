@@ -9,12 +9,15 @@ from pipelines.vocabulary.departments import (
     NON_ROOM_REVENUE,
     OTHER,
     REVENUE_DEPARTMENTS,
+    line_department_sql,
 )
 from pipelines.vocabulary.frames import (
     CANCELLED,
     DEFAULT_TIMEZONE,
+    HOUSE_USE_PLAN,
     ON_THE_BOOKS,
     OPTION,
+    WALK_IN_CHANNEL,
     Frame,
     lazy,
 )
@@ -26,13 +29,16 @@ __all__ = [
     "CODES",
     "DEFAULT_TIMEZONE",
     "DEPARTMENTS",
+    "HOUSE_USE_PLAN",
     "NON_ROOM_REVENUE",
     "ON_THE_BOOKS",
     "OPTION",
     "OTHER",
     "REVENUE_DEPARTMENTS",
+    "WALK_IN_CHANNEL",
     "Frame",
     "lazy",
+    "line_department_sql",
     "line_room_entries",
     "with_single_room_entries",
 ]

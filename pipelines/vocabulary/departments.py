@@ -52,3 +52,12 @@ def department(code: str) -> Department:
         if dep.code == code:
             return dep
     raise KeyError(f"unknown department {code!r}: known are {', '.join(CODES)}")
+
+
+def line_department_sql(line: str = "l", item: str = "i") -> str:
+    """The department of a folio line, in SQL over core.folio_lines `line` LEFT JOIN core.items
+    `item`: its item's department; a line of no known item (a rebate, a free line) is
+    accommodation when its type is, else other. The tie-out and the close pack read it."""
+    codes = ", ".join(f"'{c}'" for c in CODES)
+    return (f"CASE WHEN {item}.department IN ({codes}) THEN {item}.department "
+            f"WHEN {line}.type = '{ACCOMMODATION}' THEN '{ACCOMMODATION}' ELSE '{OTHER}' END")

@@ -12,6 +12,10 @@ OPTION = "option"
 CANCELLED = "cancelled"
 ON_THE_BOOKS = ("confirmed", "checked_in", "checked_out")
 DEFAULT_TIMEZONE = "Europe/Rome"
+HOUSE_USE_PLAN = "HOUSE"
+"""Rate plan code of house-use rooms (staff, the hotel's own use; docs/sandbox.md)."""
+WALK_IN_CHANNEL = "walk_in"
+"""Channel of a walk-in: a guest who came to the desk without a booking (docs/kpi.md)."""
 
 
 def lazy(frame: Frame, name: str, columns: Iterable[str]) -> pl.LazyFrame:

@@ -21,6 +21,7 @@ WITH stays AS (
            f.guest_name AS holder, r.arrival, r.departure, f.charges, f.payments,
            f.balance, o.oldest_posting, p.business_date AS as_of,
            CASE WHEN f.reservation_id IS NULL THEN 'house'
+                WHEN mart.is_city_ledger(f.description) THEN 'city_ledger'
                 WHEN coalesce(s.in_house, false) THEN 'in_house'
                 WHEN r.status = 'checked_out' THEN 'departed'
                 WHEN f.balance < 0 THEN 'deposit'
@@ -39,4 +40,4 @@ SELECT *, as_of - oldest_posting AS age_days,
             WHEN as_of - oldest_posting <= 60 THEN '31_60'
             WHEN as_of - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
   FROM folios WHERE balance <> 0;
-COMMENT ON VIEW mart.v_guest_ledger IS 'Open balances by folio as of the last sync (as_of = the property''s business date): category (in_house, departed, deposit, cancelled, future, house), rooms (those the folio''s lines were posted to, else the room of a one-room reservation), charges, payments, balance (the API''s), oldest posting, age_days and aging_bucket (0_30, 31_60, 61_90, over_90).';
+COMMENT ON VIEW mart.v_guest_ledger IS 'Open balances by folio as of the last sync (as_of = the property''s business date): category (in_house, departed, deposit, cancelled, future, house; city_ledger: a company''s or agency''s account, accounts receivable, kept apart from the guest ledger), rooms (those the folio''s lines were posted to, else the room of a one-room reservation), charges, payments, balance (the API''s), oldest posting, age_days and aging_bucket (0_30, 31_60, 61_90, over_90).';

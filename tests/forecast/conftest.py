@@ -56,7 +56,8 @@ def warehouse(tmp_path: Path, template: Path) -> Path:
 OCCUPANCY = """
 INSERT INTO mart.occupancy_daily
 SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, {sold}, 0, 0, NULL, NULL, {sold} * {rate}, 0,
-       {sold} * {rate}, {sold} * {rate}, NULL, NULL, NULL, {sold} * {rate}, NULL, 0, 0, 0, true
+       {sold} * {rate}, {sold} * {rate}, NULL, NULL, NULL, {sold} * {rate}, NULL, 0, 0, 0, true,
+       0, {sold}, 0, 0
 FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d)
 """
 

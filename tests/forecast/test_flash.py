@@ -27,7 +27,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
-from .conftest import write_and_publish
+from .conftest import OCCUPANCY, write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
@@ -43,21 +43,38 @@ def _flash(warehouse: Path, *args: str) -> dict[str, dict[str, Any]]:
     return {row["metric"]: row for row in _report(warehouse, *args)["rows"]}
 
 
+MONEY = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
+         "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
+         "total_revenue_net")
+"""The rows of rooms and revenue (the room statistics follow them)."""
+
+
 def test_flash_figure_by_figure(hotel: Path) -> None:
     got = _flash(hotel, "--date", "2026-03-15")
-    day = {m: got[m]["day"] for m in got}
+    day = {m: got[m]["day"] for m in MONEY}
     assert day == {"rooms_sold": 8, "rooms_available": 10, "occupancy_pct": 80,
                    "adr_net": 100, "revpar_net": 80, "room_revenue_net": 800,
                    "food_beverage_revenue_net": 200, "other_revenue_net": 30,
                    "total_revenue_net": 1030}
     assert (got["rooms_sold"]["day_last_year"], got["room_revenue_net"]["day_last_year"],
             got["adr_net"]["day_last_year"]) == (6, 540, 90)
-    mtd = {m: got[m]["mtd"] for m in got}
+    # the day's budget: March's pro rata of its 31 days (last year's March is not held whole):
+    # 186 / 31 = 6 rooms, 18,600.00 / 31 = 600.00, F&B 100.00, other 10.00, total 710.00;
+    # occupancy 6 / 10 = 60.00 %: 80.00 % is +20.00 pp, 8 rooms +33.33 %, 1,030.00 +45.07 %
+    day_budget = {m: got[m]["day_budget"] for m in MONEY}
+    assert day_budget == {"rooms_sold": 6, "rooms_available": 10, "occupancy_pct": 60,
+                          "adr_net": 100, "revpar_net": 60, "room_revenue_net": 600,
+                          "food_beverage_revenue_net": 100, "other_revenue_net": 10,
+                          "total_revenue_net": 710}
+    assert (got["occupancy_pct"]["day_vs_budget"], got["rooms_sold"]["day_vs_budget"],
+            got["total_revenue_net"]["day_vs_budget"]) == (20, 33.33, 45.07)
+    assert got["rooms_sold"]["day_vs_last_year"] == 33.33  # 8 against 6
+    mtd = {m: got[m]["mtd"] for m in MONEY}
     assert mtd == {"rooms_sold": 78, "rooms_available": 150, "occupancy_pct": 52,
                    "adr_net": 100, "revpar_net": 52, "room_revenue_net": 7800,
                    "food_beverage_revenue_net": 300, "other_revenue_net": 30,
                    "total_revenue_net": 8130}
-    budget = {m: got[m]["mtd_budget"] for m in got}
+    budget = {m: got[m]["mtd_budget"] for m in MONEY}
     assert budget == {"rooms_sold": 90, "rooms_available": 150, "occupancy_pct": 60,
                       "adr_net": 100, "revpar_net": 60, "room_revenue_net": 9000,
                       "food_beverage_revenue_net": 1500, "other_revenue_net": 150,
@@ -73,13 +90,15 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
         (-8, "pp")
     assert got["occupancy_pct"]["mtd_vs_last_year"] == 10.67
     assert {got[m]["change_unit"] for m in got if m != "occupancy_pct"} == {"%"}
-    expected = {m: got[m]["month_expected"] for m in got}
+    expected = {m: got[m]["month_expected"] for m in MONEY}
     assert expected == {"rooms_sold": 190, "rooms_available": 310, "occupancy_pct": 61.29,
                         "adr_net": 100, "revpar_net": 61.29, "room_revenue_net": 19000,
                         "food_beverage_revenue_net": None, "other_revenue_net": None,
                         "total_revenue_net": None}
     assert (got["rooms_sold"]["month_budget"], got["total_revenue_net"]["month_budget"]) \
         == (186, 22010)
+    assert "; month_expected of F&B, other and total: none, no forecast of them yet" in \
+        _report(hotel, "--date", "2026-03-15")["report"]
     ytd = {m: got[m]["ytd"] for m in ("rooms_sold", "rooms_available", "occupancy_pct",
                                       "adr_net", "revpar_net", "room_revenue_net")}
     assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
@@ -161,12 +180,105 @@ def test_flash_as_xlsx(hotel: Path) -> None:
     assert book.sheetnames == ["flash"]
     assert str(book["flash"]["A1"].value).startswith("Manager's flash for 2026-03-15")
     sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
-    assert sheet[0][:4] == ["metric", "day", "day_last_year", "mtd"]
+    assert sheet[0][:7] == ["metric", "day", "day_budget", "day_vs_budget", "day_last_year",
+                            "day_vs_last_year", "mtd"]
     by_metric = {row[0]: row for row in sheet[1:]}
-    assert by_metric["rooms_sold"][1:4] == [8, 6, 78]
-    assert all(isinstance(v, int) for v in by_metric["rooms_sold"][1:4])
+    assert [by_metric["rooms_sold"][i] for i in (1, 2, 4, 6)] == [8, 6, 6, 78]
+    assert all(isinstance(by_metric["rooms_sold"][i], int) for i in (1, 2, 4, 6))
     occupancy = next(row for row in book["flash"].iter_rows(min_row=5)
                      if row[0].value == "occupancy_pct")
     assert "%" in occupancy[1].number_format
     assert 0 < float(occupancy[1].value) < 1
-    assert by_metric["total_revenue_net"][3] == 8130
+    assert by_metric["total_revenue_net"][6] == 8130
+
+
+def _outcome(rid: int, booked_on: str, firm: bool) -> str:
+    return (f"(1, {rid}, 'phone', DATE '2026-04-01', DATE '2026-04-01', DATE '{booked_on}', 20, "
+            f"'15-30', 4, '{'on_the_books' if firm else 'option'}', {firm}, false, false, 1, 1, "
+            "0, 0, 1, 1, 0, 0, 0)")
+
+
+def test_flash_room_statistics(hotel: Path) -> None:
+    """The Manager Flash's room statistics (docs/kpi.md, "Room statistics"), sums of
+    mart.occupancy_daily's days. Jan 1 - Mar 14 (73 days; 59 of 3 sold, 14 of 5): each day 2
+    arrivals, 1 departure, 1 complimentary room which is house use, in house sold + 1, persons
+    2 x sold + 1. Mar 15 (8 sold): 4 arrivals, 1 departure, 2 complimentary of which 1 house
+    use, 10 in house, 17 persons, 1 no-show, 1 walk-in, 1 room out of order. Last year: 1
+    arrival a day Mar 1-14, 2 on Mar 15. Firm bookings made: 3 on Mar 15 (and an option, not
+    counted), 2 on Mar 10, 1 on Feb 1 (and 1 on Mar 16, after the day).
+    - day: as Mar 15; 3 reservations made.
+    - MTD: arrivals 14 x 2 + 4 = 32 (last year 14 + 2 = 16: +100.00 %), departures 15, in
+      house 14 x 6 + 10 = 94, persons 14 x 11 + 17 = 171, complimentary 14 + 2 = 16, house use
+      15, reservations 5.
+    - YTD: arrivals 73 x 2 + 4 = 150, departures 74, in house 59 x 4 + 94 = 330, persons
+      59 x 7 + 171 = 584, complimentary 75, house use 74, reservations 6; last year's YTD is
+      held in part: not shown.
+    Cancellations made have no date in the warehouse: empty, and the title says so."""
+    write_and_publish(hotel, f"""
+        UPDATE mart.occupancy_daily SET arrivals = 2, departures = 1, rooms_complimentary = 1,
+            rooms_house_use = 1, rooms_in_house = rooms_sold + 1, persons = 2 * rooms_sold + 1
+            WHERE stay_date BETWEEN DATE '2026-01-01' AND DATE '2026-03-14';
+        UPDATE mart.occupancy_daily SET arrivals = 4, departures = 1, rooms_complimentary = 2,
+            rooms_house_use = 1, rooms_in_house = 10, persons = 17, no_shows = 1, walk_ins = 1,
+            rooms_out_of_order = 1 WHERE stay_date = DATE '2026-03-15';
+        UPDATE mart.occupancy_daily SET arrivals = CASE WHEN stay_date = DATE '2025-03-15'
+            THEN 2 ELSE 1 END WHERE stay_date < DATE '2026-01-01';
+        INSERT INTO mart.booking_outcomes VALUES {_outcome(1, '2026-03-15', True)},
+            {_outcome(2, '2026-03-15', True)}, {_outcome(3, '2026-03-15', True)},
+            {_outcome(4, '2026-03-15', False)}, {_outcome(5, '2026-03-10', True)},
+            {_outcome(6, '2026-03-10', True)}, {_outcome(7, '2026-02-01', True)},
+            {_outcome(8, '2026-03-16', True)}""")
+    body = _report(hotel, "--date", "2026-03-15")
+    assert "; cancellations_made: not shown, the warehouse keeps no date of cancellation yet" \
+        in body["report"]
+    got = {row["metric"]: row for row in body["rows"]}
+    stats = ("arrivals", "departures", "rooms_in_house", "persons", "no_shows", "walk_ins",
+             "rooms_out_of_order", "rooms_complimentary", "rooms_house_use",
+             "reservations_made", "cancellations_made")
+    assert [row["metric"] for row in body["rows"]][-len(stats):] == list(stats)
+    assert {s: got[s]["day"] for s in stats} == {
+        "arrivals": 4, "departures": 1, "rooms_in_house": 10, "persons": 17, "no_shows": 1,
+        "walk_ins": 1, "rooms_out_of_order": 1, "rooms_complimentary": 2,
+        "rooms_house_use": 1, "reservations_made": 3, "cancellations_made": None}
+    assert {s: got[s]["mtd"] for s in stats} == {
+        "arrivals": 32, "departures": 15, "rooms_in_house": 94, "persons": 171, "no_shows": 1,
+        "walk_ins": 1, "rooms_out_of_order": 1, "rooms_complimentary": 16,
+        "rooms_house_use": 15, "reservations_made": 5, "cancellations_made": None}
+    assert {s: got[s]["ytd"] for s in stats} == {
+        "arrivals": 150, "departures": 74, "rooms_in_house": 330, "persons": 584,
+        "no_shows": 1, "walk_ins": 1, "rooms_out_of_order": 1, "rooms_complimentary": 75,
+        "rooms_house_use": 74, "reservations_made": 6, "cancellations_made": None}
+    assert (got["arrivals"]["day_last_year"], got["arrivals"]["mtd_last_year"],
+            got["arrivals"]["mtd_vs_last_year"], got["arrivals"]["change_unit"]) == \
+        (2, 16, 100, "%")
+    assert got["arrivals"]["ytd_last_year"] is None
+    assert got["rooms_in_house"]["mtd_budget"] is None
+    # pmsw report occupancy reads the same definition: complimentary rooms beside rooms sold
+    done = CliRunner().invoke(main, ["report", "occupancy", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--from", "2026-03-01", "--to",
+                                     "2026-03-15", "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    occupancy = json.loads(done.stdout)
+    assert occupancy["columns"][2:5] == ["rooms_sold", "rooms_complimentary", "rooms_house_use"]
+    assert (occupancy["total"]["rooms_sold"], occupancy["total"]["rooms_complimentary"],
+            occupancy["total"]["rooms_house_use"]) == (78, 16, 15)
+    assert occupancy["rows"][-1]["rooms_complimentary"] == 2
+
+
+def test_budget_spread_by_last_years_nights(hotel: Path) -> None:
+    """With last year's March held whole (Mar 16-31, 2025: 5 rooms a night), March's budget
+    is spread over its nights as last year's rooms sold: 14 x 4 + 6 + 16 x 5 = 142 rooms.
+    Mar 15 takes 6 / 142: 186 x 6 / 142 = 7.86 -> 8 rooms, 18,600.00 x 6 / 142 = 785.92;
+    the MTD 62 / 142: 186 x 62 / 142 = 81.21 -> 81 rooms, 18,600.00 x 62 / 142 = 8,121.13
+    (1,153,200 / 142 = 8,121.126...); the whole month stays 186. The title says so."""
+    write_and_publish(hotel, OCCUPANCY.format(first="2025-03-16", last="2025-03-31", sold=5,
+                                              rate=90))
+    body = _report(hotel, "--date", "2026-03-15")
+    assert "; budget of part of a month spread over the nights as last year's rooms sold" \
+        in body["report"]
+    got = {row["metric"]: row for row in body["rows"]}
+    assert (got["rooms_sold"]["day_budget"], got["room_revenue_net"]["day_budget"]) == \
+        (8, 785.92)
+    assert (got["rooms_sold"]["mtd_budget"], got["room_revenue_net"]["mtd_budget"]) == \
+        (81, 8121.13)
+    assert got["rooms_sold"]["month_budget"] == 186

@@ -96,6 +96,6 @@ def test_a_closed_month_the_warehouse_lacks_a_night_of_is_not_shown(hotel: Path)
 OCCUPANCY_2025_REST = """
 INSERT INTO mart.occupancy_daily
 SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, 5, 0, 0, NULL, NULL, 450, 0, 450, 450, NULL,
-       NULL, NULL, 450, NULL, 0, 0, 0, true
+       NULL, NULL, 450, NULL, 0, 0, 0, true, 0, 0, 0, 0
 FROM range(DATE '2025-03-16', DATE '2025-04-01', INTERVAL 1 DAY) t(d)
 """

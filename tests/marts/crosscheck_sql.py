@@ -25,6 +25,19 @@ test_alerts.py (docs/forecast.md)."""
 ON_THE_BOOKS = "('confirmed', 'checked_in', 'checked_out')"
 HORIZON = 365
 WINDOWS = (1, 7, 14, 30)
+ROME_SAME_NIGHT = (
+    # Rome's public holidays (Italy's and the city's patron saints, 29 June) of 2026 and early
+    # 2027, each with its night a year earlier (docs/calendar.md): fixed dates a year back,
+    # Easter Sunday and Monday with Easter 2025 (20 April) and 2026 (5 April). 4 October
+    # 2026, Saint Francis, is a holiday from 2026 on: no night a year earlier, so 364 days.
+    ("2026-01-01", "2025-01-01"), ("2026-01-06", "2025-01-06"), ("2026-04-05", "2025-04-20"),
+    ("2026-04-06", "2025-04-21"), ("2026-04-25", "2025-04-25"), ("2026-05-01", "2025-05-01"),
+    ("2026-06-02", "2025-06-02"), ("2026-06-29", "2025-06-29"), ("2026-08-15", "2025-08-15"),
+    ("2026-11-01", "2025-11-01"), ("2026-12-08", "2025-12-08"), ("2026-12-25", "2025-12-25"),
+    ("2026-12-26", "2025-12-26"), ("2027-01-01", "2026-01-01"), ("2027-01-06", "2026-01-06"),
+    ("2027-03-28", "2026-04-05"), ("2027-03-29", "2026-04-06"))
+"""Same night last year of the holidays the cross-check's stay dates (2026-01 to 2027-02)
+meet at a property in Rome (country IT, province RM); every other night: 364 days back."""
 
 
 def half_up(num: str, den: str) -> str:
@@ -287,15 +300,20 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         SELECT stay_date AS date, eff_type AS room_type_id,
                count(*) FILTER (WHERE in_house AND NOT is_complimentary) AS sold,
                count(*) FILTER (WHERE in_house AND is_complimentary) AS comp,
+               count(*) FILTER (WHERE in_house AND is_complimentary
+                                AND rate_plan_code = 'HOUSE') AS house,
                count(*) FILTER (WHERE status = 'option') AS opt,
                count(*) FILTER (WHERE in_house AND night_index = 0) AS arrivals,
                0 AS departures,
                coalesce(sum(persons) FILTER (WHERE in_house), 0) AS persons,
+               count(*) FILTER (WHERE is_no_show AND night_index = 0) AS no_shows,
+               count(*) FILTER (WHERE in_house AND night_index = 0
+                                AND channel = 'walk_in') AS walk_ins,
                coalesce(sum(net_cents) FILTER (WHERE status <> 'option'), 0) AS net,
                coalesce(sum(gross_cents) FILTER (WHERE status <> 'option'), 0) AS gross
         FROM x_night_facts GROUP BY 1, 2
         UNION ALL
-        SELECT stay_date + 1, eff_type, 0, 0, 0, 0, count(*), 0, 0, 0
+        SELECT stay_date + 1, eff_type, 0, 0, 0, 0, 0, count(*), 0, 0, 0, 0, 0
         FROM x_night_facts WHERE in_house AND night_index = nights - 1 GROUP BY 1, 2""",
         # Other revenue: by date from the lines; by type through the night the line falls on.
         """CREATE OR REPLACE TEMP TABLE x_other AS
@@ -425,10 +443,19 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
           AND stay_date BETWEEN as_of_date AND as_of_date + {HORIZON}
         GROUP BY ALL
         HAVING sum(new) <> 0 OR sum(cancelled) <> 0 OR sum(rc) <> 0""",
-        # Pace: OTB and STLY (364 days earlier, same days before), each with whether its
-        # snapshot is rebuilt; last year's final actual = the lived night D - 364 of
-        # x_occupancy_daily.
-        """CREATE OR REPLACE TEMP TABLE x_pace AS
+        # Pace: OTB and STLY (last year's same night L: the same holiday a year earlier, else
+        # 364 days earlier; at the same days before, L - k), each with whether its snapshot
+        # is rebuilt; last year's final actual = the lived night L of x_occupancy_daily.
+        f"""CREATE OR REPLACE TEMP TABLE x_pace AS
+        WITH named AS (
+            SELECT CAST(night AS DATE) AS stay_date, CAST(ly AS DATE) AS ly_date
+            FROM (VALUES {', '.join(f"('{n}', '{ly}')" for n, ly in ROME_SAME_NIGHT)})
+                 AS t(night, ly)
+            WHERE (SELECT country = 'IT' AND province = 'RM' FROM core.property
+                   WHERE property_id = {p})),
+        o AS (
+            SELECT s.*, coalesce(n.ly_date, s.stay_date - 364) AS ly_date
+            FROM x_otb_snapshots s LEFT JOIN named n USING (stay_date))
         SELECT o.property_id, o.stay_date,
                CAST(datediff('day', o.snapshot_date, o.stay_date) AS INTEGER) AS days_before,
                o.rooms_otb, o.revenue_otb_net,
@@ -436,9 +463,10 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
                o.is_rebuilt, ly.is_rebuilt AS stly_is_rebuilt,
                a.rooms_sold AS ly_actual_rooms_sold,
                a.room_revenue_net AS ly_actual_room_revenue_net
-        FROM x_otb_snapshots o LEFT JOIN x_otb_snapshots ly
-          ON ly.stay_date = o.stay_date - 364 AND ly.snapshot_date = o.snapshot_date - 364
-        LEFT JOIN x_occupancy_daily a ON a.stay_date = o.stay_date - 364 AND a.is_actual""",
+        FROM o LEFT JOIN x_otb_snapshots ly
+          ON ly.stay_date = o.ly_date
+         AND ly.snapshot_date = o.ly_date - CAST(o.stay_date - o.snapshot_date AS INTEGER)
+        LEFT JOIN x_occupancy_daily a ON a.stay_date = o.ly_date AND a.is_actual""",
         f"""CREATE OR REPLACE TEMP TABLE x_segment_daily AS
         WITH n AS (
             SELECT stay_date, channel, source, market, rate_plan_id, rate_plan_code,
@@ -626,8 +654,10 @@ def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
     total = f"({rooms} + coalesce(max(o.net), 0))"
     return f"""CREATE OR REPLACE TEMP TABLE {name} AS
         WITH d AS (SELECT date, room_type_id, sum(sold) AS sold, sum(comp) AS comp,
-                          sum(opt) AS opt, sum(arrivals) AS arrivals,
-                          sum(departures) AS departures, sum(persons) AS persons,
+                          sum(house) AS house, sum(opt) AS opt,
+                          sum(arrivals) AS arrivals, sum(departures) AS departures,
+                          sum(persons) AS persons, sum(no_shows) AS no_shows,
+                          sum(walk_ins) AS walk_ins,
                           sum(net) AS net, sum(gross) AS gross
                    FROM x_demand GROUP BY 1, 2),
         f AS (SELECT {fee_select}, sum(net) AS net, sum(gross) AS gross
@@ -653,7 +683,11 @@ def _occupancy_sql(p: int, bd: str, *, by_type: bool) -> str:
                coalesce(sum(d.arrivals), 0) AS arrivals,
                coalesce(sum(d.departures), 0) AS departures,
                coalesce(sum(d.persons), 0) AS persons,
-               s.date < {bd} AS is_actual
+               s.date < {bd} AS is_actual,
+               coalesce(sum(d.house), 0) AS rooms_house_use,
+               {sold} + coalesce(sum(d.comp), 0) AS rooms_in_house,
+               coalesce(sum(d.no_shows), 0) AS no_shows,
+               coalesce(sum(d.walk_ins), 0) AS walk_ins
         FROM x_supply s
         LEFT JOIN d ON d.date = s.date AND d.room_type_id = s.room_type_id
         LEFT JOIN f ON {fee_key}

@@ -75,6 +75,8 @@ def test_a_report_without_dates_refuses_them(name: str, warehouse: Path) -> None
     (["tieout", "--month", "2026-1x"], "'--month': '2026-1x' is not a month: use YYYY-MM"),
     (["city-tax", "--month", "13-2026"], "'--month': '13-2026' is not a month: use YYYY-MM"),
     (["ledger", "--date", "2026-11-31"], "'--date': '2026-11-31' is not a date"),
+    (["close-pack", "--month", "2026-1x"], "'--month': '2026-1x' is not a month: use YYYY-MM"),
+    (["ledger", "--ledger", "both"], "'--ledger': 'both' is not one of 'guest', 'city'"),
 ])
 def test_bad_month_or_date_option_is_a_usage_error(args: list[str], named: str,
                                                    warehouse: Path) -> None:

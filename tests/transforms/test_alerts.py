@@ -4,8 +4,10 @@ Snapshots 2026-01-01 .. 2026-03-11 (S = the last), nights up to 20 days ahead: a
 books at h days before are round(c(D) x (20 - h)), c(D) = 0.8, 1.0 or 1.2 by D's ordinal
 mod 3, so a week's pickup at the same days before is 5.6 to 8.4 rooms. On S two nights move:
 S + 2 gains 10 rooms (a spike) and S + 4 stands at 41 rooms (above the 40 the hotel sells, and
-a spike too). Pace, by hand, as of S: S + 5 has 6 rooms against 10 a year earlier (-40 %),
-S + 6 has 9 against 10 (-10 %), S + 7 has 0 against 3 (too quiet to count)."""
+a spike too). Pace, by hand, as of S, in a hotel of 40 sellable rooms: S + 5 has 3 rooms against
+10 a year earlier (-70 %, 7 rooms behind: 17.5 % of the rooms), S + 6 has 9 against 10 (-10 %),
+S + 7 has 0 against 3 (too quiet to count), S + 8 has 2 against 7 (-71.4 %, but 5 rooms
+behind: 12.5 % of the rooms, under the 15 % = 6 rooms a pace alert needs)."""
 
 from __future__ import annotations
 
@@ -48,8 +50,8 @@ def snapshots() -> pl.DataFrame:
 
 
 PACE = pl.DataFrame({
-    "property_id": [1, 1, 1], "stay_date": [LAST + timedelta(days=d) for d in (5, 6, 7)],
-    "days_before": [5, 6, 7], "rooms_otb": [6, 9, 0], "stly_rooms_otb": [10, 10, 3]})
+    "property_id": [1, 1, 1, 1], "stay_date": [LAST + timedelta(days=d) for d in (5, 6, 7, 8)],
+    "days_before": [5, 6, 7, 8], "rooms_otb": [3, 9, 0, 2], "stly_rooms_otb": [10, 10, 3, 7]})
 
 
 def _z(stay: date) -> float:
@@ -71,7 +73,7 @@ def test_each_kind_of_alert() -> None:
     spike, full, slow = (LAST + timedelta(days=d) for d in (2, 4, 5))
     assert set(found) == {(spike, "pickup_spike"), (full, "pickup_spike"),
                           (full, "over_capacity"), (slow, "pace_below_stly")}
-    assert found[(slow, "pace_below_stly")]["value"] == pytest.approx(-0.4)
+    assert found[(slow, "pace_below_stly")]["value"] == pytest.approx(-0.7)
     assert found[(full, "over_capacity")]["value"] == 41
     assert found[(full, "over_capacity")]["threshold"] == 40
     assert found[(spike, "pickup_spike")]["value"] == pytest.approx(_z(spike), abs=0.01)
@@ -94,3 +96,55 @@ def test_alerts_as_of_the_last_closed_day_read_nothing_after_it() -> None:
     assert set(got["as_of_date"]) <= {closed}
     assert not {(r["stay_date"], r["alert"]) for r in got.to_dicts()} & {
         (LAST + timedelta(days=2), "pickup_spike"), (LAST + timedelta(days=4), "over_capacity")}
+
+
+def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]]) -> dict[int, str]:
+    """days_before -> message of the pace alerts as of S in a hotel of `rooms` sellable rooms,
+    pace_rows (days_before, rooms on the books, STLY) of the nights S + days_before."""
+    pace = pl.DataFrame([(1, LAST + timedelta(days=k), k, otb, stly) for k, otb, stly
+                         in pace_rows], orient="row", schema=[
+        "property_id", "stay_date", "days_before", "rooms_otb", "stly_rooms_otb"])
+    got = alerts(snapshots(), pace, pl.DataFrame({"property_id": [1], "rooms": [rooms]}),
+                 forecast_settings=ForecastSettings(overbooking_rooms=99))
+    return {(row["stay_date"] - LAST).days: row["message"]
+            for row in got.filter(pl.col("alert") == "pace_below_stly").to_dicts()}
+
+
+def test_a_few_rooms_behind_far_out_is_no_pace_alert() -> None:
+    """Issue 49: at Rome (78 sellable rooms) 73 days out, 2 rooms on the books against 11 a
+    year earlier (-81.8 %) fired; 9 rooms behind is 11.5 % of the rooms, under the 15 %
+    (11.7 rooms) a pace alert needs. 0 against 12 (12 behind, 15.4 %) still fires."""
+    fired = _pace_alerts(78, [(73, 2, 11), (74, 0, 12)])
+
+    assert set(fired) == {74}
+
+
+def test_in_a_small_hotel_five_rooms_behind_are_needed() -> None:
+    """20 rooms: 15 % is 3 rooms, so the minimum of 5 rooms decides. 6 against 10 (-40 %, 4
+    behind) is no alert, 5 against 10 (5 behind) is."""
+    fired = _pace_alerts(20, [(10, 6, 10), (11, 5, 10)])
+
+    assert set(fired) == {11}
+
+
+def test_each_alert_says_its_reason_in_words() -> None:
+    got = alerts(snapshots(), PACE, CAPACITY,
+                 forecast_settings=ForecastSettings(overbooking_rooms=0))
+    said = {(row["stay_date"], row["alert"]): row["message"] for row in got.to_dicts()}
+    spike, full, slow = (LAST + timedelta(days=d) for d in (2, 4, 5))
+
+    assert said[(slow, "pace_below_stly")] == (
+        "behind last year: 3 rooms on the books 5 days before, 10 at the same time last year, "
+        "7 rooms (70.0%) behind, 17.5% of the 40 rooms; alerts from 20.0% and 6 rooms behind")
+    assert said[(full, "over_capacity")] == (
+        "over capacity: 41 rooms on the books, 1 above the 40 the hotel sells (40 rooms plus 0 "
+        "overbooked as it has before)")
+    week = [_rooms(LAST - timedelta(days=7 * k), spike - timedelta(days=7 * k))
+            - _rooms(LAST - timedelta(days=7 * k + 7), spike - timedelta(days=7 * k))
+            for k in range(1, 9)]
+    now = _rooms(LAST, spike) - _rooms(LAST - timedelta(days=7), spike)
+    assert said[(spike, "pickup_spike")] == (
+        f"pickup spike: {now} rooms picked up in the last 7 days, 2 days before; "
+        f"{round(statistics.mean(week), 1)} a week on average at 2 days before over the last 8 "
+        f"weeks, so {round(_z(spike), 1)} standard deviations above it; alerts from 3.0 and 3 "
+        "rooms")

@@ -205,6 +205,10 @@ def test_occupancy_daily() -> None:
         "arrivals": 2,  # A and B
         "departures": 0,
         "persons": 3,  # A 2 + B 1
+        "rooms_house_use": 0,
+        "rooms_in_house": 2,  # A sold + B complimentary
+        "no_shows": 1,  # D
+        "walk_ins": 0,
         "is_actual": True,
     }
     second = rows[d("2025-03-02")]

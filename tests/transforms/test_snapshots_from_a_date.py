@@ -189,3 +189,29 @@ def test_pace_takes_a_changed_actual_from_the_first_snapshot_that_shows_it() -> 
     booked = _days(_with(version(reservation_room_id=5, valid_from=ts("2025-03-06T08:00"))))
     assert first_changed(before, pace_inputs(booked, occupancy, 365, STLY_DAYS)) == d(
         "2025-03-06")
+
+
+def test_pace_dates_an_actual_by_the_first_night_that_has_it_as_last_years() -> None:
+    """With a calendar, last year's night of Easter Sunday 2026 (5 April) is Easter Sunday 2025
+    (20 April), not 6 April 2025: the actual of 20 April 2025 is read by the pace rows of 5
+    April 2026, the first night whose last year's night it is (19 April 2026, 364 days on,
+    reads it too), so from the snapshot 5 April 2026 - 365 = 5 April 2025; 22 April 2025 only
+    by 21 April 2026: from 21 April 2025, as without a calendar."""
+    nights = pl.date_range(d("2026-03-01"), d("2026-05-31"), eager=True)
+    calendar = pl.DataFrame({"property_id": 1, "stay_date": nights}).with_columns(
+        ly_date=pl.when(pl.col("stay_date") == d("2026-04-05")).then(pl.lit(d("2025-04-20")))
+        .otherwise(pl.col("stay_date") - pl.duration(days=364)))
+    lived = pl.date_range(d("2025-04-01"), d("2025-04-30"), eager=True)
+    occupancy = pl.DataFrame({"stay_date": lived, "rooms_sold": 10,
+                              "room_revenue_net": Decimal("1000.00"), "is_actual": True})
+
+    def changed(night: str) -> date | None:
+        corrected = occupancy.with_columns(
+            rooms_sold=pl.when(pl.col("stay_date") == d(night)).then(0)
+            .otherwise(pl.col("rooms_sold")))
+        otb_days = _days(VERSIONS)
+        return first_changed(pace_inputs(otb_days, occupancy, 365, STLY_DAYS, calendar),
+                             pace_inputs(otb_days, corrected, 365, STLY_DAYS, calendar))
+
+    assert changed("2025-04-20") == d("2025-04-05")
+    assert changed("2025-04-22") == d("2025-04-21")

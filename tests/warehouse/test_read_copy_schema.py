@@ -17,6 +17,8 @@ from pipelines.warehouse import WarehouseSchemaError, connect, open_read_copy, p
 from pipelines.warehouse.migrate import discover, migrate, sql_dir
 
 LATEST = discover()[-1].version
+BEFORE = discover()[-2].version
+"""The migration before the last (numbers may skip one another branch holds)."""
 
 
 def _older_warehouse(tmp_path: Path) -> Path:
@@ -39,7 +41,7 @@ def test_a_copy_of_an_older_schema_is_refused_until_published(tmp_path: Path) ->
     path = _older_warehouse(tmp_path)
     copy = path.with_name("w.read.duckdb")
     said = (f"the read copy {copy} was written by an older pms-warehouse (migration "
-            f"{LATEST - 1}; this one's is {LATEST}): `pmsw warehouse publish` brings it up to "
+            f"{BEFORE}; this one's is {LATEST}): `pmsw warehouse publish` brings it up to "
             "date, and so does the next sync")
     with pytest.raises(WarehouseSchemaError) as refused:
         open_read_copy(path)

@@ -3,11 +3,15 @@
 Pure polars over mart.otb_snapshots and mart.pace. Three kinds, each for the nights
 S .. S + horizon_days (S the property's last snapshot date):
 - pace_below_stly: rooms on the books at least `pace_share` below the same time last year
-  (STLY at least `min_stly_rooms`, so a quiet night is no alert);
+  (STLY at least `min_stly_rooms`, so a quiet night is no alert), and behind it by at least
+  `min_gap_rooms` rooms and `min_gap_share` of the hotel's sellable rooms: a gap of a few
+  rooms far out is a night's own luck, not a pace to act on;
 - pickup_spike: the rooms picked up over the last 7 days, as a z-score against the 7-day
   pickups at the same days before of the same weekday's nights of the `spike_weeks` weeks
   before, at least `spike_z` and at least `min_spike_rooms` rooms;
 - over_capacity: rooms on the books above capacity plus the overbooking the hotel practises.
+Each alert's `message` says its reason in words: the figures it compares and the rule they
+broke.
 """
 
 from __future__ import annotations
@@ -27,28 +31,49 @@ COLUMNS = ("property_id", "as_of_date", "stay_date", "alert", "value", "threshol
 class AlertSettings:
     horizon_days: int = 90
     pace_share: float = 0.2
+    """pace_below_stly: the books at least this share below STLY..."""
     min_stly_rooms: int = 5
+    """...STLY at least this many rooms..."""
+    min_gap_rooms: int = 5
+    """...behind STLY by at least this many rooms..."""
+    min_gap_share: float = 0.15
+    """...and by at least this share of the sellable rooms (docs/forecast.md, Alerts)."""
     spike_weeks: int = 8
     spike_z: float = 3.0
     min_spike_rooms: int = 3
 
 
-def _pace_below(pace: pl.LazyFrame, as_of: pl.LazyFrame, s: AlertSettings) -> pl.LazyFrame:
+def _pct(share: pl.Expr) -> pl.Expr:
+    """A share as a percent of one decimal, for a message."""
+    return (share * 100).round(1)
+
+
+def _pace_below(pace: pl.LazyFrame, as_of: pl.LazyFrame, rooms: pl.LazyFrame,
+                s: AlertSettings) -> pl.LazyFrame:
     share = pl.col("rooms_otb") / pl.col("stly_rooms_otb") - 1
+    gap = pl.col("stly_rooms_otb") - pl.col("rooms_otb")
+    need = pl.max_horizontal(pl.lit(float(s.min_gap_rooms)),
+                             pl.col("rooms").fill_null(0) * s.min_gap_share)
     return (
         pace.join(as_of, on="property_id")
+        .join(rooms, on="property_id", how="left")
         .filter(pl.col("stay_date") - pl.duration(days=pl.col("days_before"))
                 == pl.col("as_of_date"),
                 pl.col("days_before") <= s.horizon_days,
                 pl.col("stly_rooms_otb") >= s.min_stly_rooms)
-        .with_columns(value=share)
-        .filter(pl.col("value") <= -s.pace_share)
+        .with_columns(value=share, gap=gap, need=need)
+        .filter(pl.col("value") <= -s.pace_share, pl.col("gap") >= pl.col("need"))
         .select(
             "property_id", "as_of_date", "stay_date", alert=pl.lit("pace_below_stly"),
             value=pl.col("value").round(4), threshold=pl.lit(-s.pace_share),
-            message=pl.format("{} rooms on the books, {} at the same time last year ({}%)",
-                              "rooms_otb", "stly_rooms_otb",
-                              (pl.col("value") * 100).round(1)),
+            message=pl.format(
+                "behind last year: {} rooms on the books {} days before, {} at the same time "
+                "last year, {} rooms ({}%) behind, {}% of the {} rooms; alerts from {}% and "
+                "{} rooms behind", "rooms_otb", "days_before", "stly_rooms_otb", "gap",
+                _pct(-pl.col("value")),
+                _pct(pl.col("gap") / pl.col("rooms")).fill_null(pl.lit("-")),
+                pl.col("rooms").fill_null(pl.lit("?")), round(s.pace_share * 100, 1),
+                pl.col("need").ceil().cast(pl.Int64)),
         )
     )
 
@@ -89,28 +114,36 @@ def _pickup_spikes(o: pl.LazyFrame, as_of: pl.LazyFrame, s: AlertSettings) -> pl
         .select(
             "property_id", "as_of_date", "stay_date", alert=pl.lit("pickup_spike"),
             value=pl.col("value").round(2), threshold=pl.lit(s.spike_z),
-            message=pl.format("{} rooms picked up in 7 days; {} a week on average over the "
-                              "last weeks at {} days before", pl.col("pickup").cast(pl.Int64),
-                              pl.col("mean").round(1), "days_before"),
+            message=pl.format("pickup spike: {} rooms picked up in the last 7 days, {} days "
+                              "before; {} a week on average at {} days before over the last {} "
+                              "weeks, so {} standard deviations above it; alerts from {} and {} "
+                              "rooms", pl.col("pickup").cast(pl.Int64), "days_before",
+                              pl.col("mean").round(1), "days_before", "weeks",
+                              pl.col("value").round(1), s.spike_z, s.min_spike_rooms),
         )
     )
 
 
 def _over_capacity(o: pl.LazyFrame, as_of: pl.LazyFrame, limits: pl.DataFrame,
-                   s: AlertSettings) -> pl.LazyFrame:
+                   rooms: pl.LazyFrame, s: AlertSettings) -> pl.LazyFrame:
     return (
         o.join(as_of, left_on=["property_id", "snapshot_date"],
                right_on=["property_id", "as_of_date"], how="inner")
         .join(limits.lazy(), left_on=["property_id", "snapshot_date"],
               right_on=["property_id", "as_of_date"], how="inner")
+        .join(rooms, on="property_id", how="left")
         .filter((pl.col("stay_date") - pl.col("snapshot_date")).dt.total_days()
                 <= s.horizon_days, pl.col("rooms_otb") > pl.col("rooms_limit"))
         .select(
             "property_id", as_of_date="snapshot_date", stay_date="stay_date",
             alert=pl.lit("over_capacity"), value=pl.col("rooms_otb").cast(pl.Float64),
             threshold=pl.col("rooms_limit").cast(pl.Float64),
-            message=pl.format("{} rooms on the books for {} to sell (capacity plus "
-                              "overbooking)", "rooms_otb", "rooms_limit"),
+            message=pl.format("over capacity: {} rooms on the books, {} above the {} the "
+                              "hotel sells ({} rooms plus {} overbooked as it has before)",
+                              "rooms_otb", pl.col("rooms_otb") - pl.col("rooms_limit"),
+                              "rooms_limit", pl.col("rooms").fill_null(pl.col("rooms_limit")),
+                              pl.col("rooms_limit") - pl.col("rooms").fill_null(
+                                  pl.col("rooms_limit"))),
         )
     )
 
@@ -134,9 +167,11 @@ def alerts(otb_snapshots: Frame, pace: Frame, capacity: Frame,
     p = lazy(pace, "pace", ["property_id", "stay_date", "days_before", "rooms_otb",
                             "stly_rooms_otb"])
     limits = rooms_limit(otb_snapshots, capacity, dates.collect(), forecast_settings)
+    rooms = lazy(capacity, "capacity", ["property_id", "rooms"]).select(
+        "property_id", pl.col("rooms").cast(pl.Int64))
     return (
-        pl.concat([_pace_below(p, dates, s), _pickup_spikes(o, dates, s),
-                   _over_capacity(o, dates, limits, s)], how="vertical_relaxed")
+        pl.concat([_pace_below(p, dates, rooms, s), _pickup_spikes(o, dates, s),
+                   _over_capacity(o, dates, limits, rooms, s)], how="vertical_relaxed")
         .select(COLUMNS)
         .sort("property_id", "stay_date", "alert")
         .collect()

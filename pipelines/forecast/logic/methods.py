@@ -34,7 +34,10 @@ Methods (rooms of night D as of S):
   on, last_year_season while it has too few scored nights (in the months after the history's
   first complete month turns a year old): the pickup methods, scored by then, carry the
   season of the last weeks that far ahead.
-Every forecast is clipped to [0, capacity + overbooking].
+Every forecast is clipped to [0, capacity + overbooking]. With a calendar (`calendar`:
+pipelines.forecast.calendar), last year's night of a holiday or event is the same one a year earlier
+(Christmas with Christmas), not D - 364, and last_year_season carries its effect then
+(docs/forecast.md, "Holidays and events").
 
 Band (rooms_low / rooms_high, `_band`): the forecast plus the `interval` quantiles of the
 chosen method's errors at the horizon on the nights its choice read; without them (too few, or
@@ -94,6 +97,12 @@ TREND_CLIP = (0.8, 1.25)
 BOOKS_SUMS = ("nights", "sum_otb", "sum_final", "sum_otb2", "sum_otb_final", "sum_otb_level",
               "sum_level_final", "sum_level2")
 """The sums over season_books' training nights its share and weight are made of."""
+CALENDAR_COLUMNS = ("property_id", "stay_date", "ly_date", "ly_by_name")
+EVENT_CLIP = (0.25, 4.0)
+"""Bounds of a holiday's or event's effect on last_year_season (a night's final over its
+level a year earlier): a night of 0 or of many times its level is an accident, not a rule."""
+ALIGN_REACH = 40
+"""Days a night aligned by name may lie from 364 days back (Easter moves by up to 35)."""
 BOOKS_TINY = 1e-9
 """A sum of squared deviations (rooms^2) at or below this is 0 (the rounding of its terms)."""
 
@@ -364,25 +373,55 @@ def _clip(expr: pl.Expr) -> pl.Expr:
     return expr.clip(lower_bound=0.0, upper_bound=pl.col("cap").cast(pl.Float64))
 
 
-def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame) -> pl.LazyFrame:
-    """rows (property_id, as_of_date, stay_date, cap, ...) with last_year_season: the level of
-    the night stay_date as of as_of_date (levels and shape from `_season`)."""
-    ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
+def _event_effect(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
+                  finals: pl.LazyFrame) -> pl.LazyFrame:
+    """rows (with key_month, ly_date, ly_by_name) with event_effect: for a night aligned by a
+    holiday's or event's name (`pipelines.forecast.calendar`), what that night did last year against
+    its level, final(ly_date) / (its month's mean final x its weekday's factor), once its
+    month is over by S and complete; clipped to EVENT_CLIP; 1 for every other night."""
+    month = pl.col("ly_date").dt.truncate("1mo")
+    known = pl.col("ly_by_name") & (month < pl.col("key_month"))
+    effect = pl.col("ly_night_final") / (pl.col("ly_night_mean")
+                                         * pl.col("ly_night_factor").fill_null(1.0))
     return (
-        rows.with_columns(
-            key_month=pl.col("as_of_date").dt.truncate("1mo"),
-            ly_month=pl.col("stay_date").dt.truncate("1mo").dt.offset_by("-1y"),
-            weekday=pl.col("stay_date").dt.weekday(),
-        )
+        rows.with_columns(ly_night_month=month, ly_night_weekday=pl.col("ly_date").dt.weekday())
+        .join(finals.select("property_id", ly_date="stay_date", ly_night_final="final_rooms"),
+              on=["property_id", "ly_date"], how="left")
+        .join(levels.select("property_id", ly_night_month="month", ly_night_mean="month_mean"),
+              on=["property_id", "ly_night_month"], how="left")
+        .join(shape.select("property_id", "key_month", ly_night_weekday="weekday",
+                           ly_night_factor="weekday_factor"),
+              on=["property_id", "key_month", "ly_night_weekday"], how="left")
+        .with_columns(event_effect=pl.when(known).then(effect.clip(*EVENT_CLIP).round(9))
+                      .fill_null(1.0))
+        .drop("ly_night_month", "ly_night_weekday", "ly_night_final", "ly_night_mean",
+              "ly_night_factor")
+    )
+
+
+def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
+                 finals: pl.LazyFrame) -> pl.LazyFrame:
+    """rows (property_id, as_of_date, stay_date, cap, ly_date, ly_by_name, ...) with
+    last_year_season: the level of the night stay_date as of as_of_date (levels and shape from
+    `_season`), x its event effect (`_event_effect`)."""
+    ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
+    keyed = rows.with_columns(
+        key_month=pl.col("as_of_date").dt.truncate("1mo"),
+        ly_month=pl.col("stay_date").dt.truncate("1mo").dt.offset_by("-1y"),
+        weekday=pl.col("stay_date").dt.weekday(),
+    )
+    return (
+        _event_effect(keyed, levels, shape, finals)
         .join(ly_level, on=["property_id", "ly_month"], how="left")
         .join(shape, on=["property_id", "key_month", "weekday"], how="left")
         .with_columns(
             # the month a year back is over by S (it ends before S's month begins)
             last_year_season=_clip(pl.when(pl.col("ly_month") < pl.col("key_month")).then(
                 pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
-                * pl.col("trend").fill_null(1.0))),
+                * pl.col("trend").fill_null(1.0) * pl.col("event_effect"))),
         )
-        .drop("key_month", "ly_month", "weekday", "ly_month_mean", "weekday_factor", "trend")
+        .drop("key_month", "ly_month", "weekday", "ly_month_mean", "weekday_factor", "trend",
+              "event_effect")
     )
 
 
@@ -498,9 +537,26 @@ def _reach(settings: ForecastSettings) -> int:
     return max(settings.books_window_days, _curve_reach(settings))
 
 
+def _aligned(rows: pl.LazyFrame, calendar: Frame | None) -> pl.LazyFrame:
+    """rows (property_id, stay_date, ...) with ly_date, the same night last year (the
+    calendar's, aligned by holiday and event: `pipelines.forecast.calendar`; else 364 days
+    back), and ly_by_name (aligned by a name)."""
+    back = pl.col("stay_date") - pl.duration(days=STLY_DAYS)
+    if calendar is None:
+        return rows.with_columns(ly_date=back, ly_by_name=pl.lit(False))
+    days = lazy(calendar, "calendar", CALENDAR_COLUMNS).select(
+        pl.col("property_id").cast(rows.collect_schema()["property_id"]), "stay_date",
+        cal_ly_date="ly_date", cal_by_name="ly_by_name")
+    return rows.join(days, on=["property_id", "stay_date"], how="left").with_columns(
+        ly_date=pl.coalesce("cal_ly_date", back),
+        ly_by_name=pl.col("cal_by_name").fill_null(False),
+    ).drop("cal_ly_date", "cal_by_name")
+
+
 def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                      horizons: Sequence[int] | None = None,
-                     settings: ForecastSettings | None = None) -> pl.DataFrame:
+                     settings: ForecastSettings | None = None,
+                     calendar: Frame | None = None) -> pl.DataFrame:
     """Every method's rooms forecast for the as-of dates of `as_of` (property_id, as_of_date;
     snapshot dates) and the stay dates D = S + h, h in `horizons` (default 0..horizon_days).
 
@@ -508,7 +564,9 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     as_of_date, stay_date): days_before, rooms_otb, revenue_otb, cap, one column per method
     (null when it lacks history), spread_low / spread_high (quantiles of the remaining pickup
     minus its mean) and pickup_adr (the net ADR of the rooms still to come: `_pickup_adr`, the
-    module's docstring)."""
+    module's docstring). calendar: property_id, stay_date, ly_date, ly_by_name
+    (`pipelines.forecast.calendar.property_calendars`): last year's night of last_year and
+    last_year_pickup, and the event effect of last_year_season; none: 364 days back."""
     s = settings or ForecastSettings()
     o = _otb(otb_snapshots).collect().lazy()
     finals = _finals(o).collect().lazy()
@@ -549,21 +607,21 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     levels, shape = _season(finals)
 
     def with_level(rows: pl.LazyFrame) -> pl.LazyFrame:
-        return _with_season(rows.join(caps, on=["property_id", "as_of_date"], how="left"),
-                            levels, shape)
+        return _with_season(_aligned(rows, calendar).join(
+            caps, on=["property_id", "as_of_date"], how="left"), levels, shape, finals)
 
     targets = with_level(targets).with_columns(
         ref_date=night - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
-        ly_date=night - pl.duration(days=STLY_DAYS),
-        ly_as_of=pl.col("as_of_date") - pl.duration(days=STLY_DAYS),
+        ly_as_of=pl.col("ly_date") - pl.duration(days=pl.col("days_before")),
     )
-    books = _books_fit(with_level(training), targets, s)
+    books = _books_fit(with_level(training).drop("ly_date", "ly_by_name"), targets, s)
     ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
     a_year = pl.duration(days=STLY_DAYS)
+    moved = pl.duration(days=ALIGN_REACH)  # a night aligned by name is within this of 364
     ly_otb = (
         o.join(span, on="property_id", how="inner")
-        .filter(pl.col("snapshot_date").is_between(pl.col("first") - a_year,
-                                                   pl.col("last") - a_year))
+        .filter(pl.col("snapshot_date").is_between(pl.col("first") - a_year - moved,
+                                                   pl.col("last") - a_year + moved))
         .select("property_id", ly_as_of="snapshot_date", ly_date="stay_date",
                 ly_otb="rooms_otb")
     )
@@ -572,6 +630,7 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     adr = _final_adr(finals, s)
     month_adr = _last_year_month_adr(finals)
     ly_known = pl.col("days_before") < STLY_DAYS  # night D - 364 is over by S
+    ly_over = pl.col("ly_date") < pl.col("as_of_date")  # last year's night is over by S
     otb = pl.col("rooms_otb").cast(pl.Float64)
     ratio = pl.when(pl.col("sum_otb") > 0).then(pl.col("sum_final") / pl.col("sum_otb"))
     level = pl.col("last_year_season")
@@ -595,8 +654,8 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
                                            < pl.col("as_of_date").dt.truncate("1mo"))
                       .then(pl.col("ly_month_adr")))
         .with_columns(
-            last_year=_clip(pl.when(ly_known).then(pl.col("ly_final").cast(pl.Float64))),
-            last_year_pickup=_clip(pl.when(ly_known).then(
+            last_year=_clip(pl.when(ly_over).then(pl.col("ly_final").cast(pl.Float64))),
+            last_year_pickup=_clip(pl.when(ly_over).then(
                 otb + pl.col("ly_final") - pl.col("ly_otb"))),
             additive_pickup=_clip(otb + pl.col("mean_pickup")),
             multiplicative_pickup=_clip(otb * ratio),
@@ -766,7 +825,8 @@ def scored_days(settings: ForecastSettings) -> int:
 
 
 def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
-                     settings: ForecastSettings | None = None) -> pl.DataFrame:
+                     settings: ForecastSettings | None = None,
+                     calendar: Frame | None = None) -> pl.DataFrame:
     """Every method's forecast as of the snapshot dates of the last `scored_days` before each
     property's last snapshot, at the HORIZONS the backtest scores (`method_forecasts`): what
     `backtest` scores and what `forecast_daily` chooses its methods by. The costliest step of
@@ -775,7 +835,7 @@ def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
     every = _as_of_dates(otb_snapshots)
     recent = every.filter(pl.col("as_of_date") >= pl.col("as_of_date").max().over("property_id")
                           - pl.duration(days=scored_days(s)))
-    return method_forecasts(otb_snapshots, capacity, recent, HORIZONS, s)
+    return method_forecasts(otb_snapshots, capacity, recent, HORIZONS, s, calendar)
 
 
 def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
@@ -788,7 +848,8 @@ def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
 
 
 def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings | None = None,
-             scored: pl.DataFrame | None = None) -> pl.DataFrame:
+             scored: pl.DataFrame | None = None,
+             calendar: Frame | None = None) -> pl.DataFrame:
     """Errors of the METHODS and of the chosen one (method `chosen`) at every horizon, on
     the nights of the last `backtest_days` realized (D >= the last snapshot - backtest_days):
     property_id, as_of_date, stay_date, horizon_days, method, rooms_forecast, rooms_low,
@@ -797,7 +858,8 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     computed (or the forecasts of more as-of dates: the same errors)."""
     s = settings or ForecastSettings()
     as_of = _as_of_dates(otb_snapshots)
-    forecasts = scored_forecasts(otb_snapshots, capacity, s) if scored is None else scored
+    forecasts = (scored_forecasts(otb_snapshots, capacity, s, calendar) if scored is None
+                 else scored)
     errors = _errors(forecasts, otb_snapshots)
     picked = _pick(forecasts, choices(errors, as_of, s)).select(
         *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
@@ -863,7 +925,8 @@ def _half_up_pct(hundredths: pl.Expr, supply: pl.Expr) -> pl.Expr:
 
 def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = None,
                    settings: ForecastSettings | None = None,
-                   scored: pl.DataFrame | None = None) -> pl.DataFrame:
+                   scored: pl.DataFrame | None = None,
+                   calendar: Frame | None = None) -> pl.DataFrame:
     """mart.forecast_daily: as of `as_of_date` (default each property's last snapshot), the
     nights S .. S + horizon_days: rooms on the books, rooms forecast by the method chosen for
     the horizon, its low/high band, room revenue, ADR and occupancy forecast. `scored`:
@@ -881,9 +944,9 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     history = lazy(otb_snapshots, "otb_snapshots", OTB_COLUMNS).select(OTB_COLUMNS).join(
         wanted.lazy(), on="property_id").filter(
         pl.col("snapshot_date") <= pl.col("as_of_date")).drop("as_of_date").collect()
-    forecasts = method_forecasts(history, capacity, wanted, None, s)
-    errors = _errors(scored_forecasts(history, capacity, s) if scored is None else scored,
-                     history)
+    forecasts = method_forecasts(history, capacity, wanted, None, s, calendar)
+    errors = _errors(scored_forecasts(history, capacity, s, calendar) if scored is None
+                     else scored, history)
     picked = _pick(forecasts, choices(errors, wanted, s))
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)

@@ -10,14 +10,23 @@ import polars as pl
 
 from pipelines.marts.logic.folio_revenue import revenue_lines
 from pipelines.marts.logic.money import from_cents, ratio_cents, to_cents
-from pipelines.vocabulary import NON_ROOM_REVENUE, ON_THE_BOOKS, OPTION, Frame, lazy
+from pipelines.vocabulary import (
+    HOUSE_USE_PLAN,
+    NON_ROOM_REVENUE,
+    ON_THE_BOOKS,
+    OPTION,
+    WALK_IN_CHANNEL,
+    Frame,
+    lazy,
+)
 
 NIGHT_COLUMNS = (
     "property_id", "reservation_room_id", "stay_date", "nights", "night_index", "status",
     "is_complimentary", "is_no_show", "room_type_id", "room_id", "persons",
-    "room_revenue_net", "room_revenue_gross",
+    "room_revenue_net", "room_revenue_gross", "rate_plan_code", "channel",
 )
-COUNTS = ("rooms_sold", "rooms_complimentary", "rooms_option", "arrivals", "departures", "persons")
+COUNTS = ("rooms_sold", "rooms_complimentary", "rooms_house_use", "rooms_option", "arrivals",
+          "departures", "persons", "no_shows", "walk_ins")
 
 
 def _effective_type(nights: pl.LazyFrame, rooms: pl.LazyFrame) -> pl.LazyFrame:
@@ -30,14 +39,22 @@ def _effective_type(nights: pl.LazyFrame, rooms: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _night_measures(nights: pl.LazyFrame) -> pl.LazyFrame:
-    """Per night: what it adds to each count (in house = on the books and not a no-show)."""
+    """Per night: what it adds to each count (in house = on the books and not a no-show; a
+    no-show and a walk-in count on the date of arrival, docs/kpi.md)."""
     in_house = pl.col("status").is_in(ON_THE_BOOKS) & ~pl.col("is_no_show")
+    first = pl.col("night_index") == 0
     return nights.with_columns(
         date=pl.col("stay_date"),
         rooms_sold=(in_house & ~pl.col("is_complimentary")).cast(pl.Int64),
         rooms_complimentary=(in_house & pl.col("is_complimentary")).cast(pl.Int64),
+        rooms_house_use=(in_house & pl.col("is_complimentary")
+                         & (pl.col("rate_plan_code") == HOUSE_USE_PLAN).fill_null(False))
+        .cast(pl.Int64),
         rooms_option=(pl.col("status") == OPTION).cast(pl.Int64),
-        arrivals=(in_house & (pl.col("night_index") == 0)).cast(pl.Int64),
+        arrivals=(in_house & first).cast(pl.Int64),
+        no_shows=(pl.col("is_no_show") & first).cast(pl.Int64),
+        walk_ins=(in_house & first & (pl.col("channel") == WALK_IN_CHANNEL).fill_null(False))
+        .cast(pl.Int64),
         departures=pl.lit(0, dtype=pl.Int64),
         persons=pl.when(in_house).then(pl.col("persons")).otherwise(0).cast(pl.Int64),
         room_net=pl.when(pl.col("status") == OPTION)
@@ -233,6 +250,7 @@ def _occupancy(
             rooms_available_net_ooo=net_available,
             rooms_sold="rooms_sold",
             rooms_complimentary="rooms_complimentary",
+            rooms_house_use="rooms_house_use",
             rooms_option="rooms_option",
             occupancy_pct=_pct(pl.col("rooms_sold"), available),
             occupancy_net_ooo_pct=_pct(pl.col("rooms_sold"), net_available),
@@ -248,6 +266,9 @@ def _occupancy(
             arrivals="arrivals",
             departures="departures",
             persons="persons",
+            rooms_in_house=pl.col("rooms_sold") + pl.col("rooms_complimentary"),
+            no_shows="no_shows",
+            walk_ins="walk_ins",
             is_actual=(pl.col("date") < pl.col("business_date")).fill_null(False),
         )
         .sort(keys)

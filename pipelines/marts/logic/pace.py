@@ -10,10 +10,26 @@ import polars as pl
 from pipelines.vocabulary import Frame, lazy
 
 STLY_DAYS = 364  # 52 weeks: the same weekday a year earlier
+ALIGN_REACH = 40
+"""Days a night aligned by a holiday's or event's name may lie from 364 days back (Easter moves
+by up to 35): a build from `start` reads the snapshots from start - STLY_DAYS - ALIGN_REACH."""
+
+
+def _last_year(rows: pl.LazyFrame, calendar: Frame | None) -> pl.LazyFrame:
+    """rows with ly_date: the calendar's same night last year (aligned by holiday and event,
+    `pipelines.forecast.calendar`), else 364 days back."""
+    back = pl.col("stay_date") - pl.duration(days=STLY_DAYS)
+    if calendar is None:
+        return rows.with_columns(ly_date=back)
+    days = lazy(calendar, "calendar", ["property_id", "stay_date", "ly_date"]).select(
+        pl.col("property_id").cast(rows.collect_schema()["property_id"]), "stay_date",
+        cal_ly_date="ly_date")
+    return rows.join(days, on=["property_id", "stay_date"], how="left").with_columns(
+        ly_date=pl.coalesce("cal_ly_date", back)).drop("cal_ly_date")
 
 
 def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None,
-         start: date | None = None) -> pl.DataFrame:
+         start: date | None = None, calendar: Frame | None = None) -> pl.DataFrame:
     """Build mart.pace from mart.otb_snapshots (and mart.occupancy_daily for last year's
     actual).
 
@@ -24,7 +40,10 @@ def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None,
     D - 364 finally sold (occupancy_daily's rooms_sold and room_revenue_net of a night already
     lived), null when not lived or not in the warehouse.
     start: only the rows of snapshots from that date on (otb_snapshots must then hold the
-    snapshots from start - 364 on, for STLY)."""
+    snapshots from start - 364 on, for STLY; from start - 364 - ALIGN_REACH with a calendar).
+    calendar: property_id, stay_date, ly_date (`pipelines.forecast.property_calendars`):
+    last year's night is the calendar's (Christmas Day with Christmas Day), not D - 364; the STLY
+    is then OTB(ly_date - k, ly_date) and last year's actual that of ly_date."""
     lf = lazy(
         otb_snapshots, "otb_snapshots",
         ["property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net"],
@@ -36,26 +55,26 @@ def pace(otb_snapshots: Frame, occupancy_daily: Frame | None = None,
     stly = lf.select(
         "property_id",
         "days_before",
-        stay_date=pl.col("stay_date") + pl.duration(days=STLY_DAYS),
+        ly_date="stay_date",
         stly_rooms_otb="rooms_otb",
         stly_revenue_otb_net="revenue_otb_net",
         stly_is_rebuilt="is_rebuilt",
     )
     rows = lf if start is None else lf.filter(pl.col("snapshot_date") >= start)
-    out = rows.select("property_id", "stay_date", "days_before", "rooms_otb", "revenue_otb_net",
-                      "is_rebuilt").join(stly, on=["property_id", "stay_date", "days_before"],
-                                         how="left")
+    out = _last_year(rows.select("property_id", "stay_date", "days_before", "rooms_otb",
+                                 "revenue_otb_net", "is_rebuilt"), calendar).join(
+        stly, on=["property_id", "ly_date", "days_before"], how="left")
     if occupancy_daily is not None:
         actual = lazy(occupancy_daily, "occupancy_daily",
                       ["property_id", "stay_date", "rooms_sold", "room_revenue_net",
                        "is_actual"]).filter(pl.col("is_actual")).select(
             "property_id",
-            stay_date=pl.col("stay_date") + pl.duration(days=STLY_DAYS),
+            ly_date="stay_date",
             ly_actual_rooms_sold=pl.col("rooms_sold").cast(pl.Int64),
             ly_actual_room_revenue_net="room_revenue_net",
         )
-        out = out.join(actual, on=["property_id", "stay_date"], how="left")
+        out = out.join(actual, on=["property_id", "ly_date"], how="left")
     else:
         out = out.with_columns(ly_actual_rooms_sold=pl.lit(None, dtype=pl.Int64),
                                ly_actual_room_revenue_net=pl.lit(None, dtype=pl.Decimal(18, 2)))
-    return out.sort("property_id", "stay_date", "days_before").collect()
+    return out.drop("ly_date").sort("property_id", "stay_date", "days_before").collect()

@@ -94,19 +94,31 @@ def book_days(versions: Frame, snapshot_ranges: Frame, timezone: str) -> pl.Data
 
 
 def pace_inputs(otb_inputs: pl.DataFrame, occupancy_daily: Frame,
-                horizon_days: int, stly_days: int) -> pl.DataFrame:
+                horizon_days: int, stly_days: int, calendar: Frame | None = None) -> pl.DataFrame:
     """day, digest of mart.pace, which reads the stored otb_snapshots and occupancy_daily.
 
     A pace row of snapshot S reads the snapshots S and S - stly_days (digests of days <= S:
     otb_snapshots' inputs as stored with its rows; None when not known, which makes every day
-    they had a change) and the final actual of its stay date less stly_days, at most
-    horizon_days after S: an actual of stay date X is dated X + stly_days - horizon_days."""
+    they had a change) and the final actual of last year's night of its stay date, at most
+    horizon_days after S: an actual of night X is dated R - horizon_days, R the first stay
+    date whose last year's night is X. Without a calendar R = X + stly_days; with one
+    (property_id, stay_date, ly_date of one property: pipelines.forecast.property_calendars),
+    R is the first night whose ly_date is X (Christmas Day 2026 for Christmas Day 2025), or
+    X + stly_days for a night no night of the calendar has as last year's."""
     actual = (
         lazy(occupancy_daily, "occupancy_daily",
              ["stay_date", "rooms_sold", "room_revenue_net", "is_actual"])
         .filter(pl.col("is_actual"))
-        .with_columns(day=pl.col("stay_date") + pl.duration(days=stly_days - horizon_days))
     )
+    back = pl.col("stay_date") + pl.duration(days=stly_days)
+    if calendar is None:
+        reader = back
+    else:
+        readers = (lazy(calendar, "calendar", ["stay_date", "ly_date"])
+                   .group_by("ly_date").agg(reader=pl.col("stay_date").min()))
+        actual = actual.join(readers, left_on="stay_date", right_on="ly_date", how="left")
+        reader = pl.coalesce(pl.col("reader"), back)
+    actual = actual.with_columns(day=reader - pl.duration(days=horizon_days))
     days = summed([otb_inputs.lazy().select(pl.col("day").cast(pl.Date),
                                             pl.col("digest").cast(pl.UInt64)),
                    day_digests(actual, "day", ["stay_date", "rooms_sold", "room_revenue_net"])])

@@ -1,0 +1,89 @@
+"""`pmsw report flash` on the demo's warehouse: its room statistics of the day and the month to
+date equal a count straight from the core tables (room entries and their versions, folio lines,
+availability), written here from docs/kpi.md's definitions (a no-show: its "No-show" rule),
+not from the mart that the flash reads."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+from click.testing import CliRunner
+
+from pipelines.cli import main
+
+BOOKED = "r.status IN ('confirmed', 'checked_in', 'checked_out') AND r.departure > r.arrival"
+PERSONS = ("r.adults + coalesce((SELECT sum(CAST(j.value AS INTEGER)) FROM json_each(r.brackets) j "
+           "LEFT JOIN core.age_brackets b ON b.property_id = r.property_id "
+           "AND b.age_bracket_id = CAST(j.key AS BIGINT) "
+           "WHERE coalesce(b.counts_as_person, true)), 0)")
+FROM_CORE = f"""
+WITH days AS (SELECT CAST(d AS DATE) AS d FROM range(CAST(? AS DATE), CAST(? AS DATE) + 1,
+              INTERVAL 1 DAY) t(d)),
+r AS (SELECT * FROM core.reservation_rooms WHERE property_id = 1),
+stays AS (SELECT d, r.* FROM days JOIN r ON {BOOKED} AND r.arrival <= d AND d < r.departure),
+v AS (SELECT v.*, CAST(timezone(p.timezone, v.valid_from) AS DATE) AS local_day,
+             lag(v.status) OVER (PARTITION BY v.reservation_room_id ORDER BY v.valid_from)
+             AS before
+      FROM core.reservation_room_versions v JOIN core.property p USING (property_id)
+      WHERE v.property_id = 1),
+first_cancelled AS (SELECT * FROM v WHERE status = 'cancelled' QUALIFY row_number() OVER (
+                    PARTITION BY reservation_room_id ORDER BY valid_from) = 1),
+no_show AS (SELECT r.* FROM r JOIN first_cancelled c USING (reservation_room_id)
+            WHERE r.status = 'cancelled' AND r.cancelled_by = 'hotel'
+            AND c.local_day >= r.arrival AND (c.before <> 'option' OR (
+                c.before IS NULL AND EXISTS (
+                    SELECT 1 FROM core.folio_lines l WHERE l.property_id = 1
+                    AND l.posted_on = r.arrival AND l.description LIKE 'No-show%'
+                    AND (l.reservation_room_id = r.reservation_room_id OR (
+                         l.reservation_room_id IS NULL
+                         AND l.reservation_id = r.reservation_id)))))),
+ooo AS (SELECT d, (SELECT sum(out_of_order) FROM core.availability a WHERE a.property_id = 1
+                   AND a.stay_date = d AND a.snapshot_date = (
+                       SELECT max(snapshot_date) FROM core.availability x
+                       WHERE x.property_id = 1 AND x.stay_date = d AND x.snapshot_date <= d))
+        AS n FROM days)
+SELECT
+  (SELECT count(*) FROM days JOIN r ON {BOOKED} AND r.arrival = d),
+  (SELECT count(*) FROM days JOIN r ON {BOOKED} AND r.departure = d),
+  (SELECT count(*) FROM stays r),
+  (SELECT coalesce(sum({PERSONS}), 0) FROM stays r),
+  (SELECT count(*) FROM days JOIN no_show ON no_show.arrival = d),
+  (SELECT count(*) FROM days JOIN r ON {BOOKED} AND r.arrival = d AND r.channel = 'walk_in'),
+  (SELECT coalesce(sum(n), 0) FROM ooo),
+  (SELECT count(*) FROM stays WHERE total = 0),
+  (SELECT count(*) FROM stays WHERE total = 0 AND rate_plan_code = 'HOUSE')"""
+STATS = ("arrivals", "departures", "rooms_in_house", "persons", "no_shows", "walk_ins",
+         "rooms_out_of_order", "rooms_complimentary", "rooms_house_use")
+
+
+def _flash(warehouse: Path) -> dict[str, Any]:
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
+                                     "--property", "ROMA01", "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    body: dict[str, Any] = json.loads(done.stdout)
+    return body
+
+
+def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> None:
+    body = _flash(warehouse)
+    day = date.fromisoformat(body["as_of"][:10])
+    got = {row["metric"]: row for row in body["rows"]}
+    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
+    try:
+        for column, first in (("day", day), ("mtd", day.replace(day=1))):
+            found = conn.execute(FROM_CORE, [first, day]).fetchone()
+            assert found is not None
+            counted = dict(zip(STATS, (int(v) for v in found), strict=True))
+            assert {s: got[s][column] for s in STATS} == counted, column
+        made = conn.execute(
+            "SELECT count(*) FROM mart.booking_outcomes WHERE property_id = 1 AND is_booking "
+            "AND booked_on = ?", [day]).fetchone()
+    finally:
+        conn.close()
+    assert made is not None
+    assert got["reservations_made"]["day"] == made[0]
+    assert got["rooms_in_house"]["mtd"] > 0  # a hotel with guests: the counts mean something

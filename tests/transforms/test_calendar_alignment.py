@@ -1,0 +1,88 @@
+"""The forecast and the pace read last year's night from the calendar (pipelines.forecast.calendar):
+Christmas with Christmas. Worked by hand on a December a year back (docs/forecast.md,
+"Holidays and events"; docs/calendar.md).
+
+December 2025: every night ended with 40 rooms but Christmas Day, Thursday 25 December, with
+20. Its mean is (30 x 40 + 20) / 31 = 1220 / 31; it is the only complete month, so it alone
+makes the weekday factors as of 1 December 2026 (trend 1: no month has its year-earlier one).
+Thursdays 4, 11, 18, 25: (3 x 40 + 20) x 31 / 1220 / 4 = 4340 / 4880; Fridays 5, 12, 19, 26:
+160 x 31 / 1220 / 4 = 4960 / 4880.
+
+Christmas Day 2026 is a Friday, 24 days after 1 December (5 rooms on the books then):
+- 364 days back is Friday 26 December 2025 (40 rooms; 10 on its books 24 days before);
+- by the calendar it is Christmas Day 2025 (20 rooms; 8 on its books on 1 December 2025).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import polars as pl
+import pytest
+
+from pipelines.forecast import Place, calendar_nights
+from pipelines.forecast.logic.methods import method_forecasts
+from pipelines.marts.logic.pace import pace
+
+D = date.fromisoformat
+CHRISTMAS = D("2026-12-25")
+CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [60], "rooms_available": [60]})
+AS_OF = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-12-01")]})
+
+
+def history() -> pl.DataFrame:
+    first = D("2025-12-01")
+    rows = [(first + timedelta(days=n),) * 2 + (20 if n == 24 else 40,) for n in range(31)]
+    rows += [(D("2025-12-01"), D("2025-12-25"), 8), (D("2025-12-02"), D("2025-12-26"), 10),
+             (D("2026-12-01"), CHRISTMAS, 5),
+             # a night of November 2026 (an incomplete month: no level, no weekday factor)
+             (D("2026-11-30"), D("2026-11-30"), 40)]
+    return pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+
+
+def calendar() -> pl.DataFrame:
+    return calendar_nights(D("2026-12-01"), D("2026-12-31"), Place("IT", "RM")).select(
+        pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
+
+
+def christmas(frame: pl.DataFrame) -> dict[str, object]:
+    rows = frame.filter(pl.col("stay_date") == CHRISTMAS).to_dicts()
+    assert len(rows) == 1
+    return rows[0]
+
+
+def test_the_forecast_compares_christmas_with_christmas() -> None:
+    before = christmas(method_forecasts(history(), CAPACITY, AS_OF, [24]))
+    after = christmas(method_forecasts(history(), CAPACITY, AS_OF, [24], calendar=calendar()))
+    # last_year: 26 December 2025, 40 rooms; by the calendar Christmas Day 2025, 20
+    assert before["last_year"] == 40
+    assert after["last_year"] == 20
+    # last_year_pickup: 5 on the books + what last year's night picked up from 24 days out
+    assert before["last_year_pickup"] == 5 + 40 - 10
+    assert after["last_year_pickup"] == 5 + 20 - 8
+    # last_year_season: December 2025's mean x Friday's factor = 1220 / 31 x 4960 / 4880 = 40;
+    # x Christmas 2025's effect, 20 over its level (1220 / 31 x 4340 / 4880 = 35): 40 x 4 / 7
+    assert before["last_year_season"] == pytest.approx(40)
+    assert after["last_year_season"] == pytest.approx(40 * 20 / 35)
+    # an ordinary night keeps its level: Wednesday 30 December 2026 has Wednesday 31
+    # December 2025's, whatever the calendar
+    wednesday = [30]
+    plain = method_forecasts(history(), CAPACITY, AS_OF, wednesday)
+    aligned = method_forecasts(history(), CAPACITY, AS_OF, wednesday, calendar=calendar())
+    assert plain["last_year_season"].to_list() == aligned["last_year_season"].to_list()
+
+
+def test_the_pace_compares_christmas_with_christmas() -> None:
+    occupancy = pl.DataFrame({"property_id": [1, 1], "stay_date": [D("2025-12-25"),
+                                                                   D("2025-12-26")],
+                              "rooms_sold": [19, 39], "room_revenue_net": [1900.0, 3900.0],
+                              "is_actual": [True, True]})
+    before = pace(history(), occupancy).filter(pl.col("days_before") == 24)
+    after = pace(history(), occupancy, calendar=calendar()).filter(pl.col("days_before") == 24)
+    assert christmas(before)["stly_rooms_otb"] == 10
+    assert christmas(before)["ly_actual_rooms_sold"] == 39
+    assert christmas(after)["stly_rooms_otb"] == 8
+    assert christmas(after)["ly_actual_rooms_sold"] == 19
+    assert christmas(after)["rooms_otb"] == 5
