@@ -11,7 +11,7 @@ RUN := $(UV) run --locked --no-sync
 # without the cache each compiled dagster and the rest of its imports again, 2 s or more each.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup demo test lint typecheck unit dagster notebooks bench verify soak
+.PHONY: setup demo test lint typecheck unit dagster notebooks app bench verify soak
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || $(PY) -m pip install --quiet uv || $(PY) -m pip install --quiet --user uv
@@ -64,6 +64,10 @@ dagster: setup
 # (as root, e.g. in a container, Jupyter wants --allow-root).
 notebooks: setup
 	@$(RUN) jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# The web app on the read copy (docs/app.md): http://127.0.0.1:8765/, loopback only.
+app: setup
+	@$(RUN) pmsw app
 
 # Every benchmark (~3 h): writes benchmarks/results.md whole, one section per benchmark.
 # dlt is in the `bench` group

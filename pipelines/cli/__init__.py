@@ -1,7 +1,8 @@
 """`pmsw`: the command line of pms-warehouse.
 
 Commands of other packages of the distribution plug in through the `pmsw.commands` entry
-point group (the sandbox does so), so `pipelines` never imports `sandbox`.
+point group (the sandbox and the web app, `pmsw app`, do so), so `pipelines` never imports
+`sandbox` and `cli` never imports `app`, its neighbour in the top layer.
 """
 
 from __future__ import annotations

@@ -16,16 +16,12 @@ import httpx
 import pytest
 
 from pipelines.demo.sandbox_process import free_port
+from tests.chromium import CHROMIUM_FLAGS, find_chromium
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
-
 ASSETS_QUERY = """{ assetNodes { assetKey { path } groupName description
   owners { ... on TeamAssetOwner { team } ... on UserAssetOwner { email } }
   assetChecksOrError { ... on AssetChecks { checks { name } } } } }"""
@@ -35,16 +31,7 @@ JOBS_QUERY = """{ repositoriesOrError { ... on RepositoryConnection { nodes {
 
 @pytest.fixture(scope="session")
 def chromium() -> Path:
-    """Debian's chromium, installed by apt when missing (as root, the CI's case)."""
-    if not CHROMIUM.exists():
-        if os.geteuid() != 0:
-            pytest.fail("/usr/bin/chromium is missing: `apt-get install -y chromium` as root")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, timeout=600,
-                       capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env,
-                       timeout=900, capture_output=True)
-    return CHROMIUM
+    return find_chromium()
 
 
 @pytest.fixture(scope="module")

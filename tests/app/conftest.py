@@ -1,0 +1,115 @@
+"""`pmsw app` started as a real process on 127.0.0.1 against the demo's warehouse
+(tests/demo_warehouse.py), stopped by the fixture; and the page's tables read back from its
+HTML (each cell carries its column in data-col, each row its first cell in data-row)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pipelines.demo.sandbox_process import free_port
+from tests.demo_warehouse import REPO, demo_warehouse
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo_warehouse(tmp_path_factory)
+
+
+@contextmanager
+def running_app(warehouse: Path, log_path: Path) -> Iterator[str]:
+    """`pmsw app --warehouse warehouse` on a free port of 127.0.0.1: its base address."""
+    port = free_port()
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pipelines.cli", "app", "--port", str(port),
+             "--warehouse", str(warehouse)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                assert process.poll() is None, log_path.read_text()
+                try:
+                    if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, "pmsw app did not answer within 120 s"
+                time.sleep(0.3)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="module")
+def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base address of a `pmsw app` process reading `warehouse`."""
+    with running_app(warehouse, tmp_path_factory.mktemp("app") / "app.log") as url:
+        yield url
+
+
+@dataclass
+class HtmlTable:
+    body: list[dict[str, str]] = field(default_factory=list)
+    """The rows in order: data-col -> the cell's text."""
+    total: dict[str, str] | None = None
+    marked: set[str] = field(default_factory=set)
+    """The data-row of the rows of class `look` (nights that need a look)."""
+
+
+class _Tables(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, HtmlTable] = {}
+        self._table: HtmlTable | None = None
+        self._row: dict[str, str] | None = None
+        self._col: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        got = dict(attrs)
+        if tag == "table" and got.get("id"):
+            self._table = self.tables.setdefault(str(got["id"]), HtmlTable())
+        elif tag == "tr" and self._table is not None and got.get("data-row") is not None:
+            self._row = {}
+            if got["data-row"] == "total":
+                self._table.total = self._row
+            else:
+                self._table.body.append(self._row)
+            if got.get("class") == "look":
+                self._table.marked.add(str(got["data-row"]))
+        elif tag == "td" and self._row is not None:
+            self._col, self._text = got.get("data-col"), []
+
+    def handle_data(self, data: str) -> None:
+        if self._col is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self._row is not None and self._col:
+            self._row[self._col] = "".join(self._text)
+            self._col = None
+        elif tag == "tr":
+            self._row = None
+        elif tag == "table":
+            self._table = None
+
+
+def tables(html: str) -> dict[str, HtmlTable]:
+    parser = _Tables()
+    parser.feed(html)
+    return parser.tables

@@ -1,0 +1,472 @@
+"""`pmsw app` as a real process on 127.0.0.1 over the demo's warehouse: each page's figures
+are the figures of `pmsw report X --format json` for the same property and dates, cell by
+cell to the cent; the downloads are the files the reports write; bad input is one line on
+the page and writes nothing; another host needs the token; Chromium renders the morning
+page with its figures and its charts (issue 50, docs/app.md)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import httpx
+import pytest
+import uvicorn
+from click.testing import CliRunner
+from fastapi import FastAPI
+from openpyxl import load_workbook
+
+from pipelines.app import create_app
+from pipelines.cli import main
+from pipelines.demo.sandbox_process import free_port
+from tests.chromium import CHROMIUM_FLAGS, find_chromium
+from tests.demo_warehouse import REPO
+
+from .conftest import HtmlTable, running_app, tables
+
+CODE = "ROMA01"
+
+
+def report(warehouse: Path, *args: str) -> Any:
+    """`pmsw report ... --format json`, parsed."""
+    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output + result.stderr
+    return json.loads(result.stdout)
+
+
+def report_file(warehouse: Path, out: Path, *args: str) -> bytes:
+    """The file `pmsw report ... -o FILE` writes."""
+    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
+                                       "-o", str(out)])
+    assert result.exit_code == 0, result.output + result.stderr
+    return out.read_bytes()
+
+
+def business_date(warehouse: Path) -> date:
+    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
+    try:
+        row = conn.execute("SELECT business_date FROM core.property WHERE code = ?",
+                           [CODE]).fetchone()
+    finally:
+        conn.close()
+    assert row is not None
+    found: date = row[0]
+    return found
+
+
+def same(text: str, value: Any) -> bool:
+    """A cell's text shows the JSON value: a number equal to the cent, or the same text."""
+    if value is None or value == "":
+        return text == ""
+    if isinstance(value, bool):
+        return text == ("yes" if value else "no")
+    if isinstance(value, (int, float)):
+        return Decimal(text.replace(",", "")) == Decimal(str(value))
+    return text == str(value)
+
+
+def assert_rows(table: HtmlTable, out: dict[str, Any], columns: dict[str, str] | None = None
+                ) -> None:
+    """Every row and the total of the report `out` on the page's table, in order; `columns`
+    maps the page's column to the report's (default: the report's own names)."""
+    columns = columns or {c: c for c in out["columns"]}
+    assert len(table.body) == len(out["rows"]), (len(table.body), len(out["rows"]))
+    for shown, row in zip(table.body, out["rows"], strict=True):
+        for page_col, col in columns.items():
+            assert same(shown[page_col], row[col]), (page_col, shown[page_col], row)
+    if out["total"] is None:
+        assert table.total is None
+    else:
+        assert table.total is not None
+        for page_col, col in columns.items():
+            assert same(table.total[page_col], out["total"][col]), (page_col, table.total)
+
+
+def page(url: str) -> httpx.Response:
+    response = httpx.get(url, timeout=60)
+    assert response.status_code == 200, response.text[-2000:]
+    return response
+
+
+def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse: Path
+                                                        ) -> None:
+    bd = business_date(warehouse)
+    first, last = bd, bd + timedelta(days=29)
+    moved = httpx.get(f"{app_url}/?property={CODE.lower()}", timeout=60)
+    assert moved.status_code == 303
+    assert moved.headers["location"] == f"/?property={CODE}&from={first}&to={last}"
+    text = page(app_url + moved.headers["location"]).text
+    assert f"business date {bd}" in text
+    assert f"as of {bd - timedelta(days=1)} (closed)" in text
+    shown = tables(text)
+    nights = shown["nights"]
+    assert f'<a href="/curve?property={CODE}&amp;night={first}">{first}</a>' in text
+    dates = ["--property", CODE, "--from", str(first), "--to", str(last)]
+    pace = report(warehouse, "pace", *dates)
+    assert len(pace["rows"]) == 30
+    assert pace["total"]["rooms_otb"] > 0
+    assert_rows(nights, pace, {c: c for c in (
+        "stay_date", "weekday", "rooms_otb", "stly_rooms_otb", "ly_actual_rooms_sold",
+        "revenue_otb_net", "stly_revenue_otb_net", "ly_actual_room_revenue_net")})
+    for window in (1, 7, 30):
+        assert_rows(nights, report(warehouse, "pickup", *dates, "--window", str(window)),
+                    {"stay_date": "stay_date", f"pickup_{window}d": "rooms_net"})
+    assert_rows(nights, report(warehouse, "forecast", *dates), {
+        "stay_date": "stay_date", "rooms_forecast": "rooms_forecast", "rooms_low": "rooms_low",
+        "rooms_high": "rooms_high", "adr_forecast_net": "adr_net"})
+    assert_rows(nights, report(warehouse, "occupancy", *dates),
+                {"stay_date": "stay_date", "adr_otb_net": "adr_net"})
+    alerts = report(warehouse, "alerts", *dates)
+    assert nights.marked == {row["stay_date"] for row in alerts["rows"]}
+    assert_rows(shown["alerts"], alerts)
+    assert_rows(shown["months"], report(warehouse, "forecast-months", "--property", CODE))
+
+
+def test_the_flash_and_forecast_accuracy_are_the_reports(app_url: str, warehouse: Path
+                                                        ) -> None:
+    closed = business_date(warehouse) - timedelta(days=1)
+    moved = httpx.get(f"{app_url}/flash?property={CODE}", timeout=60)
+    assert moved.headers["location"] == f"/flash?property={CODE}&date={closed}"
+    flash = report(warehouse, "flash", "--property", CODE, "--date", str(closed))
+    assert flash["rows"][0]["day"] > 0  # rooms sold that day: a figure to compare
+    assert_rows(tables(page(app_url + moved.headers["location"]).text)["report"], flash)
+    accuracy = report(warehouse, "forecast-accuracy", "--property", CODE)
+    assert_rows(tables(page(f"{app_url}/forecast-accuracy?property={CODE}").text)["report"],
+                accuracy)
+
+
+def test_a_night_and_a_month_by_each_dimension_are_the_segments_report(
+        app_url: str, warehouse: Path) -> None:
+    closed = business_date(warehouse) - timedelta(days=1)
+    moved = httpx.get(f"{app_url}/segments?property={CODE}", timeout=60)
+    assert moved.headers["location"] == f"/segments?property={CODE}&by=channel&date={closed}"
+    first = closed.replace(day=1)
+    last = (first + timedelta(days=31)).replace(day=1) - timedelta(days=1)
+    for by in ("market", "channel", "room_type", "rate_plan"):
+        night = report(warehouse, "segments", "--property", CODE, "--by", by,
+                       "--from", str(closed), "--to", str(closed))
+        assert night["total"]["rooms_sold"] > 0  # the hotel sold rooms that night
+        shown = page(f"{app_url}/segments?property={CODE}&by={by}&date={closed}").text
+        assert_rows(tables(shown)["report"], night)
+    for by in ("market", "room_type"):
+        month = report(warehouse, "segments", "--property", CODE, "--by", by,
+                       "--from", str(first), "--to", str(last))
+        shown = page(f"{app_url}/segments?property={CODE}&by={by}&month={first:%Y-%m}").text
+        assert_rows(tables(shown)["report"], month)
+        # a month sells at least the closed night's rooms, by any dimension
+        assert month["total"]["rooms_sold"] >= night["total"]["rooms_sold"]
+
+
+def test_the_booking_curve_of_a_night_is_the_pace_report_day_by_day(
+        app_url: str, warehouse: Path) -> None:
+    closed = business_date(warehouse) - timedelta(days=1)
+    night = closed - timedelta(days=3)  # a past night: its curve runs to the night itself
+    moved = httpx.get(f"{app_url}/curve?property={CODE}", timeout=60)
+    assert moved.headers["location"] == f"/curve?property={CODE}&night={business_date(warehouse)}"
+    curve = tables(page(f"{app_url}/curve?property={CODE}&night={night}").text)["curve"]
+    assert len(curve.body) >= 2, "a night of the demo has snapshots on several days"
+    assert curve.body[-1]["as_of"] == str(night)  # the curve reaches the night itself
+    for point in curve.body:  # days before = the night - the snapshot's day, by definition
+        as_of = date.fromisoformat(point["as_of"])
+        assert int(point["days_before"]) == (night - as_of).days
+    rooms = [int(point["rooms_otb"]) for point in curve.body]
+    assert rooms[-1] > 0
+    for point in curve.body[::7] + curve.body[-1:]:
+        pace = report(warehouse, "pace", "--property", CODE, "--from", str(night), "--to",
+                      str(night), "--as-of", point["as_of"])
+        assert len(pace["rows"]) == 1, pace
+        for column, text in point.items():
+            if column != "as_of":
+                assert same(text, pace["rows"][0][column]), (column, text, pace["rows"][0])
+
+
+def test_the_desk_pages_and_downloads_are_the_reports(app_url: str, warehouse: Path,
+                                                      tmp_path: Path) -> None:
+    closed = business_date(warehouse) - timedelta(days=1)
+    month = f"{closed:%Y-%m}"
+    desk = [("worklist", "state=open", ["--state", "open"]),
+            ("tieout", f"date={closed}", ["--date", str(closed)]),
+            ("ledger", "by=folio", ["--by", "folio"]),
+            ("city-tax", f"month={month}", ["--month", month])]
+    rows: dict[str, int] = {}
+    for name, query, args in desk:
+        url = f"{app_url}/{name}?property={CODE}&{query}"
+        out = report(warehouse, name, "--property", CODE, *args)
+        assert_rows(tables(page(url).text)["report"], out)
+        rows[name] = len(out["rows"])
+        download = f"{app_url}/download/{name}.%s?property={CODE}&{query}"
+        assert page(download % "csv").content == report_file(
+            warehouse, tmp_path / f"{name}.csv", name, "--property", CODE, *args,
+            "--format", "csv")
+        got = load_workbook(io.BytesIO(page(download % "xlsx").content)).active
+        want = load_workbook(io.BytesIO(report_file(
+            warehouse, tmp_path / f"{name}.xlsx", name, "--property", CODE, *args,
+            "--format", "xlsx"))).active
+        assert got is not None
+        assert want is not None
+        assert list(got.values) == list(want.values)
+    # figures to compare: the tie-out's departments, the open folios, the month's return
+    assert rows["tieout"] >= 3
+    assert rows["ledger"] > 0
+    assert rows["city-tax"] == 1
+
+
+def _files(folder: Path) -> dict[str, tuple[int, int]]:
+    """The warehouse's files (the writer's, its WAL, the read copy): size and time written."""
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.glob("warehouse*") if p.is_file()}
+
+
+@pytest.mark.parametrize(("address", "status", "says"), [
+    ("/?property=NOPE", 404, "unknown property 'NOPE': the warehouse holds ROMA01"),
+    (f"/?property={CODE}&from=2026-13-01", 400, "from='2026-13-01' is not a date"),
+    (f"/?property={CODE}&from=2026-11-10&to=2026-11-01", 400,
+     "from=2026-11-10 is after to=2026-11-01"),
+    ("/", 400, "several properties: add ?property=CODE"),
+    (f"/flash?property={CODE}&date=2026-02-30", 400, "date='2026-02-30' is not a date"),
+    (f"/flash?property={CODE}&date=2099-01-01", 400,
+     "--date 2099-01-01: the flash is of a closed business date"),
+    (f"/worklist?property={CODE}&state=lost", 400, "state='lost' is not one of all, open"),
+    (f"/city-tax?property={CODE}&month=2026-8x", 400, "month='2026-8x' is not a month"),
+    (f"/download/ledger.pdf?property={CODE}", 404, "no download ledger.pdf"),
+    (f"/budget?property={CODE}", 404, "no page /budget"),
+])
+def test_bad_input_is_one_line_on_the_page_and_writes_nothing(
+        app_url: str, warehouse: Path, address: str, status: int, says: str) -> None:
+    before = _files(warehouse.parent)
+    response = httpx.get(app_url + address, timeout=60)
+    assert response.status_code == status
+    [line] = re.findall(r'<p class="error" id="error">(.*?)</p>', response.text)
+    assert says in html.unescape(line)
+    assert _files(warehouse.parent) == before
+
+
+def test_another_host_needs_a_token(warehouse: Path) -> None:
+    refused = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "app", "--host", "0.0.0.0", "--warehouse",
+         str(warehouse)], cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+        env={k: v for k, v in os.environ.items() if k != "PMSW_APP_TOKEN"})
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [
+        "Error: --host 0.0.0.0 is not loopback: set PMSW_APP_TOKEN to a secret of at least "
+        "16 characters (e.g. `python -c 'import secrets; print(secrets.token_urlsafe())'`)"]
+
+
+@contextmanager
+def serving(app: FastAPI) -> Iterator[str]:
+    """`app` served by uvicorn on 127.0.0.1 in a thread, stopped after: its base address."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def guarded(warehouse: Path) -> Iterator[str]:
+    """The app with a token."""
+    with serving(create_app(warehouse, "s3cret-token-0123456789")) as url:
+        yield url
+
+
+def test_the_token_is_asked_for_and_kept_in_a_cookie(guarded: str) -> None:
+    address = f"{guarded}/forecast-accuracy?property={CODE}"
+    assert httpx.get(address, timeout=60).status_code == 401
+    assert httpx.get(address, headers={"Authorization": "Bearer wrong-token-0123456789"},
+                     timeout=60).status_code == 401
+    assert httpx.get(address, headers={"Authorization": "Bearer s3cret-token-0123456789"},
+                     timeout=60).status_code == 200
+    with httpx.Client(base_url=guarded, timeout=60) as browser:
+        moved = browser.get(f"/forecast-accuracy?property={CODE}&token=s3cret-token-0123456789")
+        assert moved.status_code == 303
+        assert moved.headers["location"] == f"/forecast-accuracy?property={CODE}"
+        assert browser.get(moved.headers["location"]).status_code == 200
+
+
+@pytest.mark.slow
+def test_chromium_renders_the_morning_page_with_its_figures_and_charts(
+        app_url: str, warehouse: Path, tmp_path: Path) -> None:
+    bd = business_date(warehouse)
+    address = f"{app_url}/?property={CODE}&from={bd}&to={bd + timedelta(days=29)}"
+    dom = subprocess.run(
+        [str(find_chromium()), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+         "--window-size=1400,2400", "--virtual-time-budget=15000", "--dump-dom", address],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    pace = report(warehouse, "pace", "--property", CODE, "--from", str(bd), "--to",
+                  str(bd + timedelta(days=29)))
+    total = tables(dom.stdout)["nights"].total
+    assert total is not None
+    assert same(total["rooms_otb"], pace["total"]["rooms_otb"])
+    assert dom.stdout.count('class="main-svg"') >= 2  # plotly.js, served by the app, drew
+
+
+def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
+        warehouse: Path, tmp_path: Path) -> None:
+    """On a copy of the demo's warehouse (the others read it; this one writes): the dry run
+    of two closed weeks of FIRE01 (`pmsw reconcile`) leaves charges that cannot be posted;
+    one is resolved through the page's form and `pmsw report worklist` shows it; a bad
+    state and a post from another site are refused and write nothing."""
+    copy = tmp_path / "warehouse.duckdb"
+    shutil.copy(warehouse, copy)
+    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
+    closed = business_date(copy) - timedelta(days=1)
+    ran = CliRunner().invoke(main, ["reconcile", "--property", "FIRE01", "--from",
+                                    str(closed - timedelta(days=13)), "--to", str(closed),
+                                    "--warehouse", str(copy)])
+    assert ran.exit_code == 0, ran.output
+    before = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert before["rows"], "two weeks of FIRE01 left no charge that cannot be posted"
+    item = before["rows"][0]["item"]
+    form = {"property": "fire01", "item": item, "state": "written_off",
+            "note": "guest left, <b>two</b> coffees", "by": "anna"}
+    with running_app(copy, tmp_path / "app.log") as url:
+        worklist = page(f"{url}/worklist?property=FIRE01&state=all").text
+        assert f"<option>{item}</option>" in worklist
+        for bad, says in (({**form, "state": "lost"}, "unknown state 'lost'"),
+                          ({**form, "note": " "}, "note is empty")):
+            files = _files(tmp_path)
+            refused = httpx.post(f"{url}/worklist/resolve", data=bad, timeout=60)
+            assert refused.status_code == 400
+            [line] = re.findall(r'<p class="error" id="error">(.*?)</p>', refused.text)
+            assert says in html.unescape(line)
+            assert _files(tmp_path) == files
+        refused = httpx.post(f"{url}/worklist/resolve", data=form, timeout=60,
+                             headers={"Origin": "http://elsewhere.example"})
+        assert refused.status_code == 403
+        assert report(copy, "worklist", "--property", "FIRE01", "--state", "open") == before
+        done = httpx.post(f"{url}/worklist/resolve", data=form, timeout=120)
+        assert done.status_code == 303
+        assert done.headers["location"] == "/worklist?property=FIRE01&state=all"
+        shown = page(url + done.headers["location"]).text
+    after = report(copy, "worklist", "--property", "FIRE01", "--state", "all")
+    [row] = [r for r in after["rows"] if r["item"] == item]
+    assert (row["state"], row["resolved_by"], row["resolution_note"]) == (
+        "written_off", "anna", "guest left, <b>two</b> coffees")
+    assert "guest left, &lt;b&gt;two&lt;/b&gt; coffees" in shown  # escaped on the page
+    still_open = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert len(still_open["rows"]) == len(before["rows"]) - 1
+
+
+VIEWER, FINANCE = "viewer-token-0123456789", "finance-token-0123456789"
+
+
+def test_only_the_finance_token_may_resolve(warehouse: Path, tmp_path: Path) -> None:
+    """With a token configured, a resolution needs the finance token (PMSW_APP_FINANCE_TOKEN):
+    the app's token reads every page but is refused (403, one line) and writes nothing; with
+    no finance token configured nobody resolves from the app; the finance token resolves."""
+    copy = tmp_path / "warehouse.duckdb"
+    shutil.copy(warehouse, copy)
+    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
+    closed = business_date(copy) - timedelta(days=1)
+    ran = CliRunner().invoke(main, ["reconcile", "--property", "FIRE01", "--from",
+                                    str(closed - timedelta(days=13)), "--to", str(closed),
+                                    "--warehouse", str(copy)])
+    assert ran.exit_code == 0, ran.output
+    before = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert before["rows"], "two weeks of FIRE01 left no charge that cannot be posted"
+    form = {"property": "FIRE01", "item": before["rows"][0]["item"], "state": "credited",
+            "note": "credited on the guest's card", "by": "marco"}
+    viewer = {"Authorization": f"Bearer {VIEWER}"}
+    finance = {"Authorization": f"Bearer {FINANCE}"}
+    with serving(create_app(copy, VIEWER, FINANCE)) as url:
+        listed = httpx.get(f"{url}/worklist?property=FIRE01&state=all", headers=viewer,
+                           timeout=60)
+        assert listed.status_code == 200
+        assert '<form class="resolve"' not in listed.text  # no form for a viewer: a note
+        assert 'id="no-resolve"' in listed.text
+        files = _files(tmp_path)
+        for headers, status in ((viewer, 403), ({}, 401)):
+            refused = httpx.post(f"{url}/worklist/resolve", data=form, headers=headers,
+                                 timeout=60)
+            assert refused.status_code == status
+        [line] = re.findall(r'<p class="error" id="error">(.*?)</p>', httpx.post(
+            f"{url}/worklist/resolve", data=form, headers=viewer, timeout=60).text)
+        assert html.unescape(line) == (
+            "resolving needs the finance role: open the app with the finance token "
+            "(PMSW_APP_FINANCE_TOKEN) once, ?token=FINANCE_TOKEN")
+        assert _files(tmp_path) == files
+        assert report(copy, "worklist", "--property", "FIRE01", "--state", "open") == before
+        desk = httpx.get(f"{url}/worklist?property=FIRE01&state=all", headers=finance,
+                         timeout=60)
+        assert '<form class="resolve"' in desk.text
+        done = httpx.post(f"{url}/worklist/resolve", data=form, headers=finance, timeout=120)
+        assert done.status_code == 303
+    with serving(create_app(copy, VIEWER)) as url:  # a token and no finance token
+        refused = httpx.post(f"{url}/worklist/resolve", data=form, headers=viewer, timeout=60)
+        assert refused.status_code == 403
+        assert "PMSW_APP_FINANCE_TOKEN" in refused.text
+    after = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
+    assert len(after["rows"]) == len(before["rows"]) - 1
+    same_secret = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "app", "--host", "0.0.0.0", "--warehouse",
+         str(copy)], cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PMSW_APP_TOKEN": VIEWER, "PMSW_APP_FINANCE_TOKEN": VIEWER})
+    assert same_secret.returncode == 1
+    assert same_secret.stderr.strip().splitlines() == [
+        "Error: PMSW_APP_FINANCE_TOKEN equals PMSW_APP_TOKEN: the finance token must be a "
+        "secret of its own"]
+
+
+@pytest.mark.verify
+def test_pages_answer_while_a_writer_runs_and_show_its_figures_once_published(
+        warehouse: Path, tmp_path: Path) -> None:
+    """`pmsw reconcile` (a writer that publishes the read copy when it ends) runs as another
+    process on a copy of the demo's warehouse while the app serves pages: every page asked
+    meanwhile answers 200, the flash with the figures `pmsw report flash` prints, the
+    worklist with the figures of before or (once published) after; afterwards the worklist
+    page is the new `pmsw report worklist`, and the writer changed it."""
+    copy = tmp_path / "warehouse.duckdb"
+    shutil.copy(warehouse, copy)
+    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
+    closed = business_date(copy) - timedelta(days=1)
+    flash = report(copy, "flash", "--property", CODE, "--date", str(closed))
+    listed = ("worklist", "--property", "FIRE01", "--state", "all")
+    before = report(copy, *listed)
+    with running_app(copy, tmp_path / "app.log") as url:
+        writer = subprocess.Popen(
+            [sys.executable, "-m", "pipelines.cli", "reconcile", "--property", "FIRE01",
+             "--from", str(closed - timedelta(days=13)), "--to", str(closed), "--warehouse",
+             str(copy)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        seen, during = [], 0
+        while writer.poll() is None:
+            during += 1
+            assert_rows(tables(page(f"{url}/flash?property={CODE}&date={closed}").text)[
+                "report"], flash)
+            seen.append(tables(page(f"{url}/worklist?property=FIRE01&state=all").text)[
+                "report"])
+        output = writer.communicate()[0].decode()
+        assert writer.returncode == 0, output
+        after = report(copy, *listed)
+        assert len(after["rows"]) > len(before["rows"]), "the reconciliation added no item"
+        assert during >= 1, "the writer ended before the app was asked anything"
+        for shown in seen:
+            assert len(shown.body) in (len(before["rows"]), len(after["rows"]))
+            assert_rows(shown, before if len(shown.body) == len(before["rows"]) else after)
+        assert_rows(tables(page(f"{url}/worklist?property=FIRE01&state=all").text)["report"],
+                    after)
