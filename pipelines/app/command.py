@@ -13,7 +13,6 @@ from pipelines.reports import ReportError, open_warehouse
 from pipelines.warehouse import DEFAULT_PATH, WAREHOUSE_ENV
 
 from .access import TOKEN_ENV, AccessError, finance_token_for, token_for
-from .server import create_app
 
 DEFAULT_PORT = 8765
 
@@ -42,6 +41,8 @@ def app(host: str, port: int, warehouse: Path) -> None:
     With a token, resolving a worklist item needs the finance token (PMSW_APP_FINANCE_TOKEN).
     """
     import uvicorn
+
+    from .server import create_app  # fastapi is loaded by `pmsw app`, not by every pmsw
 
     try:
         token = token_for(host)
