@@ -70,7 +70,8 @@ _SUMS = (
     Metric("walk_ins", "arrivals booked on the walk_in channel (no booking before the desk)"),
     Metric("reservations_made", "firm bookings made that date (local time), whatever came of "
            "them"),
-    Metric("cancellations_made", "room entries the guest cancelled that date (not built yet)"),
+    Metric("cancellations_made", "room entries the guest cancelled that date (local date of "
+           "the stay.cancelled event)"),
     Metric("room_revenue_nights_net", "room revenue of the nights sold, net of VAT, fees apart"),
     Metric("room_revenue_fees_net", "no-show, cancellation and early-departure fees, net of VAT"),
     Metric("room_revenue_net", "rooms revenue: nights and fees, net of VAT (ties to the folios' "

@@ -13,7 +13,7 @@ import duckdb
 from pipelines.metrics import change, change_unit, ratio
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
-from pipelines.reports.room_statistics import NOT_BUILT, ROOM_STATISTICS, room_statistics
+from pipelines.reports.room_statistics import ROOM_STATISTICS, room_statistics
 from pipelines.reports.warehouse import PropertyRow
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
@@ -291,7 +291,6 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
     missing = (f"; budget of part of a month {spread}" if spread else "") + (
         "; month_expected of F&B, other and total: none, no forecast of them yet") + "".join(
-        f"; {why}" for why in NOT_BUILT.values()) + "".join(
         f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "

@@ -127,7 +127,7 @@ and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net). Examp
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),
     Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly",
-                     "mart.booking_outcomes"),
+                     "mart.booking_outcomes", "mart.v_cancellations_made"),
            _past_30, periods.flash, takes_range=False, help="""
 Manager's flash for a business date: the day, month to date and year to date (rooms sold,
 occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the budget
@@ -138,8 +138,9 @@ days, as the title says), the same dates last year and, for the month, its expec
 Then the room statistics of the day, MTD and YTD against last year, as OPERA's Manager Flash
 has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, rooms out of
 order, complimentary (house use included) and house use, from mart.occupancy_daily;
-reservations made (firm bookings, mart.booking_outcomes); cancellations made are not built
-yet (the title says so). Definitions: docs/kpi.md, "Room statistics".
+reservations made (firm bookings, mart.booking_outcomes); cancellations made (room entries
+the guest cancelled that date, mart.v_cancellations_made). Definitions: docs/kpi.md, "Room
+statistics".
 
 Examples:
   pmsw report flash --property ROMA01

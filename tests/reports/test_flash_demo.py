@@ -1,7 +1,8 @@
 """`pmsw report flash` on the demo's warehouse: its room statistics of the day and the month to
 date equal a count straight from the core tables (room entries and their versions, folio lines,
-availability), written here from docs/kpi.md's definitions (a no-show: its "No-show" rule),
-not from the mart that the flash reads."""
+availability, the event log), written here from docs/kpi.md's definitions (a no-show: its
+"No-show" rule; a cancellation made: the guest's stay.cancelled event), not from the mart or
+view that the flash reads."""
 
 from __future__ import annotations
 
@@ -82,8 +83,25 @@ def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> No
         made = conn.execute(
             "SELECT count(*) FROM mart.booking_outcomes WHERE property_id = 1 AND is_booking "
             "AND booked_on = ?", [day]).fetchone()
+        # Cancellations made (docs/kpi.md): the guests' stay.cancelled events of the day, local
+        # time, straight from the event log (its `by`, docs/events.md), one per room entry.
+        cancelled = conn.execute(
+            "SELECT count(DISTINCT e.entity_id) FROM core.events e JOIN core.property p "
+            "USING (property_id) WHERE e.property_id = 1 AND e.type = 'stay.cancelled' "
+            "AND e.entity = 'stay' AND e.data->>'by' = 'guest' "
+            "AND CAST(timezone(p.timezone, e.created_at) AS DATE) = ?", [day]).fetchone()
+        mtd_cancelled = conn.execute(
+            "SELECT count(DISTINCT e.entity_id) FROM core.events e JOIN core.property p "
+            "USING (property_id) WHERE e.property_id = 1 AND e.type = 'stay.cancelled' "
+            "AND e.data->>'by' = 'guest' AND CAST(timezone(p.timezone, e.created_at) AS DATE) "
+            "BETWEEN ? AND ?", [day.replace(day=1), day]).fetchone()
     finally:
         conn.close()
     assert made is not None
     assert got["reservations_made"]["day"] == made[0]
+    assert cancelled is not None
+    assert mtd_cancelled is not None
+    assert got["cancellations_made"]["day"] == cancelled[0]
+    # the demo's event log (30 days) reaches back before the month: the month is all events
+    assert got["cancellations_made"]["mtd"] == mtd_cancelled[0] > 0
     assert got["rooms_in_house"]["mtd"] > 0  # a hotel with guests: the counts mean something
