@@ -326,12 +326,9 @@ def test_chromium_renders_the_morning_page_with_its_figures_and_charts(
     assert dom.stdout.count('class="main-svg"') >= 2  # plotly.js, served by the app, drew
 
 
-def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
-        warehouse: Path, tmp_path: Path) -> None:
-    """On a copy of the demo's warehouse (the others read it; this one writes): the dry run
-    of two closed weeks of FIRE01 (`pmsw reconcile`) leaves charges that cannot be posted;
-    one is resolved through the page's form and `pmsw report worklist` shows it; a bad
-    state and a post from another site are refused and write nothing."""
+def _worklist_to_resolve(warehouse: Path, tmp_path: Path) -> tuple[Path, Any]:
+    """A copy of the demo's warehouse (the others read it; a resolve writes) after the dry run
+    of FIRE01's two last closed weeks (`pmsw reconcile`), and its open worklist, not empty."""
     copy = tmp_path / "warehouse.duckdb"
     shutil.copy(warehouse, copy)
     shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
@@ -342,6 +339,16 @@ def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
     assert ran.exit_code == 0, ran.output
     before = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
     assert before["rows"], "two weeks of FIRE01 left no charge that cannot be posted"
+    return copy, before
+
+
+def test_a_resolution_from_the_worklist_page_shows_in_pmsw_report_worklist(
+        warehouse: Path, tmp_path: Path) -> None:
+    """On a copy of the demo's warehouse (the others read it; this one writes): the dry run
+    of two closed weeks of FIRE01 (`pmsw reconcile`) leaves charges that cannot be posted;
+    one is resolved through the page's form and `pmsw report worklist` shows it; a bad
+    state and a post from another site are refused and write nothing."""
+    copy, before = _worklist_to_resolve(warehouse, tmp_path)
     item = before["rows"][0]["item"]
     form = {"property": "fire01", "item": item, "state": "written_off",
             "note": "guest left, <b>two</b> coffees", "by": "anna"}
@@ -380,16 +387,7 @@ def test_only_the_finance_token_may_resolve(warehouse: Path, tmp_path: Path) -> 
     """With a token configured, a resolution needs the finance token (PMSW_APP_FINANCE_TOKEN):
     the app's token reads every page but is refused (403, one line) and writes nothing; with
     no finance token configured nobody resolves from the app; the finance token resolves."""
-    copy = tmp_path / "warehouse.duckdb"
-    shutil.copy(warehouse, copy)
-    shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
-    closed = business_date(copy) - timedelta(days=1)
-    ran = CliRunner().invoke(main, ["reconcile", "--property", "FIRE01", "--from",
-                                    str(closed - timedelta(days=13)), "--to", str(closed),
-                                    "--warehouse", str(copy)])
-    assert ran.exit_code == 0, ran.output
-    before = report(copy, "worklist", "--property", "FIRE01", "--state", "open")
-    assert before["rows"], "two weeks of FIRE01 left no charge that cannot be posted"
+    copy, before = _worklist_to_resolve(warehouse, tmp_path)
     form = {"property": "FIRE01", "item": before["rows"][0]["item"], "state": "credited",
             "note": "credited on the guest's card", "by": "marco"}
     viewer = {"Authorization": f"Bearer {VIEWER}"}
