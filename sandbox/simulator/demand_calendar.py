@@ -16,26 +16,16 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Literal
 
+from dateutil.easter import easter
+from dateutil.relativedelta import relativedelta
+from dateutil.relativedelta import weekday as weekday_of
+
 ROME, FLORENCE = "Roma", "Firenze"
-
-
-def easter(year: int) -> date:
-    """Western Easter Sunday (the anonymous Gregorian algorithm, Meeus/Jones/Butcher)."""
-    a, b, c = year % 19, year // 100, year % 100
-    d, e = b // 4, b % 4
-    g = (8 * b + 13) // 25
-    h = (19 * a + b - d - g + 15) % 30
-    i, k = c // 4, c % 4
-    m = (32 + 2 * e + 2 * i - h - k) % 7
-    n = (a + 11 * h + 22 * m) // 451
-    month, day = divmod(h + m - 7 * n + 114, 31)
-    return date(year, month, day + 1)
 
 
 def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     """The n-th (1-based) `weekday` (Monday 0) of the month."""
-    first = date(year, month, 1)
-    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    return date(year, month, 1) + relativedelta(weekday=weekday_of(weekday)(n))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
+from dateutil.easter import easter
+from dateutil.relativedelta import relativedelta
+from dateutil.relativedelta import weekday as weekday_of
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -14,28 +17,12 @@ Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "satur
 Month = Annotated[int, Field(ge=1, le=12)]
 
 
-def easter(year: int) -> date:
-    """Western Easter Sunday (the anonymous Gregorian algorithm, Meeus/Jones/Butcher)."""
-    a, b, c = year % 19, year // 100, year % 100
-    d, e = b // 4, b % 4
-    g = (8 * b + 13) // 25
-    h = (19 * a + b - d - g + 15) % 30
-    i, k = c // 4, c % 4
-    m = (32 + 2 * e + 2 * i - h - k) % 7
-    n = (a + 11 * h + 22 * m) // 451
-    month, day = divmod(h + m - 7 * n + 114, 31)
-    return date(year, month, day + 1)
-
-
 def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     """The n-th (1 to 5) `weekday` (Monday 0) of the month, or the last when n is -1; a 5th
     the month does not have is an error."""
     if n == -1:
-        following = date(year + month // 12, month % 12 + 1, 1)
-        last = following - timedelta(days=1)
-        return last - timedelta(days=(last.weekday() - weekday) % 7)
-    first = date(year, month, 1)
-    night = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+        return date(year, month, 1) + relativedelta(day=31, weekday=weekday_of(weekday)(-1))
+    night = date(year, month, 1) + relativedelta(weekday=weekday_of(weekday)(n))
     if night.month != month:
         raise ValueError(f"{year}-{month:02d} has no {n}th {WEEKDAYS[weekday]}")
     return night
