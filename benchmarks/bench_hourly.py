@@ -12,6 +12,12 @@ that size over the days simulated, scaled to a year. Then the hourly run's tail 
 runs it: the marts of the property rebuilt and the read copy published, and the publish's share
 of the whole run, against the run as measured here (rate limit lifted) and against the run at
 the real limit (its calls at 600/min after the burst of 120). Not a benchmark at scale.
+
+The goal of issue 51 (item 5) as a ratio, at most 1: the hourly run's calls against 1.5 x
+(changed + in house + departing today) + the reference calls, the three sets read from the API
+(not from the warehouse) and counted once per reservation: changed = GET /reservations
+updated since the one-day run's cursor less the overlap, in house = a room `checked_in`,
+departing today = a room checked in or out whose departure is the business date.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -38,6 +45,38 @@ from sandbox.http.server import serving_simulation  # noqa: E402
 KEY = "sbx_test_all_scopes"
 HOURLY = ["reference", "events", "reservations", "folios", "pos_ledger"]
 """The streams of the hourly schedule (availability runs daily)."""
+STAYING = ("checked_in", "checked_out")
+
+
+def _reservations(client: httpx.Client, **filters: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        response = client.get("/reservations", params={**filters, "page": str(page),
+                                                       "page_size": "200"})
+        response.raise_for_status()
+        body = response.json()
+        found += body["data"]
+        if page >= body["pages"]:
+            return found
+        page += 1
+
+
+def floor_sets(base_url: str, changed_since: datetime) -> dict[str, set[int]]:
+    """The reservations an hourly run cannot avoid reading, by kind, from the API."""
+    with httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {KEY}"},
+                      timeout=60) as client:
+        response = client.get("/property")
+        response.raise_for_status()
+        today = response.json()["business_date"]
+        stamp = changed_since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return {
+            "changed": {r["id"] for r in _reservations(client, updated_since=stamp)},
+            "in_house": {r["id"] for r in _reservations(client, status="checked_in")},
+            "departing_today": {
+                r["id"] for r in _reservations(client, departure_from=today, departure_to=today)
+                if any(s["departure"] == today and s["status"] in STAYING for s in r["rooms"])},
+        }
 
 
 def main() -> None:
@@ -69,10 +108,19 @@ def main() -> None:
         httpx.post(f"{sandbox.root_url}/_sandbox/advance", json={"days": 1},
                    timeout=600).raise_for_status()
         one_day = sync("one-day")
+        wh = connect(warehouse)
+        try:
+            cursor = wh.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
+                                "'reservations'").fetchall()[0][0]
+        finally:
+            wh.close()
         clock.advance(timedelta(hours=1))
         started = time.perf_counter()
         hourly = sync("hourly", HOURLY)
         sync_seconds = time.perf_counter() - started
+        changed_since = (datetime.fromisoformat(str(cursor).replace("Z", "+00:00"))
+                         - sync_settings.overlap)
+        floor = floor_sets(sandbox.base_url, changed_since)
     wh = connect(warehouse)
     try:
         started = time.perf_counter()
@@ -103,6 +151,13 @@ def main() -> None:
     print("hourly folio reads by class (class, reservations, candidates, calls):")
     for row in classes:
         print(f"  {row}")
+    must = set().union(*floor.values())
+    goal = 1.5 * len(must) + hourly["reference"]
+    print(f"floor: {len(must)} reservations (changed {len(floor['changed'])}, in house "
+          f"{len(floor['in_house'])}, departing today {len(floor['departing_today'])}, counted "
+          f"once); goal 1.5 x {len(must)} + {hourly['reference']} reference calls = {goal:.1f}")
+    print(f"hourly calls / goal = {sum(hourly.values())} / {goal:.1f} = "
+          f"{sum(hourly.values()) / goal:.2f} (issue 51 item 5: at most 1)")
     print("largest tables (estimated rows):")
     for name, estimate in rows[:8]:
         print(f"  {name:<36} {estimate:>10,}")

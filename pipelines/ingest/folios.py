@@ -7,17 +7,20 @@ these classes (docs/ingestion.md, Folios), a reservation counting in the first t
   after the folio watermark less the overlap; a run that died between the two streams is
   made good), and reservations released from quarantine since (whatever their `updated_at`);
 - `in_house`: rooms checked in;
-- `departed`: rooms checked out within `late_charge_days` of the business date, and those
-  checked out within `departed_days` while a folio of theirs is not closed or not settled
-  (balance not zero) in the warehouse, or none is held yet: a folio closed and settled is
-  final, so reading it again costs a call and lands nothing;
+- `departed`: rooms checked out within `late_charge_days` of the business date (the
+  late-charge window) while a folio of theirs is not closed or not settled (balance not
+  zero) in the warehouse, or none is held yet. A folio closed and settled is final (the
+  spec posts charges on open folios only): reading it again every run costs a call and
+  lands nothing;
 - `sweep`: a rotating share of the other reservations holding a folio not yet `closed` in the
-  warehouse (the future book, mostly), so that each is read at least once within
-  `folio_sweep_hours` of the PMS's clock: the ones read longest ago first, as many as are
-  due before the next run (the time since the previous run taken as the time to the next)
-  and at least the share of that time in the window. Reservations cancelled more than
-  `departed_days` ago are left out: a cancelled stay's folio stays open and empty in most
-  PMSs, and re-reading them all would make the calls grow with the history;
+  warehouse (the future book, mostly), and of the rooms checked out within `departed_days`
+  (a late charge after a folio is closed goes on a new folio, which neither the
+  reservation's `updated_at` nor the event log shows), so that each is read at
+  least once within `folio_sweep_hours` of the PMS's clock: the ones read longest ago first,
+  as many as are due before the next run (the time since the previous run taken as the time
+  to the next) and at least the share of that time in the window. Reservations cancelled
+  more than `departed_days` ago are left out: a cancelled stay's folio stays open and empty
+  in most PMSs, and re-reading them all would make the calls grow with the history;
 - `loose`: folios without a reservation, one by one, on every run;
 - `all`, instead of the above, on the first run or with `full_folio_refresh`.
 
@@ -113,6 +116,7 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
         return FolioPlan(mode, now, {"all": every}, loose)
 
     departed_since = ctx.business_date - timedelta(days=settings.departed_days)
+    late_since = ctx.business_date - timedelta(days=settings.late_charge_days)
     ranked = conn.execute("""
         WITH frequent AS (
             SELECT reservation_id, 0 AS rank FROM core.reservations
@@ -124,9 +128,8 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
             UNION ALL SELECT reservation_id, 1 FROM core.reservation_rooms
              WHERE property_id = $p AND status = 'checked_in'
             UNION ALL SELECT rr.reservation_id, 2 FROM core.reservation_rooms rr
-             WHERE rr.property_id = $p AND rr.status = 'checked_out'
-               AND rr.departure >= $departed
-               AND (rr.departure >= $late OR NOT EXISTS (
+             WHERE rr.property_id = $p AND rr.status = 'checked_out' AND rr.departure >= $late
+               AND (NOT EXISTS (
                     SELECT 1 FROM core.folios f
                      WHERE f.property_id = $p AND f.reservation_id = rr.reservation_id)
                     OR EXISTS (
@@ -135,8 +138,7 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
                        AND (f.status <> 'closed' OR f.balance <> 0))))
         SELECT reservation_id, min(rank) FROM frequent GROUP BY 1 ORDER BY 2, 1
     """, {"p": pid, "since": watermark - settings.overlap, "overlap": settings.overlap,
-          "departed": departed_since,
-          "late": ctx.business_date - timedelta(days=settings.late_charge_days)}).fetchall()
+          "late": late_since}).fetchall()
     plan = FolioPlan("incremental", now, {name: [] for name in CLASSES}, loose)
     for reservation_id, rank in ranked:
         plan.classes[CLASSES[rank]].append(int(reservation_id))
@@ -147,8 +149,11 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
             ON r.property_id = f.property_id AND r.reservation_id = f.reservation_id
          WHERE f.property_id = $p AND f.status <> 'closed'
            AND NOT (r.status = 'cancelled' AND r.updated_at < CAST($departed AS TIMESTAMPTZ))
+        UNION SELECT reservation_id FROM core.reservation_rooms
+         WHERE property_id = $p AND status = 'checked_out' AND departure >= $departed
          ORDER BY 1
-    """, {"p": pid, "departed": departed_since}).fetchall() if int(r[0]) not in frequent]
+    """, {"p": pid, "departed": departed_since}).fetchall()
+        if int(r[0]) not in frequent]
     plan.sweep_candidates = len(candidates)
     plan.classes["sweep"] = choose_sweep(
         candidates, last_folio_reads(conn, pid), now=now,

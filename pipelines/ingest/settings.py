@@ -20,11 +20,17 @@ class SyncSettings(BaseModel):
     """Reservations are read from the stored cursor minus this window (a commit may become
     visible after a later one; rows in the window are read again and merged)."""
     departed_days: NonNegativeInt = 7
-    """Folios of rooms that departed within this many days (of the business date) are re-read
-    while one of them is not closed or not settled (balance not zero)."""
+    """Rooms checked out within this many days (of the business date) stay in the folio
+    sweep, each read once within `folio_sweep_hours`, even when every folio of theirs is
+    closed and settled: a late charge goes on a new folio, which neither the reservation nor
+    the event log shows. Reservations cancelled longer ago than this leave the sweep."""
     late_charge_days: NonNegativeInt = 1
-    """Folios of rooms that departed within this many days are re-read on every run even when
-    all are closed and settled: a late charge may open a new folio."""
+    """The late-charge window: rooms checked out within this many days (of the business date)
+    have their folios re-read on every run until all of them are closed and settled (balance
+    0). The spec refuses a check-out with an open balance, and the night audit of the
+    departure date posts the outstanding charges and settles the departures; 1 keeps the
+    departure's next business day, the desk's late charges. After the window an unsettled
+    folio (a receivable on hold) is read by the sweep (docs/ingestion.md, Folios)."""
     full_folio_refresh: bool = False
     """Re-read the folios of every reservation in the warehouse (closed folios stay final)."""
     folio_sweep_hours: PositiveInt = 24

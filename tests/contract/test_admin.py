@@ -8,7 +8,7 @@ maintenance (spec, Errors), 423 `read_only` during the seasonal pause (spec, End
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import httpx
 from click.testing import CliRunner
@@ -149,3 +149,35 @@ def test_cli_says_when_admin_is_off(make_sandbox: MakeSandbox) -> None:
     result = CliRunner().invoke(sandbox_cli, ["maintenance", "--url", sb.root_url, "on"])
     assert result.exit_code != 0
     assert "--admin" in result.output
+
+
+def test_a_new_folio_on_a_room(make_sandbox: MakeSandbox) -> None:
+    """POST /_sandbox/stays/{rid}/folios opens an empty open folio on the room, beside its
+    own (docs/sandbox.md, Folios: where the desk posts a late charge once the room's folios
+    are closed); an unknown room is 404, an empty description is refused naming it."""
+    sb = make_sandbox(admin=True)
+    with httpx.Client(base_url=sb.base_url, headers=auth(), timeout=30) as api:
+        today = date.fromisoformat(api.get("/property").json()["business_date"])
+        booked = api.post("/reservations", json={"market": "leisure", "rooms": [{
+            "room_type_id": 1, "arrival": today.isoformat(),
+            "departure": (today + timedelta(days=2)).isoformat(), "adults": 2}]})
+        assert booked.status_code == 201, booked.text
+        reservation = booked.json()["reservation"]
+        rid = reservation["rooms"][0]["id"]
+        before = api.get(f"/reservations/{reservation['id']}/folios").json()["data"]
+
+        opened = admin(sb, "POST", f"/stays/{rid}/folios", description="Late charges")
+        assert opened.status_code == 201, opened.text
+        folio = opened.json()
+        assert (folio["reservation_id"], folio["status"], folio["description"],
+                float(folio["balance"]), folio["lines"]) == (
+                    reservation["id"], "open", "Late charges", 0.0, [])
+        after = api.get(f"/reservations/{reservation['id']}/folios").json()["data"]
+        assert [f["id"] for f in after] == [f["id"] for f in before] + [folio["id"]]
+
+    missing = admin(sb, "POST", "/stays/999999/folios")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "not_found"
+    blank = admin(sb, "POST", f"/stays/{rid}/folios", description="")
+    assert blank.status_code in (400, 422)
+    assert "description" in blank.text

@@ -14,10 +14,12 @@ from pydantic import Field
 from models.common import Input, Num
 from models.folios import Folio
 
-from ...db import one, to_cents
+from ...context import system_ctx
+from ...db import one, to_cents, transaction
 from ...errors import not_found
 from ...services.folio_lifecycle import close_folio, post_payment, reopen_folio, suspend_folio
 from ...services.folios import folio_model, folio_totals
+from ...services.stay_transitions import new_room_folio
 from ..deps import get_state
 from ..state import ServerState
 from .common import ERROR_RESPONSES
@@ -25,6 +27,10 @@ from .common import ERROR_RESPONSES
 router = APIRouter(responses=ERROR_RESPONSES, tags=["sandbox admin"])
 
 State = Annotated[ServerState, Depends(get_state)]
+
+
+class FolioInput(Input):
+    description: Annotated[str, Field(min_length=1, max_length=200)] = "Late charges"
 
 
 class PaymentInput(Input):
@@ -74,3 +80,17 @@ async def reopen(id: int, state: State) -> Folio:
     property_id = _property_of(state, id)
     reopen_folio(state.conn, property_id, id, state.clock.now())
     return folio_model(state.conn, property_id, id)
+
+
+@router.post("/stays/{rid}/folios", response_model=Folio, status_code=201)
+async def open_room_folio(rid: int, state: State, body: FolioInput | None = None) -> Folio:
+    """A new open folio on a room of a reservation (any status): where the desk posts a late
+    charge once the room's folios are closed."""
+    body = body or FolioInput()
+    stay = one(state.conn, "SELECT * FROM reservation_rooms WHERE id = ?", rid)
+    if stay is None:
+        raise not_found(f"reservation room {rid}")
+    property_id = int(stay["property_id"])
+    with transaction(state.conn):
+        folio_id = new_room_folio(system_ctx(state, property_id), stay, body.description)
+    return folio_model(state.conn, property_id, folio_id)
