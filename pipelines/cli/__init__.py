@@ -1,8 +1,13 @@
-"""`pmsw`: the command line of pms-warehouse.
+"""`pmsw`: the command line of pms-warehouse, assembled from each domain's command.
 
-Commands of other packages of the distribution plug in through the `pmsw.commands` entry
-point group (the sandbox and the web app, `pmsw app`, do so), so `pipelines` never imports
-`sandbox` and `cli` never imports `app`, its neighbour in the top layer.
+Each domain holds its command beside its code (`pipelines/<domain>/command.py`: `sync` in
+ingest, `reconcile` in recon, `budget` in forecast, `report` in reports, `demo` in demo;
+`warehouse`, `sql` and `export` in `pipelines/warehouse/command/`); this package keeps the
+group, the options every command shares (`options.py`) and the assembly. The commands are
+added when the group is first asked for one, not when this package is imported, because a
+command's module imports the shared options from here. Commands of other packages of the
+distribution plug in through the `pmsw.commands` entry point group (the sandbox and the web
+app, `pmsw app`, do so), so `pipelines` never imports `sandbox` and `cli` never imports `app`.
 """
 
 from __future__ import annotations
@@ -18,74 +23,40 @@ import click  # noqa: E402
 from pipelines.cli.options import OneLineGroup  # noqa: E402
 
 
-@click.group(cls=OneLineGroup)
+def _domain_commands() -> list[click.Command]:
+    from pipelines.demo.command import demo
+    from pipelines.forecast.command import budget
+    from pipelines.ingest.command import sync
+    from pipelines.recon.command import reconcile
+    from pipelines.reports.command import report
+    from pipelines.warehouse.command import export, sql, warehouse
+
+    return [demo, sync, reconcile, report, warehouse, sql, export, budget]
+
+
+class Pmsw(OneLineGroup):
+    """The `pmsw` group: the domains' commands and the plugins, added on first use."""
+
+    def _assemble(self) -> None:
+        if self.commands:
+            return
+        for command in _domain_commands():
+            self.add_command(command)
+        for entry in entry_points(group="pmsw.commands"):
+            plugin = entry.load()
+            if isinstance(plugin, click.Command):
+                self.add_command(plugin, name=entry.name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._assemble()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self._assemble()
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=Pmsw)
 @click.version_option(package_name="pms-warehouse")
 def main() -> None:
     """pms-warehouse: an analytics warehouse for hotels, fed by their PMS's API v1."""
-
-
-def _add_demo() -> None:
-    from pipelines.cli.demo import demo
-
-    main.add_command(demo)
-
-
-def _add_sync() -> None:
-    from pipelines.cli.sync import sync
-
-    main.add_command(sync)
-
-
-def _add_reconcile() -> None:
-    from pipelines.cli.reconcile import reconcile
-
-    main.add_command(reconcile)
-
-
-def _add_report() -> None:
-    from pipelines.cli.report import report
-
-    main.add_command(report)
-
-
-def _add_warehouse() -> None:
-    from pipelines.cli.warehouse import warehouse
-
-    main.add_command(warehouse)
-
-
-def _add_sql() -> None:
-    from pipelines.cli.sql import sql
-
-    main.add_command(sql)
-
-
-def _add_export() -> None:
-    from pipelines.cli.export import export
-
-    main.add_command(export)
-
-
-def _add_budget() -> None:
-    from pipelines.cli.budget import budget
-
-    main.add_command(budget)
-
-
-def _load_plugins() -> None:
-    for entry in entry_points(group="pmsw.commands"):
-        command = entry.load()
-        if isinstance(command, click.Command):
-            main.add_command(command, name=entry.name)
-
-
-_add_demo()
-_add_sync()
-_add_reconcile()
-_add_report()
-_add_warehouse()
-_add_sql()
-_add_export()
-_add_budget()
-_load_plugins()
-
