@@ -1,13 +1,6 @@
-"""`pmsw`: the command line of pms-warehouse, assembled from each domain's command.
-
-Each domain holds its command beside its code (`pipelines/<domain>/command.py`: `sync` in
-ingest, `reconcile` in recon, `budget` in forecast, `report` in reports, `demo` in demo;
-`warehouse`, `sql` and `export` in `pipelines/warehouse/command/`); this package keeps the
-group, the options every command shares (`options.py`) and the assembly. The commands are
-added when the group is first asked for one, not when this package is imported, because a
-command's module imports the shared options from here. Commands of other packages of the
-distribution plug in through the `pmsw.commands` entry point group (the sandbox and the web
-app, `pmsw app`, do so), so `pipelines` never imports `sandbox` and `cli` never imports `app`.
+"""`pmsw`: the group, assembled on first use from each domain's `command` (docs/architecture.md)
+and the `pmsw.commands` entry point (the sandbox and `pmsw app` plug in there, so `pipelines`
+never imports `sandbox` nor `cli` `app`); not at import, since the commands import `options`.
 """
 
 from __future__ import annotations
@@ -35,8 +28,6 @@ def _domain_commands() -> list[click.Command]:
 
 
 class Pmsw(OneLineGroup):
-    """The `pmsw` group: the domains' commands and the plugins, added on first use."""
-
     def _assemble(self) -> None:
         if self.commands:
             return

@@ -1,6 +1,4 @@
-"""The engine's commands: `pmsw warehouse info|publish`, `pmsw sql` and `pmsw export parquet`,
-assembled by `pipelines.cli` (they sit with the commands, the top layer, not in the engine's
-face `pipelines.warehouse`)."""
+"""The engine's commands: `pmsw warehouse`, `sql`, `export` (commands rank top, not in its face)."""
 
 from .export import export
 from .sql import sql
