@@ -28,7 +28,7 @@ from pipelines.api._exceptions import (
     UnprocessableError,
     WebhookSignatureError,
 )
-from pipelines.api._meter import CallMeter, count_call
+from pipelines.api._meter import CallMeter
 from pipelines.api._paging import ReservationStream
 from pipelines.api._parsing import InvalidRecord
 from pipelines.api._ratelimit import DEFAULT_BURST, DEFAULT_RATE_PER_MINUTE, TokenBucket
@@ -67,7 +67,6 @@ __all__ = [
     "UnprocessableError",
     "WebhookReceiver",
     "WebhookSignatureError",
-    "count_call",
     "parse_webhook",
     "sign",
     "verify_signature",

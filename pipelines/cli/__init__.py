@@ -1,8 +1,6 @@
-"""`pmsw`: the command line of pms-warehouse.
-
-Commands of other packages of the distribution plug in through the `pmsw.commands` entry
-point group (the sandbox and the web app, `pmsw app`, do so), so `pipelines` never imports
-`sandbox` and `cli` never imports `app`, its neighbour in the top layer.
+"""`pmsw`: the group, assembled on first use from each domain's `command` (docs/architecture.md)
+and the `pmsw.commands` entry point (the sandbox and `pmsw app` plug in there, so `pipelines`
+never imports `sandbox` nor `cli` `app`); not at import, since the commands import `options`.
 """
 
 from __future__ import annotations
@@ -18,74 +16,38 @@ import click  # noqa: E402
 from pipelines.cli.options import OneLineGroup  # noqa: E402
 
 
-@click.group(cls=OneLineGroup)
+def _domain_commands() -> list[click.Command]:
+    from pipelines.demo.command import demo
+    from pipelines.forecast.command import budget
+    from pipelines.ingest.command import sync
+    from pipelines.recon.command import reconcile
+    from pipelines.reports.command import report
+    from pipelines.warehouse.command import export, sql, warehouse
+
+    return [demo, sync, reconcile, report, warehouse, sql, export, budget]
+
+
+class Pmsw(OneLineGroup):
+    def _assemble(self) -> None:
+        if self.commands:
+            return
+        for command in _domain_commands():
+            self.add_command(command)
+        for entry in entry_points(group="pmsw.commands"):
+            plugin = entry.load()
+            if isinstance(plugin, click.Command):
+                self.add_command(plugin, name=entry.name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._assemble()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self._assemble()
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=Pmsw)
 @click.version_option(package_name="pms-warehouse")
 def main() -> None:
     """pms-warehouse: an analytics warehouse for hotels, fed by their PMS's API v1."""
-
-
-def _add_demo() -> None:
-    from pipelines.cli.demo import demo
-
-    main.add_command(demo)
-
-
-def _add_sync() -> None:
-    from pipelines.cli.sync import sync
-
-    main.add_command(sync)
-
-
-def _add_reconcile() -> None:
-    from pipelines.cli.reconcile import reconcile
-
-    main.add_command(reconcile)
-
-
-def _add_report() -> None:
-    from pipelines.cli.report import report
-
-    main.add_command(report)
-
-
-def _add_warehouse() -> None:
-    from pipelines.cli.warehouse import warehouse
-
-    main.add_command(warehouse)
-
-
-def _add_sql() -> None:
-    from pipelines.cli.sql import sql
-
-    main.add_command(sql)
-
-
-def _add_export() -> None:
-    from pipelines.cli.export import export
-
-    main.add_command(export)
-
-
-def _add_budget() -> None:
-    from pipelines.cli.budget import budget
-
-    main.add_command(budget)
-
-
-def _load_plugins() -> None:
-    for entry in entry_points(group="pmsw.commands"):
-        command = entry.load()
-        if isinstance(command, click.Command):
-            main.add_command(command, name=entry.name)
-
-
-_add_demo()
-_add_sync()
-_add_reconcile()
-_add_report()
-_add_warehouse()
-_add_sql()
-_add_export()
-_add_budget()
-_load_plugins()
-

@@ -32,7 +32,6 @@ from pipelines.api import (
     PmsError,
     TransportError,
     UnprocessableError,
-    count_call,
 )
 from pipelines.recon.live import folio_frames
 from pipelines.recon.logic import BLOCKED, FAILED, MISSING, POSTED, postable
@@ -94,12 +93,6 @@ class Applier:
         self.stays = stays
         self.stats = ApplyStats()
 
-    def _api(self) -> PmsClient:
-        """The client, for one call (counted first by the test kill hook, `PMSW_TEST_HOOKS`:
-        the crash tests stop an apply between two of its calls)."""
-        count_call()
-        return self.client
-
     def apply(self, results: pl.DataFrame,
               sources: Collection[str] | None = None) -> pl.DataFrame:
         """The results with the outcome of every charge posted (or found meanwhile);
@@ -126,7 +119,7 @@ class Applier:
     def _reservation(self, reservation_id: int, scope: pl.DataFrame,
                      wanted: set[str]) -> list[dict[str, Any]]:
         try:
-            folios = self._api().list_folios(reservation_id)
+            folios = self.client.list_folios(reservation_id)
         except PmsError as error:
             return [_update(key, FAILED, reason=f"folios of reservation {reservation_id} "
                             f"not read: {error}", code=error_code(error)) for key in wanted]
@@ -140,7 +133,7 @@ class Applier:
                 continue
             folio_id = int(row["target_folio_id"])
             try:
-                self._api().post_charge(folio_id, _charge(row),
+                self.client.post_charge(folio_id, _charge(row),
                                         idempotency_key=row["idempotency_key"])
                 self.stats.posts += 1
                 posted_on.setdefault(folio_id, []).append(row)
@@ -170,7 +163,7 @@ class Applier:
                  error: UnprocessableError) -> dict[str, Any]:
         """A 422: blocked when the folio is no longer open, else failed with the code."""
         try:
-            folio = self._api().get_folio(folio_id)
+            folio = self.client.get_folio(folio_id)
         except PmsError:
             folio = None
         if folio is not None and folio.status.value != "open":
@@ -183,7 +176,7 @@ class Applier:
 
     def _confirm(self, folio_id: int, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         try:
-            folio = self._api().get_folio(folio_id)
+            folio = self.client.get_folio(folio_id)
         except PmsError as error:
             return [_update(row["key"], FAILED, folio=folio_id,
                             reason=f"posted, but folio {folio_id} could not be read again: "

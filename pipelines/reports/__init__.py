@@ -1,6 +1,6 @@
 """The reports: tables read from the warehouse's read copy for a property and a date range,
 rendered as a table, CSV, JSON or xlsx. Each is declared once in `REPORTS` (its help, options
-and default period); `pmsw report` (pipelines/cli/report.py) builds its commands from them."""
+and default period); `pmsw report` (pipelines/reports/command.py) builds its commands from them."""
 
 from pipelines.reports.errors import ReportError
 from pipelines.reports.excel import render_xlsx

@@ -1,5 +1,5 @@
 """Every report, declared once: its name, the tables it reads, its default period and the
-function that builds it. The CLI (pipelines/cli/report.py), the xlsx and the demo's summary
+function that builds it. The CLI (pipelines/reports/command.py), the xlsx and the demo's summary
 run them through `run_report`. The registry imports the report modules; none imports it,
 so there is no import circle."""
 

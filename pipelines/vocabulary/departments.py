@@ -3,7 +3,7 @@ reports (`pmsw report revenue`), the SQL views (the table `mart.departments`, re
 this list whenever the views are applied) and the notebooks.
 
 A department is the `department` of the line's item (`core.items.department`), as the PMS names
-it. Change a name here and every reader follows; tests/transforms/test_departments.py fails if
+it. Change a name here and every reader follows; tests/marts/test_departments.py fails if
 any of them spells a department that is not in this list.
 """
 

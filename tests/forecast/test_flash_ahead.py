@@ -6,7 +6,7 @@ given the nights ahead with 12 rooms available (not the forecast's capacity, 10)
 33.33 % on the books. The forecast ends with Mar 31.
 
 Arrivals and departures are mart.occupancy_daily's (docs/kpi.md, "Room statistics"; its
-counting is worked by hand in tests/transforms/test_room_statistics.py), given here as the room
+counting is worked by hand in tests/marts/test_room_statistics.py), given here as the room
 entries confirmed Mar 16-18, checked in Mar 14-16, confirmed Mar 17-23 and Mar 23-25 make them
 (an option and a cancelled entry count in neither): arrivals Mar 16, 17 and 23 one each;
 departures Mar 16, 18 and 23 one each; none on the other nights. core.reservation_rooms is not

@@ -19,7 +19,7 @@ DEFINED = ("stay_nights", "revenue_daily", "room_fees", "occupancy_daily",
            "pickup", "pace", "booking_outcomes", "booking_kpis")
 """The marts written again here (`build` creates x_<mart> for each)."""
 NOT_DEFINED = ("forecast_daily", "forecast_accuracy", "alerts")
-"""Not definitions of docs/kpi.md: tested by hand in tests/transforms/test_forecast.py and
+"""Not definitions of docs/kpi.md: tested by hand in tests/forecast/test_forecast.py and
 test_alerts.py (docs/forecast.md)."""
 
 ON_THE_BOOKS = "('confirmed', 'checked_in', 'checked_out')"

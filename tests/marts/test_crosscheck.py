@@ -119,7 +119,7 @@ def test_the_stretch_is_a_real_hotel(simulated: duckdb.DuckDBPyConnection) -> No
 def test_the_stretch_has_fees_and_ties(simulated: duckdb.DuckDBPyConnection) -> None:
     """Issue 14 items 3 and 4 on the simulated stretch: no-show fees exist (so the
     cross-check of mart.room_fees means something; six weeks hold no early departure charged
-    in full, tests/transforms/test_room_fees.py has those), and room revenue ties to the
+    in full, tests/marts/test_room_fees.py has those), and room revenue ties to the
     folios on every date closed, to the cent."""
     kinds = dict(simulated.execute("SELECT fee_kind, count(*) FROM mart.room_fees "
                                    "GROUP BY 1").fetchall())

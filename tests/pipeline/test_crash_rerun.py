@@ -27,10 +27,10 @@ def _start(db: Path, base_url: str, run_id: str, kill_after: int | None = None,
            ) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PMS_", "PMSW_"))}
     env["PMS_API_KEY"] = ALL_SCOPES_KEY
-    if kill_after is not None:
-        env |= {"PMSW_TEST_HOOKS": "1", "PMSW_TEST_KILL_AFTER_CALLS": str(kill_after)}
-    return subprocess.Popen([sys.executable, "-m", "tests.pipeline.sync_runner", str(db),
-                             base_url, run_id], cwd=REPO, env=env,
+    # tests/kill_after.py: SIGKILL just before the meters' call kill_after + 1
+    hook = [] if kill_after is None else ["-m", "tests.kill_after", str(kill_after)]
+    return subprocess.Popen([sys.executable, *(hook or ["-m"]), "tests.pipeline.sync_runner",
+                             str(db), base_url, run_id], cwd=REPO, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

@@ -26,8 +26,13 @@ MISSING_FILE_COMMANDS = [
 
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    """Every command and group under `group`, asked as click asks (`pmsw` adds the domains'
+    commands when first asked, pipelines/cli/__init__.py)."""
     found = []
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             found.append((f"{prefix}{name}", command))  # a group takes options too (reconcile)
             found += _commands(command, f"{prefix}{name} ")

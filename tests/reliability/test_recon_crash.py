@@ -1,8 +1,8 @@
 """Crash points of the reconciliation (issue 9, "Crash points"; ARCHITECTURE, "Exactly-once
 writes"): `pmsw reconcile --apply` SIGKILLed in the middle of its posts, after N of its API
-calls (N chosen by the test; hook `PMSW_TEST_HOOKS=1` + `PMSW_TEST_KILL_AFTER_CALLS=N`, counted
-by the apply, pipelines/recon/apply.py), then run again, ends as one uninterrupted
-apply of the same PMS state:
+calls (N chosen by the test; `python -m tests.kill_after N pipelines.cli reconcile ...`, which
+counts the calls the apply makes on its client, tests/kill_after.py), then run again, ends as
+one uninterrupted apply of the same PMS state:
 
 - the PMS holds the same folio lines, and through the API every charge's line (its
   description names the source reference) is on its folio exactly once;
@@ -109,10 +109,9 @@ def _apply(world: World, kill_after: int | None = None, key: str = h.PROPERTY_KE
     """`pmsw reconcile --apply` of the world's day, in a process of its own."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PMS_", "PMSW_"))}
     env |= {"PMS_API_BASE_URL": world.server.base_url, "PMS_API_KEY": key}
-    if kill_after is not None:
-        env |= {"PMSW_TEST_HOOKS": "1", "PMSW_TEST_KILL_AFTER_CALLS": str(kill_after)}
+    hook = [] if kill_after is None else ["-m", "tests.kill_after", str(kill_after)]
     return subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", "reconcile", "--apply", "--date",
+        [sys.executable, *(hook or ["-m"]), "pipelines.cli", "reconcile", "--apply", "--date",
          world.day.isoformat(), "--warehouse", str(world.warehouse)],
         cwd=world.folder, env=env, capture_output=True, text=True, timeout=120, check=False)
 

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.cli.report import report as report_group
+from pipelines.reports.command import report as report_group
 
 PACKS = ("close-pack",)
 """Reports of several tables, one sheet each: test_close_pack_xlsx.py reads them back."""

@@ -7,6 +7,11 @@
 - a package of `pipelines` uses another only through its faces (a package's `__init__`, never one
   of its modules) and only downwards: `LAYERS` ranks them, and a package imports only those of
   a lower rank (the Dagster wiring, `defs`, `definitions` and `materialize`, is one layer);
+- a domain's command (`pipelines/<domain>/command.py`, or a `command/` package) sits in the top
+  layer with `cli`, whatever its domain's rank: it may use its own domain and anything below
+  `cli` and the options every command shares (`pipelines.cli.options`, the one module of `cli`
+  it imports: `cli` itself imports the commands); only `cli`, which assembles `pmsw`, imports
+  a command, and directly (it is the CLI's face of its domain);
 - no module imports a private module (`_name`) or a private name of another package;
 - no import circle: the modules' imports (at any depth of the code, a function's included)
   form no cycle (issue 47, item 5).
@@ -117,6 +122,12 @@ def _violations(root: Path = ROOT) -> list[str]:
     return found
 
 
+def _is_command(module: str) -> bool:
+    """A domain's command: `pipelines.<domain>.command` or a module of it."""
+    parts = module.split(".")
+    return len(parts) > 2 and parts[2] == "command"
+
+
 def _domain_rule(here: str, target: str, root: Path) -> list[str]:
     """What an import of `target` from module `here` breaks of the domains' rule, if anything."""
     if _top(here) != "pipelines" or _top(target) != "pipelines" or "." not in here \
@@ -125,6 +136,11 @@ def _domain_rule(here: str, target: str, root: Path) -> list[str]:
     mine, theirs = here.split(".")[1], target.split(".")[1]
     if mine == theirs or (mine in WIRING and theirs in WIRING):
         return []
+    if _is_command(target):
+        return [] if mine == "cli" else [f"only cli imports a command ({theirs}'s)"]
+    if _is_command(here) and target == "pipelines.cli.options":
+        return []  # the options every command shares: the one module of cli a command uses
+    mine = "cli" if _is_command(here) else mine
     broken = []
     if LAYERS.get(theirs, 0) >= LAYERS.get(mine, 0):
         broken.append(f"{mine} may not use {theirs} (layers: {theirs} is not below {mine})")
@@ -224,6 +240,7 @@ def test_layers_and_private_imports_hold() -> None:
         ("from pipelines.reports import REPORTS\n", "marts may not use reports"),
         ("from pipelines.warehouse.transaction import transaction\n",
          "a module of warehouse, not one of its faces"),
+        ("from pipelines.recon.command import reconcile\n", "only cli imports a command"),
     ],
 )
 def test_the_checker_sees_a_broken_rule(tmp_path: Path, source: str, message: str) -> None:
@@ -234,3 +251,17 @@ def test_the_checker_sees_a_broken_rule(tmp_path: Path, source: str, message: st
     probe.write_text(source, encoding="utf-8")
     violations = _violations(tmp_path)
     assert any(message in v and "probe.py:1" in v for v in violations), violations
+
+
+def test_a_command_sits_with_cli(tmp_path: Path) -> None:
+    """A domain's command may use what is below `cli` (here the Dagster wiring, above marts)
+    and the shared options of `cli`, but not the web app beside `cli`."""
+    command = tmp_path / "pipelines" / "marts" / "command.py"
+    command.parent.mkdir(parents=True)
+    (tmp_path / "pipelines" / "cli").mkdir()
+    (tmp_path / "pipelines" / "cli" / "options.py").write_text("", encoding="utf-8")
+    command.write_text("from pipelines.materialize import materialize\n"
+                       "from pipelines.cli.options import warehouse_option\n"
+                       "from pipelines.app import create_app\n", encoding="utf-8")
+    assert [v.split(": ", 1)[1] for v in _violations(tmp_path)] == [
+        "cli may not use app (layers: app is not below cli)"]

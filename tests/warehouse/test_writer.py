@@ -15,7 +15,7 @@ from pipelines.warehouse import WarehouseMissingError, connect, read_copy_path, 
 REPO = Path(__file__).resolve().parents[2]
 # Who may call publish(): the writer itself, Dagster's read-copy asset, `pmsw warehouse publish`.
 PUBLISHERS = {"pipelines/warehouse/writer.py", "pipelines/defs/warehouse/publish.py",
-              "pipelines/cli/warehouse.py"}
+              "pipelines/warehouse/command/warehouse.py"}
 
 
 def _published_markers(path: Path) -> list[int]:

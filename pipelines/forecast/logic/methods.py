@@ -6,7 +6,7 @@ books at the end of S for D, final(D) = OTB(D, D) the rooms of night D at its en
 
 What a forecast as of S may read (no leakage): the snapshots up to S, and final(D') only for
 nights D' < S (night S itself is still open on its business date). Every method here keeps to
-that; tests/transforms/test_forecast.py changes every row after S and checks S's forecast.
+that; tests/forecast/test_forecast.py changes every row after S and checks S's forecast.
 
 Methods (rooms of night D as of S):
 - last_year: final(D - 364), the same weekday a year earlier (h < 364 only).

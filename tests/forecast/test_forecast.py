@@ -352,7 +352,7 @@ def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None
     ly = table.filter(method="last_year", horizon_days=30)["wape_pct"].item()
     assert chosen.filter(horizon_days=30)["wape_pct"].item() < ly
     # on the same 91 nights, better than last year is the WAPEs' relative difference, inside
-    # its interval (tests/transforms/test_forecast_skill.py works the interval out by hand)
+    # its interval (tests/forecast/test_forecast_skill.py works the interval out by hand)
     row = chosen.filter(horizon_days=30).row(0, named=True)
     assert row["better_than_last_year_pct"] == pytest.approx(
         (ly - row["wape_pct"]) / ly * 100, abs=0.1)

@@ -17,7 +17,7 @@ from pipelines.forecast.logic.methods import (
     backtest,
     calibrated_band,
 )
-from tests.transforms.test_forecast import hotel_of, random_history
+from tests.forecast.test_forecast import hotel_of, random_history
 
 D = date.fromisoformat
 S = D("2026-06-01")
@@ -89,7 +89,7 @@ def test_the_calibrated_band_around_a_forecast_by_hand() -> None:
 
 
 def test_the_band_holds_its_nominal_coverage_on_simulated_histories() -> None:
-    """On random histories of 460 days (tests/transforms/test_forecast.py: weekday level,
+    """On random histories of 460 days (tests/forecast/test_forecast.py: weekday level,
     noise of +-6 rooms a night, a booking curve) of seeds 21-23, not used to choose the
     method, the chosen forecast's band, scored by the backtest on each one's last 91 nights
     (273 nights a horizon; one SE of a coverage about 2.4 points, more as nights close
