@@ -298,8 +298,9 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 ACCURACY_COLUMNS = (
     "horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms", "wape_pct",
-    "bias_rooms", "band_coverage_pct", "band_nominal_pct", "better_than_last_year_pct",
-    "better_than_last_year_low_pct", "better_than_last_year_high_pct", "in_use_now", "note")
+    "floor_wape_pct", "bias_rooms", "band_coverage_pct", "band_nominal_pct",
+    "better_than_last_year_pct", "better_than_last_year_low_pct",
+    "better_than_last_year_high_pct", "in_use_now", "note")
 FEW_NIGHTS = 28
 """Fewer nights scored than four weeks: the figure is one month's luck (forecast_skill)."""
 
@@ -361,7 +362,7 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
         "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
         "bias_rooms, band_coverage_pct, better_than_last_year_pct, "
-        "better_than_last_year_low_pct, better_than_last_year_high_pct "
+        "better_than_last_year_low_pct, better_than_last_year_high_pct, floor_wape_pct "
         "FROM mart.forecast_accuracy "
         "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
@@ -374,7 +375,7 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for r in rows:
         chosen = r[1] == "chosen"
         now = in_use.get(int(r[0])) if chosen else None
-        out.append((*r[:9], nominal if chosen else None, *r[9:12], now,
+        out.append((*r[:7], r[12], *r[7:9], nominal if chosen else None, *r[9:12], now,
                     _accuracy_note(str(r[1]), int(r[2]), r[9], now,
                                    last_year.get(int(r[0]), 0))))
     # a method the nights ahead use that has no row (never scored) gets one saying so
@@ -382,14 +383,26 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for horizon, parts in counts.items():
         for method, nights in parts:
             if (horizon, method) not in scored:
-                out.append((horizon, method, 0, *[None] * 10, f"{method} {nights}",
+                out.append((horizon, method, 0, *[None] * 11, f"{method} {nights}",
                             _unscored_note(method, nights)))
     out.sort(key=lambda row: int(str(row[0])))
     return Table(f"Forecast accuracy (rolling-origin backtest, rooms; `chosen` is the method "
                  f"each night used, its band's measured coverage beside the nominal "
-                 f"{nominal:.0f} %; better than last year with its 90 % interval) - "
+                 f"{nominal:.0f} %; better than last year with its 90 % interval; "
+                 f"{_floor_note(rows)}) - "
                  f"{q.prop.name} ({q.prop.code}), business date {q.prop.business_date}",
                  ACCURACY_COLUMNS, out)
+
+
+def _floor_note(rows: Sequence[tuple[object, ...]]) -> str:
+    """What floor_wape_pct is, or why it is empty (the last column of the rows read)."""
+    if any(r[-1] is not None for r in rows):
+        return ("floor_wape_pct: the simulator's floor, the WAPE of its level of each night "
+                "(its demand before the night's own noise, which no forecast reads) on the "
+                "same nights, the best a forecast of the level can do")
+    return ("no floor_wape_pct: the warehouse holds no simulator level of this hotel's nights "
+            "scored (core.sandbox_levels: only the sandbox's demo writes it, a real PMS has "
+            "none)")
 
 
 def _days(first: date, last: date) -> list[date]:
