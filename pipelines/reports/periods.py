@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from pipelines.metrics import change, change_unit, ratio
+from pipelines.metrics import change, change_unit, ratio, whole_rooms
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
 from pipelines.reports.room_statistics import ROOM_STATISTICS, room_statistics
@@ -49,7 +49,8 @@ class _Sums:
         sums = {"rooms_sold": self.sold, "rooms_available": self.available,
                 "room_revenue_net": self.room, "room_revenue_nights_net":
                     self.room if self.room_nights is None else self.room_nights}
-        return {"rooms_sold": int(self.sold), "rooms_available": int(self.available),
+        # whole rooms at display (a forecast's are fractions); the rates of the fractions
+        return {"rooms_sold": whole_rooms(self.sold), "rooms_available": int(self.available),
                 "occupancy_pct": ratio("occupancy_pct", sums),
                 "adr_net": ratio("adr_net", sums),
                 "revpar_net": ratio("revpar_net", sums),
@@ -210,7 +211,6 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
             sums.room_nights += Decimal(row[2])
         sums.available += Decimal(row[3])
         sums.on_books += int(row[4])
-    sums.sold = sums.sold.quantize(Decimal(1), ROUND_HALF_UP)
     sums.room = sums.room.quantize(CENT, ROUND_HALF_UP)
     if sums.room_nights is not None:
         sums.room_nights = sums.room_nights.quantize(CENT, ROUND_HALF_UP)
@@ -290,7 +290,9 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
     spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
     missing = (f"; budget of part of a month {spread}" if spread else "") + (
-        "; month_expected of F&B, other and total: none, no forecast of them yet") + "".join(
+        "; month_expected of F&B, other and total: none, no forecast of them yet"
+        "; month_expected rooms as whole rooms, half-up, its rates of the unrounded "
+        "forecast") + "".join(
         f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
@@ -421,6 +423,8 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(
         f"Months as they are expected to end (closed nights actual, the rest forecast; "
         f"revenue net of VAT, F&B and other ahead per room sold of the last {PER_ROOM_DAYS} "
-        f"closed days; vs = room revenue) - {q.prop.name} ({q.prop.code}), "
+        f"closed days; vs = room revenue; rooms as whole rooms, half-up, the total's of the "
+        f"months' unrounded sum, occupancy, ADR and RevPAR of the unrounded forecast) - "
+        f"{q.prop.name} ({q.prop.code}), "
         f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
         f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total, as_of=basis)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import duckdb
 
 from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, ForecastSettings
-from pipelines.metrics import ratio, share_pct
+from pipelines.metrics import ratio, share_pct, whole_rooms
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
 from pipelines.vocabulary import DEPARTMENTS
@@ -281,15 +281,19 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     as_of, first_night, last_night = span
     covered = (f"; it covers the nights {first_night} to {last_night}"
                if not rows and as_of is not None else "")
-    out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
+    # whole rooms at display; occupancy, revenue and ADR are the mart's, of the fractions
+    out = [(r[0], f"{r[0]:%a}", r[1], r[2], *(whole_rooms(v) for v in r[3:6]), *r[6:10])
+           for r in rows]
     # no band on the total: the nights' bands do not add (each holds 80 % of its night; their
     # sum holds more or less of the nights' sum as their errors move together or not)
     total = ("total", "", "", sum(int(r[2]) for r in rows),
-             sum((Decimal(r[3]) for r in rows), Decimal("0.00")), "", "", "",
+             whole_rooms(sum((Decimal(r[3]) for r in rows), Decimal("0.00"))), "", "", "",
              sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
     what = "none built yet" if as_of is None else f"as of {as_of}"
     return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
-                           "night's, the total has none; docs/forecast.md)")
+                           "night's, the total has none; rooms as whole rooms, half-up, the "
+                           "total's of the nights' unrounded sum; occupancy, revenue and ADR "
+                           "of the unrounded forecast; docs/forecast.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
