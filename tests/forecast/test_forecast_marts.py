@@ -105,7 +105,8 @@ def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -
                    count(*), sum(abs(l.rooms_level - f.rooms_otb)) / sum(f.rooms_otb) * 100
             FROM mart.forecast_accuracy a
             JOIN mart.otb_snapshots f ON f.property_id = a.property_id
-             AND f.days_before = 0 AND f.stay_date BETWEEN a.first_night AND a.last_night
+             AND f.snapshot_date = f.stay_date
+             AND f.stay_date BETWEEN a.first_night AND a.last_night
             JOIN core.sandbox_levels l ON l.property_id = f.property_id
              AND l.stay_date = f.stay_date
             WHERE a.method = 'chosen' GROUP BY ALL ORDER BY 1, 2""").fetchall()
