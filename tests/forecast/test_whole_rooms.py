@@ -74,3 +74,25 @@ def test_the_months_and_the_flash_rate_the_unrounded_rooms(fractions: Path) -> N
     ahead = _report(fractions, "flash-ahead")
     assert {r["rooms_forecast"] for r in ahead["rows"]} == {7}
     assert "rooms forecast as whole rooms, half-up" in ahead["report"]
+
+
+def test_the_months_band_is_the_months_own(hotel: Path) -> None:
+    """The mart's band of March's 16 nights ahead (mart.forecast_daily month_rooms_low /
+    _high, the same on each of them; tests/forecast/test_month_band.py computes it): 100.50 to
+    125.40 rooms. March's band adds its 78 rooms sold: 178.50 -> 179 to 203.40 -> 203 (whole
+    rooms, half-up); January and February, closed, are what they sold (93, 84); the total
+    has none (the months' bands do not add)."""
+    write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = 100.50, "
+                             "month_rooms_high = 125.40")
+    body = _report(hotel, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
+    assert [(r["month"], r["rooms_low"], r["rooms_expected"], r["rooms_high"])
+            for r in body["rows"]] == [("2026-01", 93, 93, 93), ("2026-02", 84, 84, 84),
+                                       ("2026-03", 179, 190, 203)]
+    assert (body["total"]["rooms_low"], body["total"]["rooms_high"]) == (None, None)
+    assert "the month's 80 % band, computed for the month" in body["report"]
+    # without the mart's band (too few past errors): none
+    write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = NULL, "
+                             "month_rooms_high = NULL")
+    march = _report(hotel, "forecast-months", "--from", "2026-03-01", "--to",
+                    "2026-03-31")["rows"][0]
+    assert (march["rooms_low"], march["rooms_high"]) == (None, None)

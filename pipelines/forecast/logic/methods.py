@@ -70,6 +70,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from pipelines.forecast.logic.month_band import month_bands
 from pipelines.forecast.logic.skill import SKILL_COLUMNS, skill
 from pipelines.vocabulary import Frame, lazy
 
@@ -1071,8 +1072,14 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     # the forecasts in use at the as-of dates scored: the band's calibration errors
     in_use = _pick(scored, choices(errors, scored.select("property_id", "as_of_date").unique(),
                                    s))
+    calibration = _in_use_errors(in_use, history)
     picked = _calibrate(_pick(forecasts, choices(errors, wanted, s)),
-                        calibrated_band(_in_use_errors(in_use, history), wanted, s))
+                        calibrated_band(calibration, wanted, s))
+    # the band of each month's rooms still to come, computed for the month (month_band.py)
+    months = month_bands(picked, calibration, HORIZONS, s.band_days, s.interval,
+                         s.band_min_nights)
+    picked = picked.with_columns(month=pl.col("stay_date").dt.truncate("1mo")).join(
+        months, on=["property_id", "as_of_date", "month"], how="left").drop("month")
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)
     otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
@@ -1107,6 +1114,8 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
             capacity=pl.col("capacity").cast(pl.Int32),
             rooms_limit=pl.col("cap").cast(pl.Int32),
             method="method",
+            month_rooms_low="month_rooms_low",
+            month_rooms_high="month_rooms_high",
         )
         .sort(KEY)
     )
