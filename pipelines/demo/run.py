@@ -20,6 +20,7 @@ import click
 
 from pipelines.demo.close import CLOSE_STREAMS, close_day, hand_over_the_day
 from pipelines.demo.config import DemoConfig, DemoError, start_clean
+from pipelines.demo.levels import store_levels
 from pipelines.demo.sandbox_admin import SandboxAdmin, hand_over_pos_files
 from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.demo.simulate import simulate_history
@@ -173,6 +174,10 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         for run in sync_all(codes, FINAL_STREAMS, final):
             note(f"{run.code}: {run.streams['folios']['rows']} folio rows, "
                  f"{run.streams['pos_ledger']['rows']} POS ledger lines")
+        # the simulator's level of each night played: the forecast's floor, as data
+        nights = store_levels(config.warehouse, admin, ids, config.start())
+        note(f"the simulator's level of {nights} nights stored (core.sandbox_levels, the "
+             "floor forecast-accuracy shows)")
     with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
                                 "segments, booking KPIs (polars)") as note:
         for run in sync_all(codes, (), marts=True):

@@ -3,6 +3,7 @@ and the hand-off of the POS ledger files the simulated POS writes."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,18 @@ class SandboxAdmin:
             raise DemoError(f"sandbox {path}: HTTP {response.status_code} {response.text}")
         data: dict[str, Any] = response.json()
         return data
+
+    def levels(self, property_id: int, first: date,
+               last: date) -> tuple[int, list[tuple[date, float]]]:
+        """The simulator's seed and its level of each night `first`..`last` of the hotel
+        (GET /_sandbox/levels: its demand before the night's own noise)."""
+        response = self._http.get("/levels", params={
+            "property_id": property_id, "first": first.isoformat(), "last": last.isoformat()})
+        if response.status_code != 200:
+            raise DemoError(f"sandbox /levels: HTTP {response.status_code} {response.text}")
+        body = response.json()
+        return int(body["seed"]), [(date.fromisoformat(row["night"]), float(row["rooms"]))
+                                   for row in body["levels"]]
 
     def advance(self, days: int, property_ids: list[int]) -> str:
         """Play `days` more days of the same simulation; the new business date."""

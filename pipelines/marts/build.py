@@ -285,7 +285,7 @@ def _forecast_daily(i: Inputs) -> pl.DataFrame:
 def _forecast_accuracy(i: Inputs) -> pl.DataFrame:
     errors = backtest(i.mart("otb_snapshots"), i.capacity(), i.settings.forecast,
                       scored=i.scored_forecasts())
-    return accuracy(errors, i.settings.forecast)
+    return accuracy(errors, i.settings.forecast, read.sandbox_levels(i.conn, i.pid))
 
 
 def _alerts(i: Inputs) -> pl.DataFrame:

@@ -127,6 +127,13 @@ def place(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
                  "FROM core.property WHERE property_id = ?", [property_id])
 
 
+def sandbox_levels(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:
+    """property_id, stay_date, rooms_level of core.sandbox_levels: the simulator's level of
+    each night (none for a real PMS), the floor forecast_accuracy scores."""
+    return frame(conn, "SELECT property_id::BIGINT AS property_id, stay_date, rooms_level "
+                 "FROM core.sandbox_levels WHERE property_id = ?", [property_id])
+
+
 def stored_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int) -> int:
     """The property's rows of `mart.<table>`."""
     return int(conn.execute(f"SELECT count(*) FROM mart.{table} WHERE property_id = ?",

@@ -119,6 +119,15 @@ def share_pct(part: object, whole: object) -> Decimal | None:
     return (Decimal(str(part)) * 100 / Decimal(str(whole))).quantize(CENT, ROUND_HALF_UP)
 
 
+def whole_rooms(rooms: object) -> int | None:
+    """Rooms as the user reads them: whole rooms, half-up (50.50 -> 51, 50.49 -> 50); None
+    stays None. Only at display: a figure computed from rooms (occupancy, ADR, RevPAR, a
+    total) takes the unrounded rooms, as the marts keep them (docs/kpi.md, "Whole rooms")."""
+    if rooms is None:
+        return None
+    return int(Decimal(str(rooms)).quantize(Decimal(1), ROUND_HALF_UP))
+
+
 def change_unit(name: str) -> str:
     """How a change of metric `name` is read: "pp" (points) for a percentage, else "%"."""
     return "pp" if METRICS[name].scale == 100 else "%"

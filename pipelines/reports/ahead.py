@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP
 
 import duckdb
 
-from pipelines.metrics import share_pct
+from pipelines.metrics import share_pct, whole_rooms
 from pipelines.reports.reports import CENT, Query, Table
 
 AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "rooms_available", "rooms_otb",
@@ -40,7 +40,8 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
             in rows:
         adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
         out.append((night, f"{night:%a}", arriving, departing, supply, otb,
-                    share_pct(otb, supply), adr_otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue))
+                    share_pct(otb, supply), adr_otb, otb_revenue, whole_rooms(fc), fc_occ,
+                    fc_adr, fc_revenue))
     held = {r[0] for r in rows}
     nights = (q.last - q.first).days + 1
     missing = [q.first + timedelta(days=i) for i in range(nights)
@@ -49,5 +50,7 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
            if missing else "")
     return Table(f"Manager's flash ahead {q.first} to {q.last} - {q.prop.name} "
                  f"({q.prop.code}), {q.prop.currency}, net of VAT: on the books and forecast "
-                 f"(mart.forecast_daily), arrivals and departures (mart.occupancy_daily){gap}",
+                 f"(mart.forecast_daily; rooms forecast as whole rooms, half-up, its "
+                 f"occupancy, ADR and revenue of the unrounded forecast), arrivals and "
+                 f"departures (mart.occupancy_daily){gap}",
                  AHEAD_COLUMNS, out)

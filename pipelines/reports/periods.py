@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from pipelines.metrics import change, change_unit, ratio
+from pipelines.metrics import change, change_unit, ratio, whole_rooms
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
 from pipelines.reports.room_statistics import ROOM_STATISTICS, room_statistics
@@ -42,6 +42,11 @@ class _Sums:
     same as `room` (a budget or a forecast has no fees)."""
     on_books: int = 0
     """Rooms on the books of the nights still ahead (an expected period only)."""
+    low: Decimal | None = None
+    high: Decimal | None = None
+    """An expected month's 80 % band of its rooms: the rooms sold of its closed nights + the
+    band of its rooms still to come computed for the month (mart.forecast_daily
+    month_rooms_low / _high); None without one, and on a sum of months (bands do not add)."""
 
     def values(self) -> dict[str, Decimal | int | None]:
         total = None if self.fnb is None or self.other is None else self.room + self.fnb \
@@ -49,7 +54,8 @@ class _Sums:
         sums = {"rooms_sold": self.sold, "rooms_available": self.available,
                 "room_revenue_net": self.room, "room_revenue_nights_net":
                     self.room if self.room_nights is None else self.room_nights}
-        return {"rooms_sold": int(self.sold), "rooms_available": int(self.available),
+        # whole rooms at display (a forecast's are fractions); the rates of the fractions
+        return {"rooms_sold": whole_rooms(self.sold), "rooms_available": int(self.available),
                 "occupancy_pct": ratio("occupancy_pct", sums),
                 "adr_net": ratio("adr_net", sums),
                 "revpar_net": ratio("revpar_net", sums),
@@ -188,7 +194,8 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
             "SELECT count(*), coalesce(sum(f.rooms_forecast), 0), "
             "coalesce(sum(f.room_revenue_forecast_net), 0), "
             "coalesce(sum(coalesce(o.rooms_available, f.capacity)), 0), "
-            "coalesce(sum(f.rooms_otb), 0) "
+            "coalesce(sum(f.rooms_otb), 0), max(f.month_rooms_low), max(f.month_rooms_high), "
+            "count(DISTINCT f.month_rooms_low) "
             "FROM mart.forecast_daily f LEFT JOIN mart.occupancy_daily o "
             "ON o.property_id = f.property_id AND o.stay_date = f.stay_date "
             "WHERE f.property_id = ? AND f.stay_date BETWEEN ? AND ? AND f.as_of_date = ("
@@ -198,6 +205,8 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
         if row[0] < (last - ahead_from).days + 1:
             return None
         rooms_ahead = Decimal(row[1])
+        if row[5] is not None and row[7] == 1 and row[0] == (last - ahead_from).days + 1:
+            sums.low, sums.high = sums.sold + Decimal(row[5]), sums.sold + Decimal(row[6])
         per_room = _per_room(conn, prop)
         if per_room is None or sums.fnb is None or sums.other is None:
             sums.fnb = sums.other = None
@@ -210,7 +219,8 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
             sums.room_nights += Decimal(row[2])
         sums.available += Decimal(row[3])
         sums.on_books += int(row[4])
-    sums.sold = sums.sold.quantize(Decimal(1), ROUND_HALF_UP)
+    else:  # every night closed: the month is what it sold
+        sums.low = sums.high = sums.sold
     sums.room = sums.room.quantize(CENT, ROUND_HALF_UP)
     if sums.room_nights is not None:
         sums.room_nights = sums.room_nights.quantize(CENT, ROUND_HALF_UP)
@@ -290,7 +300,9 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
     spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
     missing = (f"; budget of part of a month {spread}" if spread else "") + (
-        "; month_expected of F&B, other and total: none, no forecast of them yet") + "".join(
+        "; month_expected of F&B, other and total: none, no forecast of them yet"
+        "; month_expected rooms as whole rooms, half-up, its rates of the unrounded "
+        "forecast") + "".join(
         f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
@@ -318,10 +330,11 @@ def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
 
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
-                  "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net",
-                  "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net",
-                  "budget_rooms_sold", "budget_room_revenue_net", "vs_budget_pct",
-                  "last_year_rooms_sold", "last_year_room_revenue_net", "vs_last_year_pct")
+                  "rooms_low", "rooms_high", "occupancy_pct", "adr_net", "revpar_net",
+                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
+                  "total_revenue_net", "budget_rooms_sold", "budget_room_revenue_net",
+                  "vs_budget_pct", "last_year_rooms_sold", "last_year_room_revenue_net",
+                  "vs_last_year_pct")
 
 
 def _month_end(first: date) -> date:
@@ -354,7 +367,8 @@ def _month_row(label: str, nights: int, actual: int, expected: _Sums, budget: _S
                last_year: _Sums | None) -> tuple[Any, ...]:
     values = expected.values()
     return (label, nights, actual, expected.on_books, values["rooms_sold"],
-            values["occupancy_pct"], values["adr_net"], values["revpar_net"], expected.room,
+            whole_rooms(expected.low), whole_rooms(expected.high), values["occupancy_pct"],
+            values["adr_net"], values["revpar_net"], expected.room,
             values["food_beverage_revenue_net"], values["other_revenue_net"],
             values["total_revenue_net"],
             None if budget is None else int(budget.sold),
@@ -421,6 +435,11 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(
         f"Months as they are expected to end (closed nights actual, the rest forecast; "
         f"revenue net of VAT, F&B and other ahead per room sold of the last {PER_ROOM_DAYS} "
-        f"closed days; vs = room revenue) - {q.prop.name} ({q.prop.code}), "
+        f"closed days; vs = room revenue; rooms as whole rooms, half-up, the total's of the "
+        f"months' unrounded sum, occupancy, ADR and RevPAR of the unrounded forecast; "
+        f"rooms_low-rooms_high: the month's 80 % band, computed for the month (a closed "
+        f"month: what it sold), none on the total nor on a month with too few past errors "
+        f"to calibrate it; docs/forecast.md) - "
+        f"{q.prop.name} ({q.prop.code}), "
         f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
         f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total, as_of=basis)

@@ -112,7 +112,8 @@ Methods and their accuracy: docs/forecast.md. Examples:
            takes_range=False, help="""
 Backtest of the forecast methods: per horizon (1, 7, 14, 30, 60, 90 days) and method, MAE
 in rooms, WAPE and bias over the last 91 nights realized, and how much better than the same
-night last year with its 90 % interval.
+night last year with its 90 % interval. Beside each WAPE the simulator's floor (the WAPE of
+its level of each night, which no forecast reads) where the data come from the sandbox's demo.
 
 docs/forecast.md, "How sure the figures are". Examples:
   pmsw report forecast-accuracy --property ROMA01

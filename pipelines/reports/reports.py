@@ -13,7 +13,7 @@ from typing import Any, Literal
 import duckdb
 
 from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, ForecastSettings
-from pipelines.metrics import ratio, share_pct
+from pipelines.metrics import ratio, share_pct, whole_rooms
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
 from pipelines.vocabulary import DEPARTMENTS
@@ -281,15 +281,19 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     as_of, first_night, last_night = span
     covered = (f"; it covers the nights {first_night} to {last_night}"
                if not rows and as_of is not None else "")
-    out = [(r[0], f"{r[0]:%a}", *r[1:10]) for r in rows]
+    # whole rooms at display; occupancy, revenue and ADR are the mart's, of the fractions
+    out = [(r[0], f"{r[0]:%a}", r[1], r[2], *(whole_rooms(v) for v in r[3:6]), *r[6:10])
+           for r in rows]
     # no band on the total: the nights' bands do not add (each holds 80 % of its night; their
     # sum holds more or less of the nights' sum as their errors move together or not)
     total = ("total", "", "", sum(int(r[2]) for r in rows),
-             sum((Decimal(r[3]) for r in rows), Decimal("0.00")), "", "", "",
+             whole_rooms(sum((Decimal(r[3]) for r in rows), Decimal("0.00"))), "", "", "",
              sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
     what = "none built yet" if as_of is None else f"as of {as_of}"
     return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
-                           "night's, the total has none; docs/forecast.md)")
+                           "night's, the total has none; rooms as whole rooms, half-up, the "
+                           "total's of the nights' unrounded sum; occupancy, revenue and ADR "
+                           "of the unrounded forecast; docs/forecast.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
@@ -298,8 +302,9 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 ACCURACY_COLUMNS = (
     "horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms", "wape_pct",
-    "bias_rooms", "band_coverage_pct", "band_nominal_pct", "better_than_last_year_pct",
-    "better_than_last_year_low_pct", "better_than_last_year_high_pct", "in_use_now", "note")
+    "floor_wape_pct", "bias_rooms", "band_coverage_pct", "band_nominal_pct",
+    "better_than_last_year_pct", "better_than_last_year_low_pct",
+    "better_than_last_year_high_pct", "in_use_now", "note")
 FEW_NIGHTS = 28
 """Fewer nights scored than four weeks: the figure is one month's luck (forecast_skill)."""
 
@@ -361,7 +366,7 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
         "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
         "bias_rooms, band_coverage_pct, better_than_last_year_pct, "
-        "better_than_last_year_low_pct, better_than_last_year_high_pct "
+        "better_than_last_year_low_pct, better_than_last_year_high_pct, floor_wape_pct "
         "FROM mart.forecast_accuracy "
         "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
@@ -374,7 +379,7 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for r in rows:
         chosen = r[1] == "chosen"
         now = in_use.get(int(r[0])) if chosen else None
-        out.append((*r[:9], nominal if chosen else None, *r[9:12], now,
+        out.append((*r[:7], r[12], *r[7:9], nominal if chosen else None, *r[9:12], now,
                     _accuracy_note(str(r[1]), int(r[2]), r[9], now,
                                    last_year.get(int(r[0]), 0))))
     # a method the nights ahead use that has no row (never scored) gets one saying so
@@ -382,14 +387,26 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for horizon, parts in counts.items():
         for method, nights in parts:
             if (horizon, method) not in scored:
-                out.append((horizon, method, 0, *[None] * 10, f"{method} {nights}",
+                out.append((horizon, method, 0, *[None] * 11, f"{method} {nights}",
                             _unscored_note(method, nights)))
     out.sort(key=lambda row: int(str(row[0])))
     return Table(f"Forecast accuracy (rolling-origin backtest, rooms; `chosen` is the method "
                  f"each night used, its band's measured coverage beside the nominal "
-                 f"{nominal:.0f} %; better than last year with its 90 % interval) - "
+                 f"{nominal:.0f} %; better than last year with its 90 % interval; "
+                 f"{_floor_note(rows)}) - "
                  f"{q.prop.name} ({q.prop.code}), business date {q.prop.business_date}",
                  ACCURACY_COLUMNS, out)
+
+
+def _floor_note(rows: Sequence[tuple[object, ...]]) -> str:
+    """What floor_wape_pct is, or why it is empty (the last column of the rows read)."""
+    if any(r[-1] is not None for r in rows):
+        return ("floor_wape_pct: the simulator's floor, the WAPE of its level of each night "
+                "(its demand before the night's own noise, which no forecast reads) on the "
+                "same nights, the best a forecast of the level can do")
+    return ("no floor_wape_pct: the warehouse holds no simulator level of this hotel's nights "
+            "scored (core.sandbox_levels: only the sandbox's demo writes it, a real PMS has "
+            "none)")
 
 
 def _days(first: date, last: date) -> list[date]:

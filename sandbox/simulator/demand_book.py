@@ -109,6 +109,22 @@ def night_targets(params: DemandParams, hotel: HotelProfile, seed: int, year: in
             for night, s in shape.items()}
 
 
+def night_levels(params: DemandParams, hotel: HotelProfile, seed: int, first: date,
+                 last: date) -> dict[date, float]:
+    """The level of each night from `first` to `last`: the rooms `night_targets` plans without
+    the night's own noise (weekday shape x dated events x the month's occupancy with its
+    trend, capped), what the hotel expects to sell before its luck. No forecast can read it:
+    the best a forecast of the level can do is to score as it does (docs/forecast.md, "The
+    simulator's floor")."""
+    level = replace(params, night_noise=0.0)
+    found: dict[date, float] = {}
+    year, month = first.year, first.month
+    while (year, month) <= (last.year, last.month):
+        found.update(night_targets(level, hotel, seed, year, month))
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return {night: rooms for night, rooms in sorted(found.items()) if first <= night <= last}
+
+
 class DemandBook:
     """The plans of one hotel, drawn arrival date by arrival date from `origin`."""
 

@@ -81,7 +81,7 @@ def hotel(warehouse: Path) -> Path:
         conn.execute("""
             INSERT INTO mart.forecast_daily
             SELECT 1, DATE '2026-03-16', CAST(d AS DATE), 0, 4, 400, 7, 6, 8, 700, 100, 70, 10,
-                   10, 'additive_pickup'
+                   10, 'additive_pickup', NULL, NULL
             FROM range(DATE '2026-03-16', DATE '2026-04-01', INTERVAL 1 DAY) t(d)""")
         publish(conn, warehouse)  # the reports read the read copy
     finally:

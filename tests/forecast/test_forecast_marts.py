@@ -91,6 +91,44 @@ def test_forecast_accuracy_scores_each_horizon(warehouse: Path) -> None:
     assert method_bands == (0,)  # the methods have no band
 
 
+def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -> None:
+    """The demo stored the simulator's level of every night it played (core.sandbox_levels,
+    from GET /_sandbox/levels); each `chosen` row's floor is the WAPE of those levels against
+    the nights' finals (rooms on the books at the end of the night) over the nights it
+    scored, recomputed here in SQL; the report shows it beside the WAPE (issue 49 item 5)."""
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        stored = dict(conn.execute(
+            "SELECT property_id, count(*) FROM core.sandbox_levels GROUP BY 1").fetchall())
+        got = conn.execute("""
+            SELECT a.property_id, a.horizon_days, a.forecasts, a.floor_wape_pct,
+                   count(*), sum(abs(l.rooms_level - f.rooms_otb)) / sum(f.rooms_otb) * 100
+            FROM mart.forecast_accuracy a
+            JOIN mart.otb_snapshots f ON f.property_id = a.property_id
+             AND f.snapshot_date = f.stay_date
+             AND f.stay_date BETWEEN a.first_night AND a.last_night
+            JOIN core.sandbox_levels l ON l.property_id = f.property_id
+             AND l.stay_date = f.stay_date
+            WHERE a.method = 'chosen' GROUP BY ALL ORDER BY 1, 2""").fetchall()
+    finally:
+        conn.close()
+    assert set(stored) == {1, 2}
+    assert [(r[0], r[1]) for r in got] == [(p, h) for p in (1, 2) for h in HORIZONS]
+    for _, _, forecasts, floor, nights, by_hand in got:
+        assert nights == forecasts  # every night chosen scored has its level
+        assert floor is not None
+        assert abs(float(floor) - by_hand) <= 0.006
+    done = CliRunner().invoke(main, ["report", "forecast-accuracy", "--warehouse",
+                                     str(warehouse), "--property", "ROMA01", "--format",
+                                     "json"])
+    assert done.exit_code == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert "floor_wape_pct: the simulator's floor" in body["report"]
+    floors = {r["horizon_days"]: r["floor_wape_pct"] for r in body["rows"]
+              if r["method"] == CHOSEN}
+    assert floors == {h: float(f) for p, h, _, f, _, _ in got if p == 1}
+
+
 def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     runner = CliRunner()
     done = runner.invoke(main, ["report", "forecast-accuracy", "--warehouse", str(warehouse),
@@ -147,6 +185,7 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
     body = json.loads(done.stdout)
     assert len(body["rows"]) >= 11  # 12 months; the 12th when 365 nights reach its end
     conn = duckdb.connect(str(warehouse), read_only=True)
+    unrounded = Decimal(0)
     try:
         for row in body["rows"]:
             got = conn.execute("""
@@ -162,10 +201,15 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
                           AND stay_date >= business_date)""", [row["month"]]).fetchone()
             assert got is not None
             assert row["rooms_actual"] == got[0], row
+            unrounded += Decimal(got[0]) + Decimal(got[1])
+            # the month's own band (issue 49 item 2), where the errors calibrate one
+            if row["rooms_low"] is not None:
+                assert row["rooms_low"] <= row["rooms_expected"] <= row["rooms_high"], row
             expected = (Decimal(got[0]) + Decimal(got[1])).quantize(Decimal(1), ROUND_HALF_UP)
             assert row["rooms_expected"] == expected, row
     finally:
         conn.close()
-    assert body["total"]["rooms_expected"] == sum(r["rooms_expected"] for r in body["rows"])
+    # whole rooms at display: the total rounds the months' unrounded sum (issue 49 item 3)
+    assert body["total"]["rooms_expected"] == unrounded.quantize(Decimal(1), ROUND_HALF_UP)
     assert body["total"]["room_revenue_net"] == pytest.approx(
         sum(r["room_revenue_net"] for r in body["rows"]))

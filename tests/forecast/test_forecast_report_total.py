@@ -14,8 +14,9 @@ from pipelines.warehouse.connection import connect
 
 def test_the_total_adds_rooms_and_revenue_but_no_band(tmp_path: Path) -> None:
     """Three nights: on the books 10 + 20 + 30 = 60, forecast 12.50 + 22.25 + 31.00 = 65.75
-    rooms, revenue 1,000.00 + 2,000.50 + 3,000.25 = 6,000.75; bands 10-15, 20-25, 30-33 shown
-    night by night, none on the total (their sum, 60 to 73, is no 80 % band of the sum)."""
+    rooms, shown as whole rooms half-up (13, 22, 31; the total 65.75 -> 66), revenue
+    1,000.00 + 2,000.50 + 3,000.25 = 6,000.75; bands 10-15, 20-25, 30-33 shown night by
+    night, none on the total (their sum, 60 to 73, is no 80 % band of the sum)."""
     conn = connect(tmp_path / "w.duckdb")
     try:
         as_of = date(2026, 11, 28)
@@ -31,12 +32,10 @@ def test_the_total_adds_rooms_and_revenue_but_no_band(tmp_path: Path) -> None:
         table = forecast(conn, Query(prop, as_of, as_of + timedelta(days=2)))
     finally:
         conn.close()
-    assert [r[5:7] for r in table.rows] == [(Decimal("10.00"), Decimal("15.00")),
-                                           (Decimal("20.00"), Decimal("25.00")),
-                                           (Decimal("30.00"), Decimal("33.00"))]
+    assert [r[4:7] for r in table.rows] == [(13, 10, 15), (22, 20, 25), (31, 30, 33)]
     assert table.total is not None
     total = dict(zip(table.columns, table.total, strict=True))
     assert (total["rooms_otb"], total["rooms_forecast"], total["room_revenue_net"]) == (
-        60, Decimal("65.75"), Decimal("6000.75"))
+        60, 66, Decimal("6000.75"))
     assert (total["rooms_low"], total["rooms_high"]) == ("", "")
     assert "the total has none" in table.title

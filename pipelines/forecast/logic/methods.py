@@ -70,6 +70,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from pipelines.forecast.logic.month_band import month_bands
 from pipelines.forecast.logic.skill import SKILL_COLUMNS, skill
 from pipelines.vocabulary import Frame, lazy
 
@@ -983,16 +984,27 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     )
 
 
-def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> pl.DataFrame:
+LEVELS_SCHEMA = pl.Schema({"property_id": pl.Int64, "stay_date": pl.Date,
+                           "rooms_level": pl.Float64})
+"""core.sandbox_levels as `accuracy` reads it: the simulator's level of each night."""
+
+
+def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
+             levels: pl.DataFrame | None = None) -> pl.DataFrame:
     """mart.forecast_accuracy from `backtest`: per property, horizon and method, over the
     forecasts of the nights of the last `backtest_days` realized: forecasts, actual rooms,
     MAE (rooms), WAPE (% of actual rooms), bias (mean forecast - actual, rooms), the share
-    of the actual rooms inside the band (`chosen` only), and how much better than last_year,
-    with its 90 % interval (forecast_skill.skill)."""
+    of the actual rooms inside the band (`chosen` only), how much better than last_year,
+    with its 90 % interval (forecast_skill.skill), and the simulator's floor: the WAPE of
+    `levels` (property_id, stay_date, rooms_level: each night's level, which no forecast
+    reads) on the same nights, NULL unless every night scored has a level."""
     s = settings or ForecastSettings()
     last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
+    level = (pl.DataFrame(schema=LEVELS_SCHEMA) if levels is None
+             else levels.select(list(LEVELS_SCHEMA)).cast(LEVELS_SCHEMA))
     scored = errors.join(last, on="property_id").filter(
-        (pl.col("last_night") - pl.col("stay_date")).dt.total_days() < s.backtest_days)
+        (pl.col("last_night") - pl.col("stay_date")).dt.total_days() < s.backtest_days
+    ).join(level, on=["property_id", "stay_date"], how="left")
     error = pl.col("rooms_forecast") - pl.col("rooms_actual")
     return (
         scored.group_by("property_id", "horizon_days", "method")
@@ -1005,20 +1017,24 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None) -> 
             bias_rooms=error.mean(),
             band_coverage_pct=pl.col("rooms_actual").is_between(
                 pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100,
+            floor_abs=(pl.col("rooms_level") - pl.col("rooms_actual")).abs().sum(),
+            no_level=pl.col("rooms_level").is_null().any(),
         )
         .with_columns(
             wape_pct=pl.when(pl.col("rooms_actual") > 0)
             .then(pl.col("sum_abs") / pl.col("rooms_actual") * 100),
+            floor_wape_pct=pl.when(pl.col("rooms_actual") > 0, ~pl.col("no_level"))
+            .then((pl.col("floor_abs") / pl.col("rooms_actual") * 100).round(2)),
             mae_rooms=pl.col("mae_rooms").round(2),
             bias_rooms=pl.col("bias_rooms").round(2),
         )
         .with_columns(wape_pct=pl.col("wape_pct").round(2),
                       band_coverage_pct=pl.col("band_coverage_pct").round(2))
-        .drop("sum_abs")
+        .drop("sum_abs", "floor_abs", "no_level")
         .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
                 "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms",
-                "band_coverage_pct", *SKILL_COLUMNS)
+                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct")
         .sort("property_id", "horizon_days", "method")
     )
 
@@ -1056,8 +1072,14 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     # the forecasts in use at the as-of dates scored: the band's calibration errors
     in_use = _pick(scored, choices(errors, scored.select("property_id", "as_of_date").unique(),
                                    s))
+    calibration = _in_use_errors(in_use, history)
     picked = _calibrate(_pick(forecasts, choices(errors, wanted, s)),
-                        calibrated_band(_in_use_errors(in_use, history), wanted, s))
+                        calibrated_band(calibration, wanted, s))
+    # the band of each month's rooms still to come, computed for the month (month_band.py)
+    months = month_bands(picked, calibration, HORIZONS, s.band_days, s.interval,
+                         s.band_min_nights)
+    picked = picked.with_columns(month=pl.col("stay_date").dt.truncate("1mo")).join(
+        months, on=["property_id", "as_of_date", "month"], how="left").drop("month")
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)
     otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
@@ -1092,6 +1114,8 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
             capacity=pl.col("capacity").cast(pl.Int32),
             rooms_limit=pl.col("cap").cast(pl.Int32),
             method="method",
+            month_rooms_low="month_rooms_low",
+            month_rooms_high="month_rooms_high",
         )
         .sort(KEY)
     )

@@ -14,17 +14,22 @@ The CLI talks to these endpoints through `sandbox.cli._admin_call`.
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...clock import SimulatedClock
 from ...db import all_rows, one, transaction, ts
-from ...errors import not_found
+from ...errors import not_found, rule_violation
 from ...seed import seed as seed_database
 from ...seed import stored_group
 from ...services.webhooks import stop_webhooks_of_key
+from ...settings import stored_demand
+from ...simulator.demand_book import night_levels
+from ...simulator.hotel import load_hotel
+from ...simulator.params import SimParams
 from ..deps import get_state
 from ..faults import FaultConfig
 from ..state import ServerState
@@ -143,3 +148,32 @@ async def get_clock(state: State) -> dict[str, Any]:
         "simulated": isinstance(state.clock, SimulatedClock),
         "business_dates": {str(row["id"]): row["business_date"] for row in dates},
     }
+
+
+LEVEL_SPAN_DAYS = 3660
+"""The most nights one call of GET /_sandbox/levels answers."""
+
+
+@router.get("/levels")
+async def get_levels(state: State, property_id: Annotated[int, Query()],
+                     first: Annotated[date, Query()],
+                     last: Annotated[date, Query()]) -> dict[str, Any]:
+    """The simulator's level of each night from `first` to `last` of a simulated hotel: the
+    rooms its demand plans before the night's own noise (`night_levels`), which no API v1
+    call shows; the floor of any forecast of the hotel (docs/forecast.md)."""
+    if last < first:
+        raise rule_violation(f"last {last} is before first {first}", field="last")
+    if (last - first).days >= LEVEL_SPAN_DAYS:
+        raise rule_violation(f"at most {LEVEL_SPAN_DAYS} nights a call, not "
+                             f"{(last - first).days + 1}", field="last")
+    if one(state.conn, "SELECT id FROM properties WHERE id = ?", property_id) is None:
+        raise not_found(f"property {property_id}")
+    seed, _ = stored_demand(state.conn)
+    if seed is None:
+        raise rule_violation("no simulation stored in this database (settings.sim_seed): "
+                             "its nights have no level", field="seed")
+    profile = load_hotel(state.conn, property_id).profile
+    levels = night_levels(SimParams().demand, profile, seed, first, last)
+    return {"property_id": property_id, "seed": seed,
+            "levels": [{"night": night.isoformat(), "rooms": round(rooms, 6)}
+                       for night, rooms in levels.items()]}
