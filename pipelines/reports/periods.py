@@ -318,8 +318,9 @@ def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
 
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
-                  "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net",
-                  "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net",
+                  "occupancy_expected_pct", "adr_expected_net", "revpar_expected_net",
+                  "room_revenue_expected_net", "food_beverage_revenue_expected_net",
+                  "other_revenue_expected_net", "total_revenue_expected_net",
                   "budget_rooms_sold", "budget_room_revenue_net", "vs_budget_pct",
                   "last_year_rooms_sold", "last_year_room_revenue_net", "vs_last_year_pct")
 

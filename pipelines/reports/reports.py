@@ -292,12 +292,12 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                            "night's, the total has none; docs/forecast.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
-                  "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
-                  "method"), out, total)
+                  "rooms_low", "rooms_high", "occupancy_forecast_pct",
+                  "room_revenue_forecast_net", "adr_forecast_net", "method"), out, total)
 
 
 ACCURACY_COLUMNS = (
-    "horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms", "wape_pct",
+    "horizon_days", "method", "nights_scored", "first_night", "last_night", "mae_rooms", "wape_pct",
     "bias_rooms", "band_coverage_pct", "band_nominal_pct", "better_than_last_year_pct",
     "better_than_last_year_low_pct", "better_than_last_year_high_pct", "in_use_now", "note")
 FEW_NIGHTS = 28

@@ -213,7 +213,7 @@ def test_the_next_30_nights_on_the_books(warehouse: Path, code: str) -> None:
             "v_pickup_7_30": pickup_view.get(night, 0)})
         # one supply for every occupancy: the forecast's divides by the same rooms
         assert_one_value(f"forecast occupancy {night}", {
-            "forecast": forecast[night]["occupancy_pct"],
+            "forecast": forecast[night]["occupancy_forecast_pct"],
             "rooms_forecast / rooms_available": Decimal(100) * Decimal(
                 str(forecast[night]["rooms_forecast"])) / row["rooms_available"]})
     totals = {"occupancy": sum(r["rooms_sold"] + comp[n] for n, r in nights.items()),

@@ -167,5 +167,5 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
     finally:
         conn.close()
     assert body["total"]["rooms_expected"] == sum(r["rooms_expected"] for r in body["rows"])
-    assert body["total"]["room_revenue_net"] == pytest.approx(
-        sum(r["room_revenue_net"] for r in body["rows"]))
+    assert body["total"]["room_revenue_expected_net"] == pytest.approx(
+        sum(r["room_revenue_expected_net"] for r in body["rows"]))
