@@ -333,9 +333,12 @@ def _unscored_note(method: str, nights: int) -> str:
     if method == ON_THE_BOOKS:
         return (f"in use now for {nights} nights ahead: the books alone, no method had the "
                 f"history it needs for them; nothing to score{empty}")
+    needs = ("snapshots of past nights taken that many days before them"
+             if method.endswith("_pickup") and not method.startswith("last_year")
+             else "the nights a year back")
     return (f"in use now for {nights} nights ahead, never scored: it forecast none of the "
-            "nights scored (it needs history, a year back, the warehouse does not hold for "
-            f"them){empty}")
+            f"nights scored (it needs history the warehouse does not hold for them: {needs})"
+            f"{empty}")
 
 
 def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None,
