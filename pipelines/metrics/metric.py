@@ -55,8 +55,7 @@ def at(as_of: str, *metrics: Metric) -> tuple[Metric, ...]:
     return tuple(replace(m, as_of=m.as_of or as_of) for m in metrics)
 
 
-NIGHT = ("the night (stay date): actual once lived (before the business date), on the books "
-         "at the last sync for the nights ahead")
+NIGHT = "the night: actual once lived, on the books at the last sync ahead"
 POSTED = "the posting date (a business date)"
 SNAPSHOT = ("the snapshot the report stands on, named in its As-of line: pickup, pace and "
             "alerts the last closed business date unless --as-of; forecast, flash-ahead and "
