@@ -44,16 +44,18 @@ _LAST_YEAR = at(
 )
 _FORECAST = at(
     FORECAST,
-    Metric("rooms_forecast", "rooms the night is forecast to end with (mart.forecast_daily "
-           "of its latest as-of date; the method in `method`)"),
+    Metric("rooms_forecast", "rooms on the books the night is forecast to end with, OTB(D, D): "
+           "complimentary rooms in, as rooms_otb, not rooms_sold (the method in `method`)"),
     Metric("rooms_low", "the low end of the night's forecast band (band_nominal_pct of "
            "nights inside it, by design)"),
     Metric("rooms_high", "the high end of the night's forecast band"),
     Metric("occupancy_forecast_pct", "rooms forecast over every room of the property (the "
-           "STR supply, as occupancy_pct)", "rooms_forecast", "rooms_available", 100),
+           "STR supply, as occupancy_pct; complimentary rooms in, as rooms_forecast)",
+           "rooms_forecast", "rooms_available", 100),
     Metric("room_revenue_forecast_net", "room revenue the night is forecast to end with, net "
            "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees"),
-    Metric("adr_forecast_net", "room revenue forecast per room forecast",
+    Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
+           "rooms in, at 0.00)",
            "room_revenue_forecast_net", "rooms_forecast"),
 )
 _BUDGET = at(
@@ -71,7 +73,7 @@ _EXPECTED = at(
     Metric("nights_closed", "nights of the month up to the last closed business date"),
     Metric("rooms_actual", "rooms_sold of the month's closed nights"),
     Metric("rooms_expected", "a month as it is expected to end: rooms_sold of its closed "
-           "nights + rooms_forecast of the others"),
+           "nights + rooms_forecast of the others (complimentary rooms in, its basis)"),
     Metric("room_revenue_expected_net", "room_revenue_net of the closed nights + "
            "room_revenue_forecast_net of the others"),
     Metric("occupancy_expected_pct", "occupancy_pct of the month as expected: rooms_expected "
