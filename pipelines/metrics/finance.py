@@ -21,8 +21,11 @@ _REVENUE = at(
            "food_beverage_revenue_net)"),
     Metric("other_net", "other revenue lines by posting date, net of VAT (= "
            "other_revenue_net)"),
-    Metric("total_revenue_gross", "revenue lines by posting date, VAT included; city tax "
-           "apart"),
+    Metric("total_revenue_posted_net", "revenue lines by posting date, net of VAT; city tax "
+           "apart (total_revenue_net takes the rooms by the night they pay: the two differ by "
+           "night charges posted on another date, the tie-out's explained_net)"),
+    Metric("total_revenue_posted_gross", "revenue lines by posting date, VAT included; city "
+           "tax apart"),
     Metric("city_tax", "city tax charged on the folios by posting date, gross (no VAT); "
            "never revenue"),
 )

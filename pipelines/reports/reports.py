@@ -229,7 +229,8 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """One column per department of `DEPARTMENTS` (the one definition the marts use): the net
     of each revenue department, the totals, then the gross of each department that is not
-    revenue (city tax)."""
+    revenue (city tax). All by posting date: the totals are `total_revenue_posted_*`, not
+    `total_revenue_net` (rooms by the night they pay, docs/kpi.md)."""
     earning = [d for d in DEPARTMENTS if d.is_revenue]
     apart = [d for d in DEPARTMENTS if not d.is_revenue]
     sums = [f"sum(revenue_net) FILTER (WHERE department = '{d.code}')" for d in earning]
@@ -246,8 +247,8 @@ def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         if clean else None
     return Table(_title(q, "Revenue by posting date and department (city tax apart, not "
                            "revenue)"),
-                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_net",
-                  "total_revenue_gross", *[d.column for d in apart]), clean, total)
+                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_posted_net",
+                  "total_revenue_posted_gross", *[d.column for d in apart]), clean, total)
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

@@ -138,7 +138,9 @@ def test_month_to_date_of_the_last_closed_day(warehouse: Path, parquet: Path,
                                  "segments": segments["adr_net"]})
     for figure, column in (("food_beverage_revenue_net", "food_beverage_net"),
                            ("other_revenue_net", "other_net"),
-                           ("total_revenue_net", "total_revenue_net")):
+                           # by posting date against rooms by night: equal while no night
+                           # charge is posted on another date (none on the demo)
+                           ("total_revenue_net", "total_revenue_posted_net")):
         assert_one_value(figure, {"revenue": revenue[column], "flash mtd": mtd[figure]})
 
 
