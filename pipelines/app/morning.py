@@ -34,7 +34,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("stly_revenue_otb_net", "pace", "stly_revenue_otb_net"),
     ("ly_actual_room_revenue_net", "pace", "ly_actual_room_revenue_net"),
     ("adr_otb_net", "occupancy", "adr_net"),
-    ("adr_forecast_net", "forecast", "adr_net"),
+    ("adr_forecast_net", "forecast", "adr_forecast_net"),
 )
 """Each column of the nights' table and where it comes from (docs/app.md lists them)."""
 

@@ -8,50 +8,14 @@ and in percent of the base for anything else (`change`); a share of a total is `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-CENT = Decimal("0.01")
+from pipelines.metrics.ahead import AHEAD
+from pipelines.metrics.finance import FINANCE
+from pipelines.metrics.metric import CENT, NIGHT, POSTED, SNAPSHOT, Metric, at
 
-
-@dataclass(frozen=True)
-class Metric:
-    name: str
-    basis: str
-    """What it counts or divides, in words: supply, fees in or out, net or gross."""
-    numerator: str | None = None
-    denominator: str | None = None
-    scale: int = 1
-    """100 for a percentage."""
-
-    @property
-    def is_ratio(self) -> bool:
-        return self.numerator is not None
-
-    @property
-    def formula(self) -> str:
-        """As docs/kpi.md writes it: `adr_net = room_revenue_nights_net / rooms_sold`."""
-        if not self.is_ratio:
-            return self.name
-        times = " \u00d7 100" if self.scale == 100 else ""  # x, as docs/kpi.md prints it
-        return f"{self.name} = {self.numerator} / {self.denominator}{times}"
-
-    def of(self, sums: Mapping[str, object]) -> Decimal | None:
-        """The ratio of these sums, half-up to the cent; None when a sum is missing or the
-        denominator is 0. A sum metric returns its sum."""
-        if not self.is_ratio:
-            value = sums.get(self.name)
-            return None if value is None else Decimal(str(value))
-        assert self.numerator is not None
-        assert self.denominator is not None
-        num, den = sums.get(self.numerator), sums.get(self.denominator)
-        if num is None or den is None or not den:
-            return None
-        return (Decimal(str(num)) * self.scale / Decimal(str(den))).quantize(CENT,
-                                                                             ROUND_HALF_UP)
-
-
-_SUMS = (
+_SUMS = at(
+    NIGHT,
     Metric("rooms_available", "supply: every room of the property each night (STR / USALI; "
            "out-of-order rooms stay in)"),
     Metric("rooms_available_net_ooo", "supply less the rooms out of order that night"),
@@ -69,27 +33,32 @@ _SUMS = (
     Metric("no_shows", "room entries due to arrive that date that did not come"),
     Metric("walk_ins", "arrivals booked on the walk_in channel (no booking before the desk)"),
     Metric("reservations_made", "firm bookings made that date (local time), whatever came of "
-           "them"),
+           "them", as_of="the date made"),
     Metric("cancellations_made", "room entries the guest cancelled that date (local date of "
-           "the stay.cancelled event)"),
+           "the stay.cancelled event)", as_of="the date cancelled"),
     Metric("room_revenue_nights_net", "room revenue of the nights sold, net of VAT, fees apart"),
     Metric("room_revenue_fees_net", "no-show, cancellation and early-departure fees, net of VAT"),
     Metric("room_revenue_net", "rooms revenue: nights and fees, net of VAT (ties to the folios' "
            "accommodation lines)"),
-    Metric("food_beverage_revenue_net", "food and beverage revenue posted, net of VAT"),
-    Metric("other_revenue_net", "other revenue posted (not rooms, not F&B), net of VAT"),
+    Metric("food_beverage_revenue_net", "food and beverage revenue posted, net of VAT",
+           as_of=POSTED),
+    Metric("other_revenue_net", "other revenue posted (not rooms, not F&B), net of VAT",
+           as_of=POSTED),
     Metric("total_revenue_net", "rooms + F&B + other revenue, net of VAT; city tax is never "
-           "revenue"),
+           "revenue", as_of="rooms by the night, F&B and other by the posting date"),
     Metric("rooms_otb", "room nights on the books at the end of the snapshot date (options "
-           "apart)"),
+           "apart)", as_of=SNAPSHOT),
     Metric("revenue_otb_net", "room revenue of the nights on the books at the end of the "
-           "snapshot date, net of VAT (options apart)"),
+           "snapshot date, net of VAT (options apart)", as_of=SNAPSHOT),
     Metric("ly_actual_rooms_sold", "last year's actual: rooms_sold of the night 364 days "
-           "earlier (same weekday; a holiday or event: last year's same one), once lived"),
+           "earlier (same weekday; a holiday or event: last year's same one), once lived",
+           as_of="last year's night, final"),
     Metric("ly_actual_room_revenue_net", "last year's actual: room_revenue_net (nights and "
-           "fees) of last year's same night (as ly_actual_rooms_sold), once lived"),
+           "fees) of last year's same night (as ly_actual_rooms_sold), once lived",
+           as_of="last year's night, final"),
 )
-_RATIOS = (
+_RATIOS = at(
+    NIGHT,
     Metric("occupancy_pct", "rooms sold over every room of the property", "rooms_sold",
            "rooms_available", 100),
     Metric("occupancy_net_ooo_pct", "rooms sold over the rooms not out of order", "rooms_sold",
@@ -103,7 +72,18 @@ _RATIOS = (
     Metric("trevpar_net", "total revenue per room available", "total_revenue_net",
            "rooms_available"),
 )
-METRICS: dict[str, Metric] = {m.name: m for m in (*_SUMS, *_RATIOS)}
+_SHARES = at(
+    NIGHT,
+    Metric("rooms_share_pct", "a segment's rooms_sold as a share of the period's "
+           "(`share_pct`)"),
+    Metric("revenue_share_pct", "a segment's room_revenue_net as a share of the period's "
+           "(`share_pct`)"),
+)
+_ALL = (*_SUMS, *_RATIOS, *_SHARES, *AHEAD, *FINANCE)
+METRICS: dict[str, Metric] = {m.name: m for m in _ALL}
+if len(METRICS) != len(_ALL):  # one name, one definition
+    raise ValueError("pipelines/metrics: a metric name is defined twice: " + ", ".join(
+        sorted({m.name for m in _ALL if sum(1 for n in _ALL if n.name == m.name) > 1})))
 
 
 def ratio(name: str, sums: Mapping[str, object]) -> Decimal | None:

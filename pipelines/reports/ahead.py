@@ -5,15 +5,14 @@ latest as-of date)."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP
 
 import duckdb
 
-from pipelines.metrics import share_pct, whole_rooms
-from pipelines.reports.reports import CENT, Query, Table
+from pipelines.metrics import ratio, whole_rooms
+from pipelines.reports.reports import Query, Table
 
 AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "rooms_available", "rooms_otb",
-                 "occupancy_otb_pct", "adr_otb_net", "room_revenue_otb_net", "rooms_forecast",
+                 "occupancy_otb_pct", "adr_otb_net", "revenue_otb_net", "rooms_forecast",
                  "occupancy_forecast_pct", "adr_forecast_net", "room_revenue_forecast_net")
 
 
@@ -27,7 +26,7 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     pid = q.prop.property_id
     rows = conn.execute(
         "SELECT f.stay_date, coalesce(o.arrivals, 0), coalesce(o.departures, 0), "
-        "o.rooms_available, f.rooms_otb, f.revenue_otb_net, "
+        "o.rooms_available, f.rooms_otb, f.revenue_otb_net, coalesce(o.rooms_complimentary, 0), "
         "f.rooms_forecast, f.occupancy_forecast_pct, f.adr_forecast_net, "
         "f.room_revenue_forecast_net FROM mart.forecast_daily f "
         "LEFT JOIN mart.occupancy_daily o ON o.property_id = f.property_id "
@@ -36,12 +35,14 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "FROM mart.forecast_daily WHERE property_id = ?) ORDER BY f.stay_date",
         [pid, q.first, q.last, pid]).fetchall()
     out = []
-    for night, arriving, departing, supply, otb, otb_revenue, fc, fc_occ, fc_adr, fc_revenue \
-            in rows:
-        adr_otb = (otb_revenue / otb).quantize(CENT, ROUND_HALF_UP) if otb else None
+    for night, arriving, departing, supply, otb, otb_revenue, comp, fc, fc_occ, fc_adr, \
+            fc_revenue in rows:
+        # the books hold the complimentary rooms; rooms sold, occupancy and ADR leave them out
+        books = {"rooms_sold_otb": otb - comp, "revenue_otb_net": otb_revenue,
+                 "rooms_available": supply}
         out.append((night, f"{night:%a}", arriving, departing, supply, otb,
-                    share_pct(otb, supply), adr_otb, otb_revenue, whole_rooms(fc), fc_occ,
-                    fc_adr, fc_revenue))
+                    ratio("occupancy_otb_pct", books), ratio("adr_otb_net", books), otb_revenue,
+                    whole_rooms(fc), fc_occ, fc_adr, fc_revenue))
     held = {r[0] for r in rows}
     nights = (q.last - q.first).days + 1
     missing = [q.first + timedelta(days=i) for i in range(nights)

@@ -26,13 +26,15 @@ def alerts(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         [q.prop.property_id, q.first, q.last]).fetchall()
     built = conn.execute("SELECT max(as_of_date) FROM mart.alerts WHERE property_id = ?",
                          [q.prop.property_id]).fetchone()
-    basis = None if built is None or built[0] is None else as_of_date(q.prop, built[0])[1]
+    # mart.alerts is built as of the last closed business date (docs/kpi.md, "As of"): with
+    # no alert in it, that is still the date it stands on
+    basis = as_of_date(q.prop, None if built is None else built[0])[1]
     rebuilt = sum(1 for r in rows if r[5])
     said = (f"; STLY rebuilt from the reservations' history on {rebuilt} of {len(rows)} "
             f"alerts (stly_is_rebuilt); last year's actual: {SAME_NIGHT}") if rebuilt else (
         f"; last year's actual: {SAME_NIGHT}")
     return Table(_title(q, "Alerts (pace below last year, pickup spikes, over capacity)"
-                        + ("" if basis is None else f" as of {basis}") + said),
+                        + f" as of {basis}" + said),
                  ALERTS_COLUMNS,
                  [(r[0], f"{r[0]:%a}", r[1], round(float(r[2]), 4), round(float(r[3]), 4),
                    r[4], r[5], r[6], r[7]) for r in rows], as_of=basis)

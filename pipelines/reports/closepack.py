@@ -179,7 +179,7 @@ def _ledger_balance(conn: duckdb.DuckDBPyConnection, q: Query, day: date, which:
     return ZERO if table.total is None else Decimal(table.total[12])
 
 
-ROLL_FORWARD_COLUMNS = ("line", "guest_ledger", "city_ledger", "total")
+ROLL_FORWARD_COLUMNS = ("line", "guest_ledger", "city_ledger", "both_ledgers")
 
 
 def roll_forward(conn: duckdb.DuckDBPyConnection, q: Query, params: dict[str, Any]) -> Table:

@@ -330,11 +330,12 @@ def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
 
 
 MONTHS_COLUMNS = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
-                  "rooms_low", "rooms_high", "occupancy_pct", "adr_net", "revpar_net",
-                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
-                  "total_revenue_net", "budget_rooms_sold", "budget_room_revenue_net",
-                  "vs_budget_pct", "last_year_rooms_sold", "last_year_room_revenue_net",
-                  "vs_last_year_pct")
+                  "rooms_expected_low", "rooms_expected_high", "occupancy_expected_pct",
+                  "adr_expected_net", "revpar_expected_net", "room_revenue_expected_net",
+                  "food_beverage_revenue_expected_net", "other_revenue_expected_net",
+                  "total_revenue_expected_net",
+                  "budget_rooms_sold", "budget_room_revenue_net", "vs_budget_pct",
+                  "last_year_rooms_sold", "last_year_room_revenue_net", "vs_last_year_pct")
 
 
 def _month_end(first: date) -> date:
@@ -437,7 +438,7 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         f"revenue net of VAT, F&B and other ahead per room sold of the last {PER_ROOM_DAYS} "
         f"closed days; vs = room revenue; rooms as whole rooms, half-up, the total's of the "
         f"months' unrounded sum, occupancy, ADR and RevPAR of the unrounded forecast; "
-        f"rooms_low-rooms_high: the month's 80 % band, computed for the month (a closed "
+        f"rooms_expected_low-_high: the month's 80 % band, computed for the month (a closed "
         f"month: what it sold), none on the total nor on a month with too few past errors "
         f"to calibrate it; docs/forecast.md) - "
         f"{q.prop.name} ({q.prop.code}), "

@@ -229,7 +229,8 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """One column per department of `DEPARTMENTS` (the one definition the marts use): the net
     of each revenue department, the totals, then the gross of each department that is not
-    revenue (city tax)."""
+    revenue (city tax). All by posting date: the totals are `total_revenue_posted_*`, not
+    `total_revenue_net` (rooms by the night they pay, docs/kpi.md)."""
     earning = [d for d in DEPARTMENTS if d.is_revenue]
     apart = [d for d in DEPARTMENTS if not d.is_revenue]
     sums = [f"sum(revenue_net) FILTER (WHERE department = '{d.code}')" for d in earning]
@@ -246,8 +247,8 @@ def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         if clean else None
     return Table(_title(q, "Revenue by posting date and department (city tax apart, not "
                            "revenue)"),
-                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_net",
-                  "total_revenue_gross", *[d.column for d in apart]), clean, total)
+                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_posted_net",
+                  "total_revenue_posted_gross", *[d.column for d in apart]), clean, total)
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
@@ -296,13 +297,13 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                            "of the unrounded forecast; docs/forecast.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
-                  "rooms_low", "rooms_high", "occupancy_pct", "room_revenue_net", "adr_net",
-                  "method"), out, total)
+                  "rooms_low", "rooms_high", "occupancy_forecast_pct",
+                  "room_revenue_forecast_net", "adr_forecast_net", "method"), out, total)
 
 
 ACCURACY_COLUMNS = (
-    "horizon_days", "method", "nights", "first_night", "last_night", "mae_rooms", "wape_pct",
-    "floor_wape_pct", "bias_rooms", "band_coverage_pct", "band_nominal_pct",
+    "horizon_days", "method", "nights_scored", "first_night", "last_night", "mae_rooms",
+    "wape_pct", "floor_wape_pct", "bias_rooms", "band_coverage_pct", "band_nominal_pct",
     "better_than_last_year_pct", "better_than_last_year_low_pct",
     "better_than_last_year_high_pct", "in_use_now", "note")
 FEW_NIGHTS = 28
@@ -338,9 +339,12 @@ def _unscored_note(method: str, nights: int) -> str:
     if method == ON_THE_BOOKS:
         return (f"in use now for {nights} nights ahead: the books alone, no method had the "
                 f"history it needs for them; nothing to score{empty}")
+    needs = ("snapshots of past nights taken that many days before them"
+             if method.endswith("_pickup") and not method.startswith("last_year")
+             else "the nights a year back")
     return (f"in use now for {nights} nights ahead, never scored: it forecast none of the "
-            "nights scored (it needs history, a year back, the warehouse does not hold for "
-            f"them){empty}")
+            f"nights scored (it needs history the warehouse does not hold for them: {needs})"
+            f"{empty}")
 
 
 def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None,

@@ -129,7 +129,7 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
                     {"stay_date": "stay_date", f"pickup_{window}d": "rooms_net"})
     assert_rows(nights, report(warehouse, "forecast", *dates), {
         "stay_date": "stay_date", "rooms_forecast": "rooms_forecast", "rooms_low": "rooms_low",
-        "rooms_high": "rooms_high", "adr_forecast_net": "adr_net"})
+        "rooms_high": "rooms_high", "adr_forecast_net": "adr_forecast_net"})
     assert_rows(nights, report(warehouse, "occupancy", *dates),
                 {"stay_date": "stay_date", "adr_otb_net": "adr_net"})
     alerts = report(warehouse, "alerts", *dates)

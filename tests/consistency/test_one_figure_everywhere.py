@@ -138,7 +138,9 @@ def test_month_to_date_of_the_last_closed_day(warehouse: Path, parquet: Path,
                                  "segments": segments["adr_net"]})
     for figure, column in (("food_beverage_revenue_net", "food_beverage_net"),
                            ("other_revenue_net", "other_net"),
-                           ("total_revenue_net", "total_revenue_net")):
+                           # by posting date against rooms by night: equal while no night
+                           # charge is posted on another date (none on the demo)
+                           ("total_revenue_net", "total_revenue_posted_net")):
         assert_one_value(figure, {"revenue": revenue[column], "flash mtd": mtd[figure]})
 
 
@@ -220,7 +222,7 @@ def test_the_next_30_nights_on_the_books(warehouse: Path, code: str) -> None:
         # one supply for every occupancy: the forecast's divides by the same rooms, the
         # unrounded ones; the report shows them as whole rooms, half-up (issue 49 item 3)
         assert_one_value(f"forecast occupancy {night}", {
-            "forecast": forecast[night]["occupancy_pct"],
+            "forecast": forecast[night]["occupancy_forecast_pct"],
             "rooms_forecast / rooms_available": Decimal(100) * Decimal(
                 str(fractions[night])) / row["rooms_available"]})
         assert forecast[night]["rooms_forecast"] == int(

@@ -76,12 +76,14 @@ def test_a_method_in_use_never_scored_gets_its_row(tmp_path: Path) -> None:
         rows = [dict(zip(table.columns, row, strict=True)) for row in table.rows]
     finally:
         conn.close()
-    at_30 = [(r["method"], r["nights"]) for r in rows if r["horizon_days"] == 30]
+    at_30 = [(r["method"], r["nights_scored"]) for r in rows if r["horizon_days"] == 30]
     assert at_30[:3] == [("chosen", 91), ("additive_pickup", 91), ("last_year", 10)]
     assert at_30[3:] == [("last_year_season", 0), ("on_the_books", 0)]
-    unscored = {r["method"]: r for r in rows if r["nights"] == 0}
+    unscored = {r["method"]: r for r in rows if r["nights_scored"] == 0}
     assert unscored["last_year_season"]["in_use_now"] == "last_year_season 14"
     assert "in use now for 14 nights ahead, never scored" in unscored["last_year_season"]["note"]
+    assert "it needs history the warehouse does not hold for them: the nights a year back" \
+        in unscored["last_year_season"]["note"]
     assert unscored["last_year_season"]["wape_pct"] is None
     assert "no band" in unscored["last_year_season"]["note"]
     assert "no figure against last year" in unscored["last_year_season"]["note"]

@@ -43,7 +43,8 @@ def _report(warehouse: Path, *args: str) -> dict[str, Any]:
 
 
 FIGURES = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
-           "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net", "budget_rooms_sold",
+           "occupancy_expected_pct", "adr_expected_net", "revpar_expected_net",
+           "room_revenue_expected_net", "budget_rooms_sold",
            "budget_room_revenue_net", "vs_budget_pct", "last_year_rooms_sold",
            "last_year_room_revenue_net", "vs_last_year_pct")
 
@@ -63,7 +64,8 @@ def test_months_figure_by_figure(hotel: Path) -> None:
     assert tuple(body["total"][c] for c in FIGURES) == (
         "total", 74, 255, 64, 367, 40.78, 90.35, 36.84, 33160, None, None, None, None, None,
         None)
-    revenue = ("food_beverage_revenue_net", "other_revenue_net", "total_revenue_net")
+    revenue = ("food_beverage_revenue_expected_net", "other_revenue_expected_net",
+               "total_revenue_expected_net")
     assert [tuple(row[c] for c in revenue) for row in body["rows"]] == [
         (0, 0, 7440), (0, 0, 6720), (431.76, 43.18, 19474.94)]
     assert tuple(body["total"][c] for c in revenue) == (431.76, 43.18, 33634.94)

@@ -50,7 +50,7 @@ def test_the_forecast_shows_whole_rooms_and_a_total_of_the_fractions(fractions: 
         (7, 7, 8)}
     assert len(body["rows"]) == 16
     assert body["total"]["rooms_forecast"] == 117
-    assert body["total"]["room_revenue_net"] == 11200
+    assert body["total"]["room_revenue_forecast_net"] == 11200
     assert "rooms as whole rooms, half-up" in body["report"]
 
 
@@ -61,10 +61,12 @@ def test_the_months_and_the_flash_rate_the_unrounded_rooms(fractions: Path) -> N
     41.31 % (372: 41.33), ADR 33,160.00 / 371.80 = 89.19 (372: 89.14)."""
     body = _report(fractions, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
     march = body["rows"][-1]
-    assert (march["month"], march["rooms_expected"], march["occupancy_pct"],
-            march["adr_net"], march["revpar_net"]) == ("2026-03", 195, 62.84, 97.54, 61.29)
+    assert (march["month"], march["rooms_expected"], march["occupancy_expected_pct"],
+            march["adr_expected_net"], march["revpar_expected_net"]) == (
+        "2026-03", 195, 62.84, 97.54, 61.29)
     total = body["total"]
-    assert (total["rooms_expected"], total["occupancy_pct"], total["adr_net"]) == (
+    assert (total["rooms_expected"], total["occupancy_expected_pct"],
+            total["adr_expected_net"]) == (
         372, 41.31, 89.19)
     assert "rooms as whole rooms, half-up" in body["report"]
     flash = {row["metric"]: row["month_expected"] for row in
@@ -85,14 +87,16 @@ def test_the_months_band_is_the_months_own(hotel: Path) -> None:
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = 100.50, "
                              "month_rooms_high = 125.40")
     body = _report(hotel, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
-    assert [(r["month"], r["rooms_low"], r["rooms_expected"], r["rooms_high"])
+    assert [(r["month"], r["rooms_expected_low"], r["rooms_expected"],
+             r["rooms_expected_high"])
             for r in body["rows"]] == [("2026-01", 93, 93, 93), ("2026-02", 84, 84, 84),
                                        ("2026-03", 179, 190, 203)]
-    assert (body["total"]["rooms_low"], body["total"]["rooms_high"]) == (None, None)
+    total = body["total"]
+    assert (total["rooms_expected_low"], total["rooms_expected_high"]) == (None, None)
     assert "the month's 80 % band, computed for the month" in body["report"]
     # without the mart's band (too few past errors): none
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = NULL, "
                              "month_rooms_high = NULL")
     march = _report(hotel, "forecast-months", "--from", "2026-03-01", "--to",
                     "2026-03-31")["rows"][0]
-    assert (march["rooms_low"], march["rooms_high"]) == (None, None)
+    assert (march["rooms_expected_low"], march["rooms_expected_high"]) == (None, None)

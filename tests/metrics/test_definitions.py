@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.metrics import METRICS, change, change_unit, ratio, share_pct
+from pipelines.metrics.catalog import BEGIN, END, catalog
 
 KPI_PAGE = Path(__file__).resolve().parents[2] / "docs" / "kpi.md"
 
@@ -56,6 +57,18 @@ def test_docs_kpi_states_each_metric_as_it_is_defined(name: str) -> None:
     page = KPI_PAGE.read_text(encoding="utf-8")
     metric = METRICS[name]
     assert (f"`{metric.formula}" if metric.is_ratio else f"`{name}") in page
+
+
+def test_each_metric_says_its_basis_and_as_of() -> None:
+    assert [m.name for m in METRICS.values() if not m.basis or not m.as_of] == []
+
+
+def test_docs_kpi_holds_the_catalog_as_generated() -> None:
+    """The section "Every figure, by name" is `python -m pipelines.metrics.catalog`'s output:
+    a metric added, renamed or given another basis without regenerating it fails here."""
+    page = KPI_PAGE.read_text(encoding="utf-8")
+    start, end = page.index(BEGIN), page.index(END) + len(END)
+    assert page[start:end] == catalog()
 
 
 def test_a_change_is_in_points_for_a_percentage_and_in_percent_otherwise() -> None:

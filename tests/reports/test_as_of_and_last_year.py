@@ -140,3 +140,20 @@ def test_alerts_flag_rebuilt_stly_and_show_last_years_actual(hotel: Path) -> Non
     assert (row["stay_date"], row["alert"], row["value"], row["stly_is_rebuilt"],
             row["ly_actual_rooms_sold"]) == ("2026-03-20", "pace_below_stly", -0.3333, True, 10)
     assert Decimal(str(row["ly_actual_room_revenue_net"])) == Decimal("950")
+
+
+def test_alerts_name_their_as_of_date_with_no_alert(hotel: Path, tmp_path: Path) -> None:
+    """mart.alerts is built as of the last closed business date: with no alert in it (a
+    quiet week, a young warehouse), the report still says which day it stands on."""
+    quiet = tmp_path / "warehouse.duckdb"
+    quiet.write_bytes(hotel.read_bytes())
+    conn = connect(quiet)
+    try:
+        conn.execute("DELETE FROM mart.alerts")
+        publish(conn, quiet)
+    finally:
+        conn.close()
+    out = _report(quiet, "alerts")
+    assert out["rows"] == []
+    assert out["as_of"] == CLOSED
+    assert f"as of {CLOSED}" in out["report"]

@@ -1,7 +1,7 @@
 """`pmsw report flash-ahead` on the demo's warehouse says of each night ahead what the rest of
 the warehouse says: rooms on the books, rooms available and occupancy as `pmsw report
 occupancy` prints them for the same nights, arrivals and departures as mart.occupancy_daily
-counts them."""
+counts them; occupancy and ADR on the books are `occupancy`'s of the night."""
 
 from __future__ import annotations
 
@@ -43,4 +43,8 @@ def test_nights_ahead_agree_with_occupancy(warehouse: Path) -> None:
         # on the books holds the complimentary rooms, rooms_sold does not (docs/kpi.md)
         assert row["rooms_otb"] >= night["rooms_sold"]
         assert row["rooms_available"] == night["rooms_available"]
+        # one occupancy, one ADR: the books' figures are occupancy's of the night, the
+        # complimentary rooms out of both (issue 46)
+        assert (row["occupancy_otb_pct"], row["adr_otb_net"]) == (night["occupancy_pct"],
+                                                                  night["adr_net"])
         assert (row["arrivals"], row["departures"]) == moves[row["stay_date"]]

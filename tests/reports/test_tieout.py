@@ -53,7 +53,7 @@ def test_the_tieout_of_the_closed_month_to_date_from_the_folio_lines(warehouse: 
     assert rows["accommodation"]["reported_net"] == occupancy["room_revenue_net"]
     assert rows["food_beverage"]["reported_net"] == revenue["food_beverage_net"]
     assert rows["other"]["reported_net"] == revenue["other_net"]
-    assert out["total"]["folio_lines_net"] == revenue["total_revenue_net"]
+    assert out["total"]["folio_lines_net"] == revenue["total_revenue_posted_net"]
 
 
 def test_the_open_business_date_is_not_tied_out(warehouse: Path) -> None:

@@ -1,0 +1,124 @@
+"""The figures of the nights ahead and of the periods compared (docs/kpi.md): the books, pickup,
+the same time last year (STLY), the forecast, the budget, a month as it is expected to end,
+the forecast's accuracy and the alerts. Each name is the column the reports print."""
+
+from __future__ import annotations
+
+from pipelines.metrics.metric import FORECAST, SNAPSHOT, Metric, at
+
+_BOOKS = at(
+    SNAPSHOT,
+    Metric("occupancy_otb_pct", "occupancy_pct of the nights ahead: rooms sold on the books "
+           "(rooms_otb less the complimentary rooms, as rooms_sold) over every room of the "
+           "property", "rooms_sold_otb", "rooms_available", 100),
+    Metric("adr_otb_net", "adr_net of the nights ahead: room revenue on the books per room "
+           "sold on the books (the complimentary rooms, at 0.00, left out as in adr_net)",
+           "revenue_otb_net", "rooms_sold_otb"),
+)
+_PICKUP = at(
+    "the window (S - W, S], S the as-of date its As-of line names: the last closed "
+    "business date unless --as-of",
+    Metric("rooms_new", "pickup: room nights that came onto the books in the window (S - W, "
+           "S], S the as-of date (the last closed business date unless asked)"),
+    Metric("rooms_cancelled", "pickup: room nights that went off the books in the window "
+           "(cancelled, moved away, returned to option)"),
+    Metric("rooms_net", "pickup: rooms_otb(S) - rooms_otb(S - W) = rooms_new - "
+           "rooms_cancelled"),
+    Metric("revenue_net", "pickup: revenue_otb_net(S) - revenue_otb_net(S - W), net of VAT (a "
+           "rate change is revenue pickup with no room night)"),
+)
+_LAST_YEAR = at(
+    "stly_: last year's night at the same days before as this year's as-of date; "
+    "last_year_: the same dates a year earlier, final",
+    Metric("stly_rooms_otb", "STLY: rooms on the books of last year's same night (364 days "
+           "earlier, or last year's same holiday or event) at the same days before"),
+    Metric("stly_revenue_otb_net", "STLY: revenue on the books of last year's same night at "
+           "the same days before, net of VAT"),
+    Metric("rooms_vs_stly", "rooms_otb - stly_rooms_otb, in rooms"),
+    Metric("stly_is_rebuilt", "flag: the STLY snapshot was not taken that day but rebuilt "
+           "from the reservations' history (docs/kpi.md, History before the first sync)"),
+    Metric("last_year_rooms_sold", "rooms_sold of the same calendar dates a year earlier "
+           "(a month: the same month), actual; not ly_actual_rooms_sold's 364 days"),
+    Metric("last_year_room_revenue_net", "room_revenue_net (nights and fees) of the same "
+           "calendar dates a year earlier, actual"),
+)
+_FORECAST = at(
+    FORECAST,
+    Metric("rooms_forecast", "rooms on the books the night is forecast to end with, OTB(D, D): "
+           "complimentary rooms in, as rooms_otb, not rooms_sold (the method in `method`)"),
+    Metric("rooms_low", "the low end of the night's forecast band (band_nominal_pct of "
+           "nights inside it, by design)"),
+    Metric("rooms_high", "the high end of the night's forecast band"),
+    Metric("occupancy_forecast_pct", "rooms forecast over every room of the property (the "
+           "STR supply, as occupancy_pct; complimentary rooms in, as rooms_forecast)",
+           "rooms_forecast", "rooms_available", 100),
+    Metric("room_revenue_forecast_net", "room revenue the night is forecast to end with, net "
+           "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees"),
+    Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
+           "rooms in, at 0.00)",
+           "room_revenue_forecast_net", "rooms_forecast"),
+)
+_BUDGET = at(
+    "the budget imported for the month (`pmsw budget import`)",
+    Metric("budget_rooms_sold", "rooms sold the budget plans (`pmsw budget import`; part of "
+           "a month spread as last year's nights sold, else pro rata of its days)"),
+    Metric("budget_room_revenue_net", "room revenue the budget plans, net of VAT"),
+    Metric("budget_occupancy_pct", "budget rooms sold over the period's actual rooms "
+           "available (a budget has no supply of its own; the flash's occupancy_pct row "
+           "under *_budget)", "budget_rooms_sold", "rooms_available", 100),
+)
+_EXPECTED = at(
+    "the last closed business date (actual up to it), the forecast's latest as-of date "
+    "(after it)",
+    Metric("nights_closed", "nights of the month up to the last closed business date"),
+    Metric("rooms_actual", "rooms_sold of the month's closed nights"),
+    Metric("rooms_expected", "a month as it is expected to end: rooms_sold of its closed "
+           "nights + rooms_forecast of the others (complimentary rooms in, its basis)"),
+    Metric("room_revenue_expected_net", "room_revenue_net of the closed nights + "
+           "room_revenue_forecast_net of the others"),
+    Metric("rooms_expected_low", "the low end of the month's own 80 % band of rooms_expected: "
+           "its closed nights' rooms_sold + the band of the rooms still to come, calibrated "
+           "on past sums of errors shaped like the month (not the nights' bands summed)"),
+    Metric("rooms_expected_high", "the high end of the month's own band of rooms_expected"),
+    Metric("occupancy_expected_pct", "occupancy_pct of the month as expected: rooms_expected "
+           "over rooms_available", "rooms_expected", "rooms_available", 100),
+    Metric("adr_expected_net", "adr_net of the month as expected: the closed nights' "
+           "room_revenue_nights_net (fees apart) + room_revenue_forecast_net, per room "
+           "expected", "room_revenue_nights_expected_net", "rooms_expected"),
+    Metric("revpar_expected_net", "revpar_net of the month as expected",
+           "room_revenue_expected_net", "rooms_available"),
+    Metric("food_beverage_revenue_expected_net", "F&B revenue posted on the closed days + "
+           "the rooms forecast x the F&B per room sold of the last 91 closed days"),
+    Metric("other_revenue_expected_net", "other revenue posted on the closed days + the "
+           "rooms forecast x the other revenue per room sold of the last 91 closed days"),
+    Metric("total_revenue_expected_net", "room + F&B + other revenue expected, net of VAT"),
+)
+_ACCURACY = at(
+    "the backtest: as of each snapshot date, scored on the last 91 nights realized",
+    Metric("nights_scored", "forecast nights of the backtest scored at that horizon (their "
+           "actual known)"),
+    Metric("mae_rooms", "mean absolute error, rooms: mean of |rooms_forecast - rooms_sold|"),
+    Metric("wape_pct", "weighted absolute percentage error: sum |error| / sum rooms_sold x "
+           "100"),
+    Metric("floor_wape_pct", "the simulator's floor: wape_pct of each night's level (the "
+           "sandbox's demand before its noise, core.sandbox_levels) on the same nights "
+           "scored; empty without levels (a real PMS)"),
+    Metric("bias_rooms", "mean error, rooms (forecast - actual): above 0 forecasts too high"),
+    Metric("band_coverage_pct", "share of the nights scored whose actual fell inside "
+           "[rooms_low, rooms_high], measured"),
+    Metric("band_nominal_pct", "share of the nights the band is built to hold"),
+    Metric("better_than_last_year_pct", "1 - WAPE / WAPE of `last_year` on the nights both "
+           "forecast, x 100"),
+    Metric("better_than_last_year_low_pct", "low end of its 90 % interval (delete-a-week "
+           "jackknife)"),
+    Metric("better_than_last_year_high_pct", "high end of its 90 % interval"),
+)
+_ALERTS = at(
+    "mart.alerts' as-of date: the last closed business date",
+    Metric("value", "an alert's measure, read with `alert`: pace_below_stly the change of "
+           "rooms_otb against stly_rooms_otb as a fraction, pickup_spike the z-score of the "
+           "day's pickup, over_capacity the rooms on the books"),
+    Metric("threshold", "the alert's threshold, in the unit of its value"),
+)
+AHEAD: tuple[Metric, ...] = (*_BOOKS, *_PICKUP, *_LAST_YEAR, *_FORECAST, *_BUDGET, *_EXPECTED,
+                             *_ACCURACY, *_ALERTS)
