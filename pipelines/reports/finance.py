@@ -48,6 +48,10 @@ def worklist(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 LEDGER_CATEGORIES = ("in_house", "departed", "cancelled", "future", "deposit", "house",
                      "city_ledger")
+DEPOSIT = "deposit"
+"""A credit balance on a stay not yet arrived: money held for a future stay (the close pack's
+deposits ledger). A credit on a cancelled stay is no deposit: it is owed back to the guest
+(or forfeited by a fee still to post), category `cancelled` (docs/reconciliation.md)."""
 CITY_LEDGER = "city_ledger"
 """A company's or agency's account (accounts receivable, mart.is_city_ledger): the city
 ledger, kept apart from the guest ledger (`ledger --ledger city`)."""
@@ -114,8 +118,8 @@ WITH t AS (
                 WHEN mart.is_city_ledger(f.description) THEN 'city_ledger'
                 WHEN coalesce(r.in_house, false) THEN 'in_house'
                 WHEN coalesce(r.departed, false) THEN 'departed'
-                WHEN l.charges - l.payments < 0 THEN 'deposit'
                 WHEN coalesce(r.cancelled, false) THEN 'cancelled'
+                WHEN l.charges - l.payments < 0 THEN 'deposit'
                 ELSE 'future' END AS category
       FROM numbered f
       JOIN lines l ON l.folio_id = f.folio_id

@@ -34,6 +34,7 @@ import csv
 import io
 import json
 import re
+import shutil
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -197,10 +198,11 @@ def build(path: Path) -> None:
                 "INSERT INTO core.reservation_room_versions (property_id, reservation_room_id, "
                 "reservation_id, valid_from, valid_to, version_hash, status, arrival, "
                 "departure, nights, adults, brackets, children, room_type_id, room_type_code, "
-                "total, reservation_type, created_at, first_seen_run) VALUES (1, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, 2, '[]', 0, 1, 'STD', 0, 'individual', ?, ?)",
+                "room_code, total, reservation_type, created_at, first_seen_run) VALUES (1, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?, 2, '[]', 0, 1, 'STD', ?, 0, 'individual', ?, ?)",
                 [reservation * 10, reservation, start, end, f"v{n}", status, arrival,
-                 departure, (departure - arrival).days, utc(1, 1), RUN])
+                 departure, (departure - arrival).days,
+                 next(room for r, room, _ in STAYS if r == reservation), utc(1, 1), RUN])
         for reservation, room, total in STAYS:
             status, arrival, departure, start = next(
                 (v[1], v[2], v[3], v[4]) for v in reversed(VERSIONS) if v[0] == reservation)
@@ -327,6 +329,60 @@ def test_the_roll_forward_closes_on_the_ledger_report(warehouse: Path) -> None:
         categories = {r["folio_id"]: r["category"] for r in ledger["rows"]}
         assert categories == ({21: "in_house", 31: "deposit"} if which == "guest"
                               else {12: "city_ledger", 61: "city_ledger"})
+        # Item 5: a folio's rooms are those its lines were posted to, else the room of its
+        # stay of one room (ACME's and Euroviaggi's accounts hold only the transfer); R3
+        # has no room yet.
+        rooms = {r["folio_id"]: r["rooms"] for r in ledger["rows"]}
+        assert rooms == ({21: "102", 31: ""} if which == "guest" else {12: "101", 61: "106"})
+
+
+def test_a_cancelled_stays_credit_is_owed_back_not_a_deposit(warehouse: Path,
+                                                             tmp_path: Path) -> None:
+    """R7 (folio 70) paid a 100.00 card deposit on Feb 25 for Mar 20-22 and cancelled on
+    Mar 3; on D the deposit is not yet refunded. The money is owed back to the guest, not
+    held for a stay to come: `ledger --date D` says `cancelled`, the close pack's deposits
+    ledger holds R3 alone, and the roll-forward still closes on the ledger (guest: -195.20 -
+    100.00 = -295.20)."""
+    path = tmp_path / "hand.duckdb"
+    shutil.copy(warehouse, path)
+    with writer(path) as conn:
+        conn.execute("INSERT INTO core.folios (property_id, folio_id, reservation_id, "
+                     "guest_name, description, status, prices_include_vat, charges, payments, "
+                     "balance, last_seen_run, fetched_at) VALUES (1, 70, 107, 'Luca Gallo', "
+                     "'', 'open', true, 0, 100, -100, ?, ?)", [RUN, AT])
+        conn.execute("INSERT INTO core.folio_lines (property_id, folio_line_id, folio_id, "
+                     "reservation_id, type, description, posted_on, quantity, unit_price, "
+                     "discount, tax_pct, total, amount_gross, amount_net, room, last_seen_run, "
+                     "fetched_at) VALUES (1, 99, 70, 107, 'payment', 'Deposit: card', ?, 1, "
+                     "100, 0, 0, 100, 100, 100, '', ?, ?)", [day(2, 25), RUN, AT])
+        for n, (status, start, end) in enumerate((("confirmed", utc(2, 24), utc(3, 3, 10)),
+                                                  ("cancelled", utc(3, 3, 10), None))):
+            conn.execute(
+                "INSERT INTO core.reservation_room_versions (property_id, reservation_room_id, "
+                "reservation_id, valid_from, valid_to, version_hash, status, arrival, "
+                "departure, nights, adults, brackets, children, room_type_id, room_type_code, "
+                "total, reservation_type, created_at, first_seen_run) VALUES (1, 1070, 107, ?, "
+                "?, ?, ?, ?, ?, 2, 2, '[]', 0, 1, 'STD', 0, 'individual', ?, ?)",
+                [start, end, f"r7-{n}", status, day(3, 20), day(3, 22), utc(2, 24), RUN])
+        conn.execute("INSERT INTO core.reservations (property_id, reservation_id, arrival, "
+                     "departure, nights, status, reservation_type, rooms_count, total, "
+                     "created_at, updated_at, last_seen_run, fetched_at) VALUES (1, 107, ?, ?, "
+                     "2, 'cancelled', 'individual', 1, 0, ?, ?, ?, ?)",
+                     [day(3, 20), day(3, 22), utc(2, 24), utc(3, 3, 10), RUN, AT])
+    for args in (("--date", D.isoformat()), ()):  # at the end of D, and as of the last sync
+        result = CliRunner().invoke(main, ["report", "ledger", "--warehouse", str(path),
+                                           "--property", "HAND01", *args, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        seventy = [r for r in json.loads(result.stdout)["rows"] if r["folio_id"] == 70]
+        assert [(r["category"], r["balance"]) for r in seventy] == [("cancelled", -100)], args
+    out = pack(path, "--date", D.isoformat())
+    assert [r["folio_id"] for r in out["deposits"]["rows"]] == [31]
+    roll = {r[0].split(" (")[0]: r[1:] for r in rows(out["roll_forward"])}
+    assert roll["opening balance"] == (-85, 800, 715)
+    assert roll["= closing balance"] == roll[f"ledger --date {D}"] == (-295.2, 720, 424.8)
+    # February took the deposit: a payment by card, on the guest ledger.
+    assert rows(pack(path, "--month", "2026-02")["payments"]) == [
+        ("card", "Deposit", "guest", 1, 100)]
 
 
 def test_a_month_and_the_open_day_and_month(warehouse: Path) -> None:
