@@ -414,9 +414,11 @@ def test_a_month_and_the_open_day_and_month(warehouse: Path) -> None:
 
 
 def test_xlsx_one_sheet_per_section_and_csv_blocks(warehouse: Path, tmp_path: Path) -> None:
-    """Read back with openpyxl: one sheet per section, in order, each with its title, the
-    header bold and frozen, the rows and the total equal to the JSON's; the CSV a block per
-    section whose first column names it."""
+    """Read back with openpyxl (issue 48, item 4): one sheet per section, in order, each with
+    its title (report, hotel, period, business date) and As-of line, the header bold and
+    frozen with an autofilter over the rows, percentages as fractions with a % format, the
+    rows and the total equal to the JSON's, the columns wide enough for what they show; the
+    CSV a block per section whose first column names it."""
     out = pack(warehouse, "--date", D.isoformat())
     book_path = tmp_path / "close.xlsx"
     result = CliRunner().invoke(main, [
@@ -450,6 +452,23 @@ def test_xlsx_one_sheet_per_section_and_csv_blocks(warehouse: Path, tmp_path: Pa
                     assert cell == (value if value != "" else None), (name, cell, value)
         if section["total"]:
             assert sheet.cell(4 + len(expected), 1).font.b  # the total row kept, bold
+        for n in range(5, 5 + len(expected)):  # counts whole, amounts with two decimals
+            for col, column in enumerate(cells[0], start=1):
+                if sheet.cell(n, col).value is None or n - 5 == len(section["rows"]):
+                    continue  # the total row's first cells hold its label and count
+                if column in ("lines", "age_days"):
+                    assert sheet.cell(n, col).number_format == "#,##0", (name, column)
+                elif column in ("net", "vat", "gross", "amount", "balance"):
+                    assert sheet.cell(n, col).number_format == "#,##0.00", (name, column)
+        last = openpyxl.utils.get_column_letter(len(cells[0]))
+        assert sheet.auto_filter.ref == f"A4:{last}{4 + len(section['rows'])}", name
+        for col, column in enumerate(zip(*cells, strict=True), start=1):
+            # each column as wide as its header and its texts (amounts with their two
+            # decimals), within Excel's 60
+            shown = [f"{v:,.2f}" if isinstance(v, float) else str(v) for v in column
+                     if isinstance(v, (str, float))]
+            width = sheet.column_dimensions[openpyxl.utils.get_column_letter(col)].width
+            assert width >= min(max(map(len, shown)), 58) + 2, (name, column[0], width)
     text = CliRunner().invoke(main, [
         "report", "close-pack", "--warehouse", str(warehouse), "--property", "HAND01",
         "--date", D.isoformat(), "--format", "csv"]).stdout
