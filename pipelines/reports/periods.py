@@ -289,13 +289,26 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
             change(metric, got["ytd"], got["ytd_last_year"]), change_unit(metric)))
     rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
     spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
-    missing = (f"; budget of part of a month {spread}" if spread else "") + (
-        "; month_expected of F&B, other and total: none, no forecast of them yet") + "".join(
+    missing = (f"; budget of part of a month {spread}" if spread else "") + _expected_note(
+        periods["month_expected"], "month_expected" in in_part) + "".join(
         f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1])
+
+
+def _expected_note(expected: _Sums | None, in_part: bool) -> str:
+    """What the title says of the month's expected end when a figure of it is missing (none
+    when it is whole): F&B and other ahead need the recent days' revenue per room sold."""
+    if in_part:
+        return ""  # the title's "not shown" names it
+    if expected is None:
+        return "; month_expected: none, mart.forecast_daily does not hold the month's nights ahead"
+    if expected.fnb is None or expected.other is None:
+        return (f"; month_expected of F&B, other and total: none, no room sold in the "
+                f"{PER_ROOM_DAYS} closed days before the business date")
+    return ""
 
 
 def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,

@@ -100,8 +100,8 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
                         "total_revenue_net": 19474.94}
     assert (got["rooms_sold"]["month_budget"], got["total_revenue_net"]["month_budget"]) \
         == (186, 22010)
-    assert "; month_expected of F&B, other and total: none, no forecast of them yet" in \
-        _report(hotel, "--date", "2026-03-15")["report"]
+    # every figure of the expected end is there: the title says nothing of it
+    assert "month_expected" not in _report(hotel, "--date", "2026-03-15")["report"]
     ytd = {m: got[m]["ytd"] for m in ("rooms_sold", "rooms_available", "occupancy_pct",
                                       "adr_net", "revpar_net", "room_revenue_net")}
     assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
@@ -146,6 +146,27 @@ def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
         "mtd_last_year", "mtd_vs_last_year", "ytd_last_year", "ytd_vs_last_year"))
     assert (got["rooms_sold"]["mtd"], got["rooms_sold"]["day_last_year"]) == (78, 6)
     assert got["rooms_sold"]["mtd_vs_budget"] == -13.33
+
+
+def test_a_missing_expected_end_is_said_in_the_title(hotel: Path) -> None:
+    """With no F&B nor other revenue in the 91 closed days, the nights ahead spend nothing:
+    F&B and other expected 0.00, total the room revenue (190 rooms, 19,000.00). Without the
+    forecast of one night ahead (Mar 31) the month's expected end is none, and the title
+    says why (before: nothing said, every figure there)."""
+    write_and_publish(hotel, "UPDATE mart.revenue_daily SET revenue_net = 0 "
+                             "WHERE department <> 'accommodation'")
+    body = _report(hotel, "--date", "2026-03-15")
+    got = {row["metric"]: row for row in body["rows"]}
+    assert (got["rooms_sold"]["month_expected"], got["room_revenue_net"]["month_expected"]) \
+        == (190, 19000)
+    assert [got[m]["month_expected"] for m in ("food_beverage_revenue_net", "other_revenue_net",
+                                              "total_revenue_net")] == [0, 0, 19000]
+    write_and_publish(hotel, "DELETE FROM mart.forecast_daily WHERE stay_date = "
+                             "DATE '2026-03-31'")
+    body = _report(hotel, "--date", "2026-03-15")
+    assert "; month_expected: none, mart.forecast_daily does not hold the month's nights " \
+        "ahead" in body["report"]
+    assert all(row["month_expected"] is None for row in body["rows"])
 
 
 def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None:
