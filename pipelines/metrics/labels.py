@@ -29,11 +29,13 @@ the base (`pipelines.metrics.change`)."""
 
 FLASH_PERIODS = frozenset({
     "day", "day_budget", "day_last_year", "mtd", "mtd_budget", "mtd_last_year",
-    "month_expected", "month_budget", "ytd", "ytd_budget", "ytd_last_year",
+    "month_expected", "month_budget", "ytd", "ytd_budget", "ytd_last_year", "year_expected",
+    "year_budget",
     "day_vs_budget", "day_vs_last_year", "mtd_vs_budget", "mtd_vs_last_year",
     "ytd_vs_budget", "ytd_vs_last_year",
 })
 """The flash's columns: each cell is the metric its row names, over that period (a budget's,
-last year's, the month's expected end), or its change (`*_vs_*`, read as `change_unit`)."""
+last year's, the month's or the year's expected end), or its change (`*_vs_*`, read as
+`change_unit`)."""
 
 LABELS: frozenset[str] = DIMENSIONS | CHANGES | FLASH_PERIODS

@@ -8,7 +8,8 @@ pack):
 2. payments by method (mart.payment_method; transfers between folios are not money);
 3. the roll-forward of the guest and city ledgers: opening + charges - payments - transfers =
    closing, beside `ledger --date` of the last date, whose figure it must equal to the cent;
-4. deposits: money received on folios of stays not yet arrived at the end of the period;
+4. deposits: the credit balances of stays not yet arrived at the end of the period (the
+   ledger's category `deposit`, finance.DEPOSIT: a cancelled stay's credit is owed back);
 5. the city ledger (accounts receivable) by folio, aged;
 6. the tie-out of the period (tieout.py);
 7. the worklist of the period's charges that cannot be posted, each with its action."""
@@ -72,9 +73,6 @@ SELECT f.reservation_id IS NOT NULL AND mart.is_city_ledger(f.description) AS ci
 
 DEPOSIT_COLUMNS = ("folio_id", "folio_number", "reservation_id", "reservation_status",
                    "holder", "arrival", "departure", "received", "charges", "balance")
-NOT_ARRIVED = "confirmed"
-"""The reservation status (finance.FOLIOS_AS_OF_SQL) of a stay neither in house, departed
-nor cancelled at the end of the period: not yet arrived."""
 
 CITY_LEDGER_COLUMNS = ("folio_id", "reservation_id", "holder", "departure", "oldest_posting",
                        "age_days", *[f"balance_{b}" for b in finance.AGING_BUCKETS],
@@ -206,15 +204,16 @@ def roll_forward(conn: duckdb.DuckDBPyConnection, q: Query, params: dict[str, An
 def _deposits(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     found = conn.execute(
         f"SELECT {', '.join(DEPOSIT_COLUMNS[:-3])}, payments, charges, balance "
-        f"FROM ({finance.FOLIOS_AS_OF_SQL}) WHERE reservation_status = $status "
-        f"AND category <> '{finance.CITY_LEDGER}' AND payments <> 0 ORDER BY arrival, folio_id",
-        {"p": q.prop.property_id, "d": q.last, "status": NOT_ARRIVED}
-    ).fetchall()
+        f"FROM ({finance.FOLIOS_AS_OF_SQL}) WHERE category = $deposit "
+        f"ORDER BY arrival, folio_id",
+        {"p": q.prop.property_id, "d": q.last, "deposit": finance.DEPOSIT}).fetchall()
     rows = [tuple(r) for r in found]
     total = ("total", len(rows), *[""] * 5, *[_sum(rows, i) for i in (7, 8, 9)]
              ) if rows else None
-    return Table(_title(q, f"4. Deposits ledger: money received on folios of stays not yet "
-                           f"arrived at the end of {q.last}"), DEPOSIT_COLUMNS, rows, total)
+    return Table(_title(q, f"4. Deposits ledger: credit balances of stays not yet arrived at "
+                           f"the end of {q.last} (ledger --date {q.last}, category deposit; a "
+                           "cancelled stay's credit is owed back, category cancelled)"),
+                 DEPOSIT_COLUMNS, rows, total)
 
 
 def _city_ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:

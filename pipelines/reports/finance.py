@@ -48,6 +48,10 @@ def worklist(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 LEDGER_CATEGORIES = ("in_house", "departed", "cancelled", "future", "deposit", "house",
                      "city_ledger")
+DEPOSIT = "deposit"
+"""A credit balance on a stay not yet arrived: money held for a future stay (the close pack's
+deposits ledger). A credit on a cancelled stay is no deposit: it is owed back to the guest
+(or forfeited by a fee still to post), category `cancelled` (docs/reconciliation.md)."""
 CITY_LEDGER = "city_ledger"
 """A company's or agency's account (accounts receivable, mart.is_city_ledger): the city
 ledger, kept apart from the guest ledger (`ledger --ledger city`)."""
@@ -76,16 +80,26 @@ WITH t AS (
     SELECT timezone(timezone, CAST($d + 1 AS TIMESTAMP) + INTERVAL '{DAY_CLOSED_BY}')
                AS at FROM core.property
      WHERE property_id = $p
-), rooms AS (
-    SELECT v.reservation_id, bool_or(v.status = 'checked_in') AS in_house,
-           bool_or(v.status = 'checked_out') AS departed,
-           bool_and(v.status = 'cancelled') AS cancelled,
-           count(*) AS entries, min(v.room_code) AS only_room,
-           min(v.arrival) AS arrival, max(v.departure) AS departure
+), entries AS (
+    -- each room entry's version in force at t; an entry the warehouse first saw after t
+    -- (before its first sync) has none: its first version then, its status at D read from
+    -- its dates (it arrived if it was later checked in or out: in house or departed by D)
+    SELECT v.reservation_id, v.room_code, v.arrival, v.departure,
+           CASE WHEN v.valid_from < t.at THEN v.status
+                WHEN v.status IN ('checked_in', 'checked_out') AND v.arrival <= $d
+                    THEN CASE WHEN $d < v.departure THEN 'checked_in' ELSE 'checked_out' END
+                WHEN v.status = 'cancelled' AND v.arrival <= $d THEN 'cancelled'
+                ELSE 'confirmed' END AS status
       FROM core.reservation_room_versions v, t
-     WHERE v.property_id = $p AND v.valid_from < t.at
-       AND (v.valid_to IS NULL OR v.valid_to > t.at)
-     GROUP BY ALL
+     WHERE v.property_id = $p AND (v.valid_to IS NULL OR v.valid_to > t.at)
+   QUALIFY row_number() OVER (PARTITION BY v.reservation_room_id ORDER BY v.valid_from) = 1
+), rooms AS (
+    SELECT reservation_id, bool_or(status = 'checked_in') AS in_house,
+           bool_or(status = 'checked_out') AS departed,
+           bool_and(status = 'cancelled') AS cancelled,
+           count(*) AS entries, min(room_code) AS only_room,
+           min(arrival) AS arrival, max(departure) AS departure
+      FROM entries GROUP BY ALL
 ), lines AS (
     SELECT folio_id,
            coalesce(sum(total) FILTER (WHERE type <> 'payment'), 0) AS charges,
@@ -114,8 +128,8 @@ WITH t AS (
                 WHEN mart.is_city_ledger(f.description) THEN 'city_ledger'
                 WHEN coalesce(r.in_house, false) THEN 'in_house'
                 WHEN coalesce(r.departed, false) THEN 'departed'
-                WHEN l.charges - l.payments < 0 THEN 'deposit'
                 WHEN coalesce(r.cancelled, false) THEN 'cancelled'
+                WHEN l.charges - l.payments < 0 THEN 'deposit'
                 ELSE 'future' END AS category
       FROM numbered f
       JOIN lines l ON l.folio_id = f.folio_id

@@ -23,7 +23,7 @@ FLASH_COLUMNS = ("metric", "day", "day_budget", "day_vs_budget", "day_last_year"
                  "day_vs_last_year", "mtd", "mtd_budget", "mtd_vs_budget",
                  "mtd_last_year", "mtd_vs_last_year", "month_expected", "month_budget", "ytd",
                  "ytd_budget", "ytd_vs_budget", "ytd_last_year", "ytd_vs_last_year",
-                 "change_unit")
+                 "year_expected", "year_budget", "change_unit")
 """The *_vs_* columns: the change in points for a percentage, in percent of the base for any
 other figure (`pipelines.metrics.change`), as `change_unit` says row by row."""
 
@@ -179,7 +179,7 @@ def _per_room(conn: duckdb.DuckDBPyConnection, prop: PropertyRow
 
 def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: date,
                     last: date, sums: _Sums) -> _Sums | None:
-    """The month first..last as it is expected to end: the nights before the business date
+    """The month (or year) first..last as it is expected to end: the nights before the business date
     actual (`sums` of them; changed), the others from mart.forecast_daily: rooms and room
     revenue as forecast, F&B and other revenue the forecast rooms x the revenue per room sold
     of the recent closed days (`_per_room`; none without it)."""
@@ -250,30 +250,35 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     pid = q.prop.property_id
     month_first, year_first = day.replace(day=1), day.replace(month=1, day=1)
     month_last = (month_first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    year_last = day.replace(month=12, day=31)
     ly = _last_year(day)
     bounds = {"day": (day, day), "day_last_year": (ly, ly), "mtd": (month_first, day),
               "mtd_last_year": (_last_year(month_first), ly), "ytd": (year_first, day),
               "ytd_last_year": (_last_year(year_first), ly),
               # the month's nights lived: actual in its expected end
-              "month_expected": (month_first, min(month_last, closed))}
+              "month_expected": (month_first, min(month_last, closed)),
+              "year_expected": (year_first, min(year_last, closed))}
     actuals = {name: (first, last, _actuals(conn, pid, first, last))
                for name, (first, last) in bounds.items()}
     # a sum over part of a period is no figure of it (a year to date of last year that began
     # with the history, against the whole of this year's): not shown, the title says why
     in_part = _held_in_part(actuals)
     periods = {name: None if name in in_part else sums for name, (_, _, sums) in actuals.items()}
-    lived = periods["month_expected"]
+    lived, lived_year = periods["month_expected"], periods["year_expected"]
     shapes: set[str] = set()
     periods.update(
         month_expected=None if lived is None else _expected_month(
             conn, q.prop, month_first, month_last, lived),
+        year_expected=None if lived_year is None else _expected_month(
+            conn, q.prop, year_first, year_last, lived_year),
+        year_budget=_budget(conn, pid, year_first, year_last),
         day_budget=_budget(conn, pid, day, day, shapes),
         mtd_budget=_budget(conn, pid, month_first, day, shapes),
         month_budget=_budget(conn, pid, month_first, month_last),
         ytd_budget=_budget(conn, pid, year_first, day, shapes))
     values = {k: (None if v is None else v.values()) for k, v in periods.items()}
     supplies = {"day_budget": "day", "mtd_budget": "mtd", "month_budget": "month_expected",
-                "ytd_budget": "ytd"}
+                "ytd_budget": "ytd", "year_budget": "year_expected"}
     for budget, actual in supplies.items():
         found = values[budget]
         if found is not None:  # a budget has no supply: its rates use the actual supply
@@ -296,18 +301,35 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
             change(metric, got["mtd"], got["mtd_last_year"]), got["month_expected"],
             got["month_budget"], got["ytd"], got["ytd_budget"],
             change(metric, got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
-            change(metric, got["ytd"], got["ytd_last_year"]), change_unit(metric)))
+            change(metric, got["ytd"], got["ytd_last_year"]), got["year_expected"],
+            got["year_budget"], change_unit(metric)))
     rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
     spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
     missing = (f"; budget of part of a month {spread}" if spread else "") + (
-        "; month_expected of F&B, other and total: none, no forecast of them yet"
-        "; month_expected rooms as whole rooms, half-up, its rates of the unrounded "
-        "forecast") + "".join(
+        "; expected rooms as whole rooms, half-up, their rates of the unrounded forecast"
+    ) + "".join(
+        _expected_note(name, periods[name], name in in_part)
+        for name in ("month_expected", "year_expected")) + "".join(
         f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1])
+
+
+def _expected_note(name: str, expected: _Sums | None, in_part: bool) -> str:
+    """What the title says of the month's or the year's expected end (`name`) when a figure
+    of it is missing (nothing when it is whole): F&B and other ahead need the recent days'
+    revenue per room sold."""
+    if in_part:
+        return ""  # the title's "not shown" names it
+    if expected is None:
+        return (f"; {name}: none, mart.forecast_daily does not hold the "
+                f"{name.split('_')[0]}'s nights ahead")
+    if expected.fnb is None or expected.other is None:
+        return (f"; {name} of F&B, other and total: none, no room sold in the "
+                f"{PER_ROOM_DAYS} closed days before the business date")
+    return ""
 
 
 def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
@@ -325,7 +347,8 @@ def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
                      change(stat, v["day"], v["day_last_year"]), v["mtd"], None, None,
                      v["mtd_last_year"], change(stat, v["mtd"], v["mtd_last_year"]), None, None,
                      v["ytd"], None, None, v["ytd_last_year"],
-                     change(stat, v["ytd"], v["ytd_last_year"]), change_unit(stat)))
+                     change(stat, v["ytd"], v["ytd_last_year"]), None, None,
+                     change_unit(stat)))
     return rows
 
 

@@ -133,8 +133,9 @@ and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net). Examp
 Manager's flash for a business date: the day, month to date and year to date (rooms sold,
 occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the budget
 (`pmsw budget import`; part of a month spread as last year's nights sold, else pro rata of its
-days, as the title says), the same dates last year and, for the month, its expected end
-(actual nights plus mart.forecast_daily for the rest; rooms and room revenue only).
+days, as the title says), the same dates last year and, for the month and the year, their
+expected end (actual nights plus mart.forecast_daily for the rest; F&B and other ahead at the
+recent revenue per room sold) beside their budget.
 
 Then the room statistics of the day, MTD and YTD against last year, as OPERA's Manager Flash
 has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, rooms out of

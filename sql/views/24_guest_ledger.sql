@@ -24,8 +24,9 @@ WITH stays AS (
                 WHEN mart.is_city_ledger(f.description) THEN 'city_ledger'
                 WHEN coalesce(s.in_house, false) THEN 'in_house'
                 WHEN r.status = 'checked_out' THEN 'departed'
-                WHEN f.balance < 0 THEN 'deposit'
+                -- a credit on a cancelled stay is owed back (or to be forfeited): no deposit
                 WHEN r.status = 'cancelled' THEN 'cancelled'
+                WHEN f.balance < 0 THEN 'deposit'
                 ELSE 'future' END AS category
       FROM core.folios f
       JOIN core.property p ON p.property_id = f.property_id
@@ -40,4 +41,4 @@ SELECT *, as_of - oldest_posting AS age_days,
             WHEN as_of - oldest_posting <= 60 THEN '31_60'
             WHEN as_of - oldest_posting <= 90 THEN '61_90' ELSE 'over_90' END AS aging_bucket
   FROM folios WHERE balance <> 0;
-COMMENT ON VIEW mart.v_guest_ledger IS 'Open balances by folio as of the last sync (as_of = the property''s business date): category (in_house, departed, deposit, cancelled, future, house; city_ledger: a company''s or agency''s account, accounts receivable, kept apart from the guest ledger), rooms (those the folio''s lines were posted to, else the room of a one-room reservation), charges, payments, balance (the API''s), oldest posting, age_days and aging_bucket (0_30, 31_60, 61_90, over_90).';
+COMMENT ON VIEW mart.v_guest_ledger IS 'Open balances by folio as of the last sync (as_of = the property''s business date): category (in_house, departed, deposit: a credit on a stay not yet arrived, cancelled: any balance of a cancelled stay, a credit there owed back to the guest, future, house; city_ledger: a company''s or agency''s account, accounts receivable, kept apart from the guest ledger), rooms (those the folio''s lines were posted to, else the room of a one-room reservation), charges, payments, balance (the API''s), oldest posting, age_days and aging_bucket (0_30, 31_60, 61_90, over_90).';

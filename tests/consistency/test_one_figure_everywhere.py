@@ -100,7 +100,8 @@ def test_month_to_date_of_the_last_closed_day(warehouse: Path, parquet: Path,
     occupancy = report(warehouse, "occupancy", code, *span)["total"]
     segments = report(warehouse, "segments", code, *span)["total"]
     revenue = report(warehouse, "revenue", code, *span)["total"]
-    mtd = flash_column(report(warehouse, "flash", code, "--date", str(closed)), "mtd")
+    flash = report(warehouse, "flash", code, "--date", str(closed))
+    mtd = flash_column(flash, "mtd")
     month = next(row for row in report(warehouse, "forecast-months", code, "--from",
                                        str(first), "--to", str(first))["rows"]
                  if row["month"] == f"{first:%Y-%m}")
@@ -142,6 +143,14 @@ def test_month_to_date_of_the_last_closed_day(warehouse: Path, parquet: Path,
                            # charge is posted on another date (none on the demo)
                            ("total_revenue_net", "total_revenue_posted_net")):
         assert_one_value(figure, {"revenue": revenue[column], "flash mtd": mtd[figure]})
+    # the month as it is expected to end: the flash's forecast and the months view's
+    expected = flash_column(flash, "month_expected")
+    for figure, column in (("rooms_sold", "rooms_expected"),
+                           ("room_revenue_net", "room_revenue_net"),
+                           ("food_beverage_revenue_net", "food_beverage_revenue_net"),
+                           ("total_revenue_net", "total_revenue_net")):
+        assert_one_value(f"{figure} expected", {"flash month_expected": expected[figure],
+                                                "forecast-months": month[column]})
 
 
 @pytest.mark.parametrize("code", PROPERTIES)

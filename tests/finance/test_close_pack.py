@@ -20,6 +20,12 @@ include VAT; net = gross / (1 + rate) rounded to the cent. The stays:
 - R5 (folios 50, 51): Sunway Tours' account took its 300.00 night on Feb 20; settled by
   bank transfer on D.
 - R6 (folios 60, 61): Euroviaggi's account took 500.00 on Jan 20; still owed on D (44 days).
+
+The POS ledger holds the tickets of the breakfasts and the parking (on their folios) and two
+minibar tickets rung up after their folio was closed (R5's on Feb 19, R1's on D): the real
+reconciliation (a dry run of Feb 1 to D, the POS tickets alone) leaves them on the worklist.
+The marts of the tie-out (stay nights, revenue, fees, occupancy, mart.revenue_tieout) are
+built by the real mart build over these core tables.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import shutil
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -37,12 +45,15 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from pipelines.marts import MartSettings, build_marts
+from pipelines.recon import run_reconciliation
+from pipelines.recon.logic import load_rules
 from pipelines.warehouse import connect, writer
 
 D = date(2026, 3, 5)
 RUN = "hand-built"
 AT = datetime(2026, 3, 6, 3, tzinfo=UTC)
-ROOM, BRK, PARK, CTAX = 1, 2, 3, 4
+ROOM, BRK, PARK, CTAX, MINI = 1, 2, 3, 4, 5
 
 
 def day(month: int, dom: int) -> date:
@@ -118,6 +129,30 @@ VERSIONS = [
 ]
 
 
+# The rooms' current state (core.reservation_rooms: the last version above), with the room
+# and the stay's total: reservation id, room, total.
+STAYS = [(101, "101", "220.00"), (102, "102", "396.00"), (103, None, "350.00"),
+         (104, "104", "80.00"), (105, "105", "300.00"), (106, "106", "500.00")]
+# The POS's tickets (core.pos_ledger, the reconciliation's expected side): ticket, business
+# date, reservation, room, item code, quantity, unit price. T-1 to T-3 reached their folios
+# (the breakfasts and the parking above); T-8 and T-9 did not: each was rung up after its
+# folio was closed (R5's minibar on Feb 19, the night before it left; R1's on D, after its
+# check-out) and cannot be posted.
+TICKETS = [("T-1", day(3, 4), 101, "101", "BRK", 1, "15.00"),
+           ("T-2", D, 101, "101", "PARK", 1, "25.00"),
+           ("T-3", D, 102, "102", "BRK", 1, "30.00"),
+           ("T-8", day(2, 19), 105, "105", "MINI", 1, "4.50"),
+           ("T-9", D, 101, "101", "MINI", 2, "4.50")]
+# The rules the hand-built day is reconciled with: the POS tickets alone (the room nights
+# and the city tax, which the stays here do not carry in full, left out).
+POS_ONLY = ("default: {city_tax: {enabled: false}, breakfast: {enabled: false}, "
+            "room_nights: {enabled: false}}")
+REBILL = "bill the guest on a new folio (invoiced_separately) or write it off"
+"""The worklist's action for a charge whose folio was closed (docs/reconciliation.md)."""
+TIEOUT_MARTS = ["stay_nights", "revenue_daily", "room_fees", "occupancy_daily",
+                "revenue_tieout"]
+
+
 def build(path: Path) -> None:
     connect(path).close()
     with writer(path) as conn:
@@ -127,8 +162,9 @@ def build(path: Path) -> None:
         for item_id, code, name, department, tax in (
                 (ROOM, "ROOM", "Accommodation", "accommodation", "10"),
                 (BRK, "BRK", "Breakfast", "food_beverage", "10"),
-                (PARK, "PARK", "Parking", "other", "22"), (CTAX, "CTAX", "City tax",
-                                                           "city_tax", "0")):
+                (PARK, "PARK", "Parking", "other", "22"),
+                (CTAX, "CTAX", "City tax", "city_tax", "0"),
+                (MINI, "MINI", "Minibar", "food_beverage", "10")):
             conn.execute("INSERT INTO core.items (property_id, item_id, code, name, department, "
                          "kind, price, tax_pct, last_seen_run, fetched_at) VALUES "
                          "(1, ?, ?, ?, ?, 'service', 0, ?, ?, ?)",
@@ -150,21 +186,52 @@ def build(path: Path) -> None:
             reservation = next(f[1] for f in FOLIOS if f[0] == folio_id)
             conn.execute(
                 "INSERT INTO core.folio_lines (property_id, folio_line_id, folio_id, "
-                "reservation_id, type, description, posted_on, quantity, unit_price, discount, "
-                "tax_pct, total, amount_gross, amount_net, room, service_item_id, "
-                "last_seen_run, fetched_at) VALUES (1, ?, ?, ?, ?, ?, ?, 1, ?, 0, ?, ?, ?, ?, "
-                "?, ?, ?, ?)",
-                [n, folio_id, reservation, kind, text, posted, Decimal(total), Decimal(tax),
-                 Decimal(total), Decimal(total), Decimal(net), room, item, RUN, AT])
+                "reservation_id, reservation_room_id, type, description, posted_on, quantity, "
+                "unit_price, discount, tax_pct, total, amount_gross, amount_net, room, "
+                "service_item_id, last_seen_run, fetched_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, "
+                "1, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [n, folio_id, reservation, reservation * 10 if room else None, kind, text,
+                 posted, Decimal(total), Decimal(tax), Decimal(total), Decimal(total),
+                 Decimal(net), room, item, RUN, AT])
         for n, (reservation, status, arrival, departure, start, end) in enumerate(VERSIONS):
             conn.execute(
                 "INSERT INTO core.reservation_room_versions (property_id, reservation_room_id, "
                 "reservation_id, valid_from, valid_to, version_hash, status, arrival, "
                 "departure, nights, adults, brackets, children, room_type_id, room_type_code, "
-                "total, reservation_type, created_at, first_seen_run) VALUES (1, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, 2, '[]', 0, 1, 'STD', 0, 'individual', ?, ?)",
+                "room_code, total, reservation_type, created_at, first_seen_run) VALUES (1, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?, 2, '[]', 0, 1, 'STD', ?, 0, 'individual', ?, ?)",
                 [reservation * 10, reservation, start, end, f"v{n}", status, arrival,
-                 departure, (departure - arrival).days, utc(1, 1), RUN])
+                 departure, (departure - arrival).days,
+                 next(room for r, room, _ in STAYS if r == reservation), utc(1, 1), RUN])
+        for reservation, room, total in STAYS:
+            status, arrival, departure, start = next(
+                (v[1], v[2], v[3], v[4]) for v in reversed(VERSIONS) if v[0] == reservation)
+            conn.execute(
+                "INSERT INTO core.reservation_rooms (property_id, reservation_room_id, "
+                "reservation_id, status, arrival, departure, nights, adults, brackets, "
+                "children, room_type_id, room_type_code, room_id, room_code, discount_pct, "
+                "total, updated_at, reservation_type, created_at, last_seen_run, fetched_at) "
+                "VALUES (1, ?, ?, ?, ?, ?, ?, 2, '[]', 0, 1, 'STD', ?, ?, 0, ?, ?, "
+                "'individual', ?, ?, ?)",
+                [reservation * 10, reservation, status, arrival, departure,
+                 (departure - arrival).days, None if room is None else int(room), room,
+                 Decimal(total), start, utc(1, 1), RUN, AT])
+        for room_id in (101, 102, 103, 104, 105, 106):
+            conn.execute("INSERT INTO core.rooms (property_id, room_id, code, room_type_id, "
+                         "extra_beds, housekeeping, sellable, last_seen_run, fetched_at) "
+                         "VALUES (1, ?, ?, 1, 0, 'clean', true, ?, ?)",
+                         [room_id, str(room_id), RUN, AT])
+        for ticket, posted, reservation, room, code, quantity, price in TICKETS:
+            conn.execute(
+                "INSERT INTO core.pos_ledger (property_id, ticket_id, line, business_date, "
+                "posted_at, reservation_id, reservation_room_id, room, item_code, quantity, "
+                "unit_price, total, source_file) VALUES (1, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "'hand.csv')",
+                [ticket, posted, utc(posted.month, posted.day, 20), reservation,
+                 reservation * 10, room, code, quantity, Decimal(price),
+                 quantity * Decimal(price)])
+        build_marts(conn, 1, MartSettings(events=()), TIEOUT_MARTS)
+    run_reconciliation(path, load_rules(text=POS_ONLY), first=day(2, 1), last=D)
 
 
 @pytest.fixture(scope="module")
@@ -225,13 +292,27 @@ def test_every_line_of_the_day(warehouse: Path) -> None:
         (12, 101, "ACME S.p.A.", "2026-03-05", "2026-03-05", 0, 220, 0, 0, 0, 220),
         (61, 106, "Euroviaggi Wholesale", "2026-01-20", "2026-01-20", 44, 0, 500, 0, 0, 500)]
     assert out["city_ledger"]["total"]["balance"] == 720
-    # 6. the folio side of the tie-out: rooms 120.00, F&B 27.27, other 20.49 - 12.00 = 8.49,
-    # city tax 6.00 (the marts of this warehouse are not built: nothing reported).
-    assert [(r[0], r[1], r[2]) for r in rows(out["tieout"])] == [
-        ("accommodation", 120, 132), ("food_beverage", 27.27, 30), ("other", 8.49, 11.8),
-        ("city_tax", 6, 6)]
-    # 7. no reconciliation has run here: no charge that cannot be posted.
-    assert out["worklist"]["rows"] == []
+    # 6. the tie-out: the folio lines of D by department, rooms 120.00 (R2's night), F&B
+    # 27.27, other 20.49 - 12.00 = 8.49, city tax 6.00; against the marts: R2's night of D,
+    # lived, is the line posted for it (120.00, no fee); F&B and other by posting date are
+    # the same lines. Every department ties, and the total leaves the city tax out.
+    occupancy, revenue = "occupancy (stay date: nights + fees)", "revenue (posting date)"
+    assert rows(out["tieout"]) == [
+        ("accommodation", 120, 132, 120, 0, occupancy, 0, 0, 0, "ties to the cent"),
+        ("food_beverage", 27.27, 30, 27.27, None, revenue, 0, 0, 0, "ties to the cent"),
+        ("other", 8.49, 11.8, 8.49, None, revenue, 0, 0, 0, "ties to the cent"),
+        ("city_tax", 6, 6, 6, None, f"{revenue}, not revenue", 0, 0, 0, "ties to the cent")]
+    assert tuple(out["tieout"]["total"].values()) == (
+        "total revenue", 155.76, 173.8, 155.76, 0, "", 0, 0, 0, "city tax apart")
+    # 7. R1's minibar (T-9, 2 x 4.50) was rung up after folio 11 was closed on D: blocked,
+    # held by the folio whose document was issued; R1 left on D, so it is 0 days old at the
+    # close. T-2 and T-3 reached their folios and are not on the worklist.
+    assert [r[1:] for r in rows(out["worklist"])] == [
+        ("2026-03-05", "blocked", "folio_closed", "open", 11, 101, "101", "Anna Bianchi",
+         "MINI", 9, "2026-03-05", 0, REBILL)]
+    assert re.fullmatch("[0-9a-f]{12}", out["worklist"]["rows"][0]["item"])
+    assert tuple(out["worklist"]["total"].values()) == (
+        "total", 1, *[""] * 8, 9, "", "", "")
 
 
 def test_the_roll_forward_closes_on_the_ledger_report(warehouse: Path) -> None:
@@ -248,6 +329,79 @@ def test_the_roll_forward_closes_on_the_ledger_report(warehouse: Path) -> None:
         categories = {r["folio_id"]: r["category"] for r in ledger["rows"]}
         assert categories == ({21: "in_house", 31: "deposit"} if which == "guest"
                               else {12: "city_ledger", 61: "city_ledger"})
+        # Item 5: a folio's rooms are those its lines were posted to, else the room of its
+        # stay of one room (ACME's and Euroviaggi's accounts hold only the transfer); R3
+        # has no room yet.
+        rooms = {r["folio_id"]: r["rooms"] for r in ledger["rows"]}
+        assert rooms == ({21: "102", 31: ""} if which == "guest" else {12: "101", 61: "106"})
+
+
+def test_a_stay_first_seen_after_the_date_is_placed_by_its_dates(warehouse: Path) -> None:
+    """R6 and R5 were first seen checked out (their only version starts at the check-out, as
+    a warehouse first synced after the stay has it): at the end of the night they lived they
+    were in house, not stays to come; at the end of their departure day, departed. (Before:
+    no version in force, so `future`, no arrival; a prepaid guest's credit a `deposit`.)"""
+    def ledger(on: date) -> list[tuple[Any, ...]]:
+        result = CliRunner().invoke(main, [
+            "report", "ledger", "--warehouse", str(warehouse), "--property", "HAND01",
+            "--date", on.isoformat(), "--format", "json"])
+        assert result.exit_code == 0, result.output
+        return [(r["folio_id"], r["category"], r["reservation_status"], r["arrival"],
+                 r["balance"]) for r in json.loads(result.stdout)["rows"]]
+
+    assert ledger(day(1, 19)) == [(60, "in_house", "checked_in", "2026-01-19", 500)]
+    assert ledger(day(2, 19)) == [(50, "in_house", "checked_in", "2026-02-19", 300)]
+    # Mar 1: R4's night (80.00) in house; R3's prepayment comes on Mar 2
+    assert ledger(day(3, 1)) == [(40, "in_house", "checked_in", "2026-03-01", 80)]
+
+
+def test_a_cancelled_stays_credit_is_owed_back_not_a_deposit(warehouse: Path,
+                                                             tmp_path: Path) -> None:
+    """R7 (folio 70) paid a 100.00 card deposit on Feb 25 for Mar 20-22 and cancelled on
+    Mar 3; on D the deposit is not yet refunded. The money is owed back to the guest, not
+    held for a stay to come: `ledger --date D` says `cancelled`, the close pack's deposits
+    ledger holds R3 alone, and the roll-forward still closes on the ledger (guest: -195.20 -
+    100.00 = -295.20)."""
+    path = tmp_path / "hand.duckdb"
+    shutil.copy(warehouse, path)
+    with writer(path) as conn:
+        conn.execute("INSERT INTO core.folios (property_id, folio_id, reservation_id, "
+                     "guest_name, description, status, prices_include_vat, charges, payments, "
+                     "balance, last_seen_run, fetched_at) VALUES (1, 70, 107, 'Luca Gallo', "
+                     "'', 'open', true, 0, 100, -100, ?, ?)", [RUN, AT])
+        conn.execute("INSERT INTO core.folio_lines (property_id, folio_line_id, folio_id, "
+                     "reservation_id, type, description, posted_on, quantity, unit_price, "
+                     "discount, tax_pct, total, amount_gross, amount_net, room, last_seen_run, "
+                     "fetched_at) VALUES (1, 99, 70, 107, 'payment', 'Deposit: card', ?, 1, "
+                     "100, 0, 0, 100, 100, 100, '', ?, ?)", [day(2, 25), RUN, AT])
+        for n, (status, start, end) in enumerate((("confirmed", utc(2, 24), utc(3, 3, 10)),
+                                                  ("cancelled", utc(3, 3, 10), None))):
+            conn.execute(
+                "INSERT INTO core.reservation_room_versions (property_id, reservation_room_id, "
+                "reservation_id, valid_from, valid_to, version_hash, status, arrival, "
+                "departure, nights, adults, brackets, children, room_type_id, room_type_code, "
+                "total, reservation_type, created_at, first_seen_run) VALUES (1, 1070, 107, ?, "
+                "?, ?, ?, ?, ?, 2, 2, '[]', 0, 1, 'STD', 0, 'individual', ?, ?)",
+                [start, end, f"r7-{n}", status, day(3, 20), day(3, 22), utc(2, 24), RUN])
+        conn.execute("INSERT INTO core.reservations (property_id, reservation_id, arrival, "
+                     "departure, nights, status, reservation_type, rooms_count, total, "
+                     "created_at, updated_at, last_seen_run, fetched_at) VALUES (1, 107, ?, ?, "
+                     "2, 'cancelled', 'individual', 1, 0, ?, ?, ?, ?)",
+                     [day(3, 20), day(3, 22), utc(2, 24), utc(3, 3, 10), RUN, AT])
+    for args in (("--date", D.isoformat()), ()):  # at the end of D, and as of the last sync
+        result = CliRunner().invoke(main, ["report", "ledger", "--warehouse", str(path),
+                                           "--property", "HAND01", *args, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        seventy = [r for r in json.loads(result.stdout)["rows"] if r["folio_id"] == 70]
+        assert [(r["category"], r["balance"]) for r in seventy] == [("cancelled", -100)], args
+    out = pack(path, "--date", D.isoformat())
+    assert [r["folio_id"] for r in out["deposits"]["rows"]] == [31]
+    roll = {r[0].split(" (")[0]: r[1:] for r in rows(out["roll_forward"])}
+    assert roll["opening balance"] == (-85, 800, 715)
+    assert roll["= closing balance"] == roll[f"ledger --date {D}"] == (-295.2, 720, 424.8)
+    # February took the deposit: a payment by card, on the guest ledger.
+    assert rows(pack(path, "--month", "2026-02")["payments"]) == [
+        ("card", "Deposit", "guest", 1, 100)]
 
 
 def test_a_month_and_the_open_day_and_month(warehouse: Path) -> None:
@@ -258,6 +412,16 @@ def test_a_month_and_the_open_day_and_month(warehouse: Path) -> None:
     assert roll["+ charges"] == (300, 0, 300)
     assert roll["- transfers"] == (300, -300, 0)
     assert roll["= closing balance"] == roll["ledger --date 2026-02-28"] == (0, 800, 800)
+    february = pack(warehouse, "--month", "2026-02")
+    # Folio 50's night of Feb 19 (net 272.73) is the night lived that date: it ties.
+    assert rows(february["tieout"])[0][:4] + rows(february["tieout"])[0][6:] == (
+        "accommodation", 272.73, 300, 272.73, 0, 0, 0, "ties to the cent")
+    # R5's minibar of Feb 19 (T-8, 4.50) came after its folio was closed: on the month's
+    # worklist, the stay departed on Feb 20, the charge 28 - 19 = 9 days old at the month's
+    # close.
+    assert [r[1:] for r in rows(february["worklist"])] == [
+        ("2026-02-19", "blocked", "folio_closed", "open", 50, 105, "105", "Paul Smith", "MINI",
+         4.5, "2026-02-20", 9, REBILL)]
     for args, what in ((("--date", "2026-03-06"), "--date 2026-03-06: business date"),
                        (("--month", "2026-03"), "--month 2026-03: the month")):
         result = CliRunner().invoke(main, ["report", "close-pack", "--warehouse",
@@ -269,9 +433,11 @@ def test_a_month_and_the_open_day_and_month(warehouse: Path) -> None:
 
 
 def test_xlsx_one_sheet_per_section_and_csv_blocks(warehouse: Path, tmp_path: Path) -> None:
-    """Read back with openpyxl: one sheet per section, in order, each with its title, the
-    header bold and frozen, the rows and the total equal to the JSON's; the CSV a block per
-    section whose first column names it."""
+    """Read back with openpyxl (issue 48, item 4): one sheet per section, in order, each with
+    its title (report, hotel, period, business date) and As-of line, the header bold and
+    frozen with an autofilter over the rows, percentages as fractions with a % format, the
+    rows and the total equal to the JSON's, the columns wide enough for what they show; the
+    CSV a block per section whose first column names it."""
     out = pack(warehouse, "--date", D.isoformat())
     book_path = tmp_path / "close.xlsx"
     result = CliRunner().invoke(main, [
@@ -305,6 +471,23 @@ def test_xlsx_one_sheet_per_section_and_csv_blocks(warehouse: Path, tmp_path: Pa
                     assert cell == (value if value != "" else None), (name, cell, value)
         if section["total"]:
             assert sheet.cell(4 + len(expected), 1).font.b  # the total row kept, bold
+        for n in range(5, 5 + len(expected)):  # counts whole, amounts with two decimals
+            for col, column in enumerate(cells[0], start=1):
+                if sheet.cell(n, col).value is None or n - 5 == len(section["rows"]):
+                    continue  # the total row's first cells hold its label and count
+                if column in ("lines", "age_days"):
+                    assert sheet.cell(n, col).number_format == "#,##0", (name, column)
+                elif column in ("net", "vat", "gross", "amount", "balance"):
+                    assert sheet.cell(n, col).number_format == "#,##0.00", (name, column)
+        last = openpyxl.utils.get_column_letter(len(cells[0]))
+        assert sheet.auto_filter.ref == f"A4:{last}{4 + len(section['rows'])}", name
+        for col, column in enumerate(zip(*cells, strict=True), start=1):
+            # each column as wide as its header and its texts (amounts with their two
+            # decimals), within Excel's 60
+            shown = [f"{v:,.2f}" if isinstance(v, float) else str(v) for v in column
+                     if isinstance(v, (str, float))]
+            width = sheet.column_dimensions[openpyxl.utils.get_column_letter(col)].width
+            assert width >= min(max(map(len, shown)), 58) + 2, (name, column[0], width)
     text = CliRunner().invoke(main, [
         "report", "close-pack", "--warehouse", str(warehouse), "--property", "HAND01",
         "--date", D.isoformat(), "--format", "csv"]).stdout

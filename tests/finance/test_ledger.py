@@ -48,9 +48,10 @@ def test_ledger_equals_the_api_balances_folio_by_folio(world: World) -> None:
         assert Decimal(str(row["balance"])) == balance, folio_id
         assert Decimal(str(row["charges"])) - Decimal(str(row["payments"])) == balance
         expected = {"in_house": "in_house", "checked_out": "departed"}.get(status)
-        if expected is None:  # not arrived (or cancelled): a credit balance is a deposit
-            expected = "deposit" if balance < 0 else (
-                "cancelled" if status == "cancelled" else "future")
+        if expected is None:  # a cancelled stay's balance, a credit too, is owed back
+            # (or a fee owed): no deposit; not arrived, a credit balance is a deposit
+            expected = "cancelled" if status == "cancelled" else (
+                "deposit" if balance < 0 else "future")
         assert row["category"] == expected, (folio_id, status, balance)
         assert row["age_days"] is None or row["age_days"] >= 0
     assert Decimal(str(out["total"]["balance"])) == sum(b for b, _ in api.values())

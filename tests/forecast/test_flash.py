@@ -100,8 +100,8 @@ def test_flash_figure_by_figure(hotel: Path) -> None:
                         "total_revenue_net": 19474.94}
     assert (got["rooms_sold"]["month_budget"], got["total_revenue_net"]["month_budget"]) \
         == (186, 22010)
-    assert "; month_expected of F&B, other and total: none, no forecast of them yet" in \
-        _report(hotel, "--date", "2026-03-15")["report"]
+    # every figure of the expected end is there: the title says nothing of it
+    assert "month_expected" not in _report(hotel, "--date", "2026-03-15")["report"]
     ytd = {m: got[m]["ytd"] for m in ("rooms_sold", "rooms_available", "occupancy_pct",
                                       "adr_net", "revpar_net", "room_revenue_net")}
     assert ytd == {"rooms_sold": 255, "rooms_available": 740, "occupancy_pct": 34.46,
@@ -146,6 +146,64 @@ def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
         "mtd_last_year", "mtd_vs_last_year", "ytd_last_year", "ytd_vs_last_year"))
     assert (got["rooms_sold"]["mtd"], got["rooms_sold"]["day_last_year"]) == (78, 6)
     assert got["rooms_sold"]["mtd_vs_budget"] == -13.33
+
+
+def test_a_missing_expected_end_is_said_in_the_title(hotel: Path) -> None:
+    """With no F&B nor other revenue in the 91 closed days, the nights ahead spend nothing:
+    F&B and other expected 0.00, total the room revenue (190 rooms, 19,000.00). Without the
+    forecast of one night ahead (Mar 31) the month's expected end is none, and the title
+    says why (before: nothing said, every figure there)."""
+    write_and_publish(hotel, "UPDATE mart.revenue_daily SET revenue_net = 0 "
+                             "WHERE department <> 'accommodation'")
+    body = _report(hotel, "--date", "2026-03-15")
+    got = {row["metric"]: row for row in body["rows"]}
+    assert (got["rooms_sold"]["month_expected"], got["room_revenue_net"]["month_expected"]) \
+        == (190, 19000)
+    assert [got[m]["month_expected"] for m in ("food_beverage_revenue_net", "other_revenue_net",
+                                              "total_revenue_net")] == [0, 0, 19000]
+    write_and_publish(hotel, "DELETE FROM mart.forecast_daily WHERE stay_date = "
+                             "DATE '2026-03-31'")
+    body = _report(hotel, "--date", "2026-03-15")
+    assert "; month_expected: none, mart.forecast_daily does not hold the month's nights " \
+        "ahead; year_expected: none, mart.forecast_daily does not hold the year's nights " \
+        "ahead" in body["report"]
+    assert all(row["month_expected"] is None for row in body["rows"])
+
+
+def test_the_year_as_expected_to_end_against_its_budget(hotel: Path) -> None:
+    """YTD against the forecast: the year's expected end (issue 48, item 3). With the forecast
+    of every night to Dec 31 (7 rooms, 700.00 a night, 10 rooms) and a budget for every month
+    (March's, the others 100 rooms, 10,000.00, F&B 1,000.00, other 100.00):
+    - nights ahead Mar 16 - Dec 31: 16 + 275 = 291; rooms 291 x 7 = 2,037, 203,700.00;
+    - year: 255 + 2,037 = 2,292 rooms of 740 + 2,910 = 3,650 (62.79 %), 21,960.00 +
+      203,700.00 = 225,660.00 (ADR 98.46, RevPAR 61.82); F&B 300.00 + 2,037 x 300 / 255 =
+      2,696.47, other 30.00 + 2,037 x 30 / 255 = 269.65, total 228,626.12;
+    - budget: 186 + 11 x 100 = 1,286 rooms (of the expected 3,650: 35.23 %), 18,600 + 110,000
+      = 128,600.00, F&B 14,100.00, other 1,410.00, total 144,110.00."""
+    write_and_publish(hotel, """
+        INSERT INTO mart.forecast_daily
+        SELECT 1, DATE '2026-03-16', CAST(d AS DATE), 0, 0, 0, 7, 6, 8, 700, 100, 70, 10, 10,
+               'additive_pickup'
+        FROM range(DATE '2026-04-01', DATE '2027-01-01', INTERVAL 1 DAY) t(d);
+        INSERT INTO mart.budget_monthly
+        SELECT 1, CAST(m AS DATE), NULL, 100, 10000, 1000, 100, 'budget.csv', now()
+        FROM range(DATE '2026-01-01', DATE '2027-01-01', INTERVAL 1 MONTH) t(m)
+        WHERE m <> DATE '2026-03-01'""")
+    body = _report(hotel, "--date", "2026-03-15")
+    got = {row["metric"]: row for row in body["rows"]}
+    assert {m: got[m]["year_expected"] for m in MONEY} == {
+        "rooms_sold": 2292, "rooms_available": 3650, "occupancy_pct": 62.79, "adr_net": 98.46,
+        "revpar_net": 61.82, "room_revenue_net": 225660,
+        "food_beverage_revenue_net": 2696.47, "other_revenue_net": 269.65,
+        "total_revenue_net": 228626.12}
+    assert {m: got[m]["year_budget"] for m in MONEY} == {
+        "rooms_sold": 1286, "rooms_available": 3650, "occupancy_pct": 35.23, "adr_net": 100,
+        "revpar_net": 35.23, "room_revenue_net": 128600, "food_beverage_revenue_net": 14100,
+        "other_revenue_net": 1410, "total_revenue_net": 144110}
+    assert "year_expected" not in body["report"]
+    # no forecast nor budget is made of the room statistics
+    assert all(got[s]["year_expected"] is got[s]["year_budget"] is None
+               for s in ("arrivals", "walk_ins", "rooms_house_use"))
 
 
 def test_flash_defaults_to_the_day_before_the_business_date(hotel: Path) -> None:

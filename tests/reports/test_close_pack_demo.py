@@ -160,6 +160,7 @@ def test_close_pack_of_a_closed_month_from_the_folio_lines(warehouse: Path) -> N
         for r in pack["deposits"]["rows"]:
             assert r["folio_id"] not in city_folios
             assert r["reservation_status"] == "confirmed"  # not in house, departed, cancelled
+            assert money(r["balance"]) < 0  # a credit held: a debit is no deposit
             assert money(r["received"]) == money(received[r["folio_id"]])
             assert money(r["balance"]) == money(balances[r["folio_id"]])
 

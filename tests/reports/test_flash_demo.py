@@ -105,3 +105,9 @@ def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> No
     # the demo's event log (30 days) reaches back before the month: the month is all events
     assert got["cancellations_made"]["mtd"] == mtd_cancelled[0] > 0
     assert got["rooms_in_house"]["mtd"] > 0  # a hotel with guests: the counts mean something
+    # Walk-ins and the GM's guests happen (docs/sandbox.md: the walk_in channel, 2.5 % of the
+    # individual bookings; COMP and HOUSE, 10 % and 3 % of the single-room phone and e-mail
+    # ones): in a month of the 80-room hotel, walk-ins between 1 % and 8 % of the arrivals,
+    # and complimentary rooms (house use in) among the rooms in house.
+    assert 0.01 <= got["walk_ins"]["mtd"] / got["arrivals"]["mtd"] <= 0.08
+    assert 0 < got["rooms_complimentary"]["mtd"] < got["rooms_in_house"]["mtd"] * 0.05

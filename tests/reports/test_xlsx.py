@@ -24,7 +24,8 @@ from pipelines.cli import main
 from pipelines.reports.command import report as report_group
 
 PACKS = ("close-pack",)
-"""Reports of several tables, one sheet each: test_close_pack_xlsx.py reads them back."""
+"""Reports of several tables, one sheet each: tests/finance/test_close_pack.py reads them
+back."""
 REPORTS = sorted(set(report_group.commands) - set(PACKS))
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
