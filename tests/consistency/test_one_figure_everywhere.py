@@ -146,9 +146,9 @@ def test_month_to_date_of_the_last_closed_day(warehouse: Path, parquet: Path,
     # the month as it is expected to end: the flash's forecast and the months view's
     expected = flash_column(flash, "month_expected")
     for figure, column in (("rooms_sold", "rooms_expected"),
-                           ("room_revenue_net", "room_revenue_net"),
-                           ("food_beverage_revenue_net", "food_beverage_revenue_net"),
-                           ("total_revenue_net", "total_revenue_net")):
+                           ("room_revenue_net", "room_revenue_expected_net"),
+                           ("food_beverage_revenue_net", "food_beverage_revenue_expected_net"),
+                           ("total_revenue_net", "total_revenue_expected_net")):
         assert_one_value(f"{figure} expected", {"flash month_expected": expected[figure],
                                                 "forecast-months": month[column]})
 

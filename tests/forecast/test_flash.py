@@ -183,7 +183,7 @@ def test_the_year_as_expected_to_end_against_its_budget(hotel: Path) -> None:
     write_and_publish(hotel, """
         INSERT INTO mart.forecast_daily
         SELECT 1, DATE '2026-03-16', CAST(d AS DATE), 0, 0, 0, 7, 6, 8, 700, 100, 70, 10, 10,
-               'additive_pickup'
+               'additive_pickup', NULL, NULL
         FROM range(DATE '2026-04-01', DATE '2027-01-01', INTERVAL 1 DAY) t(d);
         INSERT INTO mart.budget_monthly
         SELECT 1, CAST(m AS DATE), NULL, 100, 10000, 1000, 100, 'budget.csv', now()

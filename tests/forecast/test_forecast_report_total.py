@@ -35,7 +35,7 @@ def test_the_total_adds_rooms_and_revenue_but_no_band(tmp_path: Path) -> None:
     assert [r[4:7] for r in table.rows] == [(13, 10, 15), (22, 20, 25), (31, 30, 33)]
     assert table.total is not None
     total = dict(zip(table.columns, table.total, strict=True))
-    assert (total["rooms_otb"], total["rooms_forecast"], total["room_revenue_net"]) == (
+    assert (total["rooms_otb"], total["rooms_forecast"], total["room_revenue_forecast_net"]) == (
         60, 66, Decimal("6000.75"))
     assert (total["rooms_low"], total["rooms_high"]) == ("", "")
     assert "the total has none" in table.title
