@@ -3,21 +3,23 @@
 Snapshots 2026-01-01 .. 2026-03-11 (S = the last), nights up to 20 days ahead: a night D's
 books at h days before are round(c(D) x (20 - h)), c(D) = 0.8, 1.0 or 1.2 by D's ordinal
 mod 3, so a week's pickup at the same days before is 5.6 to 8.4 rooms. On S two nights move:
-S + 2 gains 10 rooms (a spike) and S + 4 stands at 41 rooms (above the 40 the hotel sells, and
-a spike too). Pace, by hand, as of S, in a hotel of 40 sellable rooms: S + 5 has 3 rooms against
-10 a year earlier (-70 %, 7 rooms behind: 17.5 % of the rooms), S + 6 has 9 against 10 (-10 %),
-S + 7 has 0 against 3 (too quiet to count), S + 8 has 2 against 7 (-71.4 %, but 5 rooms
-behind: 12.5 % of the rooms, under the 15 % = 6 rooms a pace alert needs)."""
+S + 2 gains 10 rooms (a spike) and S + 4 stands at 41 rooms (above the 40 the hotel sells with
+the 3 to 5 rooms its weekday picks up from 4 days out still to come, and a spike too). Pace,
+by hand, as of S, in a hotel of 40 sellable rooms: S + 5 has 2 rooms against
+10 a year earlier (-80 %, 8 rooms behind: 20 % of the rooms), S + 6 has 9 against 10 (-10 %),
+S + 7 has 0 against 3 (too quiet to count), S + 8 has 2 against 9 (-77.8 %, but 7 rooms
+behind: 17.5 % of the rooms, under the 20 % = 8 rooms a pace alert needs)."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from datetime import date, timedelta
 
 import polars as pl
 import pytest
 
-from pipelines.forecast.logic.alerts import alerts
+from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.methods import ForecastSettings
 
 FIRST, LAST = date(2026, 1, 1), date(2026, 3, 11)
@@ -51,7 +53,7 @@ def snapshots() -> pl.DataFrame:
 
 PACE = pl.DataFrame({
     "property_id": [1, 1, 1, 1], "stay_date": [LAST + timedelta(days=d) for d in (5, 6, 7, 8)],
-    "days_before": [5, 6, 7, 8], "rooms_otb": [3, 9, 0, 2], "stly_rooms_otb": [10, 10, 3, 7]})
+    "days_before": [5, 6, 7, 8], "rooms_otb": [2, 9, 0, 2], "stly_rooms_otb": [10, 10, 3, 9]})
 
 
 def _z(stay: date) -> float:
@@ -65,6 +67,17 @@ def _z(stay: date) -> float:
     return (now - statistics.mean(week)) / statistics.stdev(week)
 
 
+def _heading(stay: date) -> float:
+    """The books of `stay` on S plus the mean pickup from the same days before of the 8 nights
+    of its weekday ending a week before it (they are over by S: h < 7)."""
+    h = (stay - LAST).days
+    curve = [stay - timedelta(days=7 * k) for k in range(1, 9)]
+    assert h < 7
+    assert all(night < LAST for night in curve)
+    return _rooms(LAST, stay) + statistics.mean(
+        _rooms(night, night) - _rooms(night - timedelta(days=h), night) for night in curve)
+
+
 def test_each_kind_of_alert() -> None:
     got = alerts(snapshots(), PACE, CAPACITY,
                  forecast_settings=ForecastSettings(overbooking_rooms=0))
@@ -73,17 +86,26 @@ def test_each_kind_of_alert() -> None:
     spike, full, slow = (LAST + timedelta(days=d) for d in (2, 4, 5))
     assert set(found) == {(spike, "pickup_spike"), (full, "pickup_spike"),
                           (full, "over_capacity"), (slow, "pace_below_stly")}
-    assert found[(slow, "pace_below_stly")]["value"] == pytest.approx(-0.7)
+    assert found[(slow, "pace_below_stly")]["value"] == pytest.approx(-0.8)
     assert found[(full, "over_capacity")]["value"] == 41
+    assert _heading(full) > 41
     assert found[(full, "over_capacity")]["threshold"] == 40
     assert found[(spike, "pickup_spike")]["value"] == pytest.approx(_z(spike), abs=0.01)
-    assert _z(spike) >= 3
+    assert _z(spike) >= 4
 
 
 def test_the_overbooking_practised_raises_the_limit() -> None:
-    got = alerts(snapshots(), PACE, CAPACITY,
-                 forecast_settings=ForecastSettings(overbooking_rooms=1))
-    assert "over_capacity" not in set(got["alert"])
+    """S + 4 heads to 41 rooms plus its expected pickup: overbooking the rooms above 40
+    (rounded up) lifts the limit to it, one fewer does not."""
+    above = math.ceil(_heading(LAST + timedelta(days=4))) - 40
+
+    def fired(overbooking: int) -> bool:
+        got = alerts(snapshots(), PACE, CAPACITY,
+                     forecast_settings=ForecastSettings(overbooking_rooms=overbooking))
+        return "over_capacity" in set(got["alert"])
+
+    assert not fired(above)
+    assert fired(above - 1)
 
 
 def test_alerts_as_of_the_last_closed_day_read_nothing_after_it() -> None:
@@ -112,15 +134,16 @@ def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]]) -> dict[int,
 
 def test_a_few_rooms_behind_far_out_is_no_pace_alert() -> None:
     """Issue 49: at Rome (78 sellable rooms) 73 days out, 2 rooms on the books against 11 a
-    year earlier (-81.8 %) fired; 9 rooms behind is 11.5 % of the rooms, under the 15 %
-    (11.7 rooms) a pace alert needs. 0 against 12 (12 behind, 15.4 %) still fires."""
-    fired = _pace_alerts(78, [(73, 2, 11), (74, 0, 12)])
+    year earlier (-81.8 %) fired; 9 rooms behind is 11.5 % of the rooms, under the 20 %
+    (15.6 rooms) a pace alert needs, and so is 0 against 15 (19.2 %). 0 against 16 (16
+    behind, 20.5 %) fires."""
+    fired = _pace_alerts(78, [(73, 2, 11), (74, 0, 15), (75, 0, 16)])
 
-    assert set(fired) == {74}
+    assert set(fired) == {75}
 
 
 def test_in_a_small_hotel_five_rooms_behind_are_needed() -> None:
-    """20 rooms: 15 % is 3 rooms, so the minimum of 5 rooms decides. 6 against 10 (-40 %, 4
+    """20 rooms: 20 % is 4 rooms, so the minimum of 5 rooms decides. 6 against 10 (-40 %, 4
     behind) is no alert, 5 against 10 (5 behind) is."""
     fired = _pace_alerts(20, [(10, 6, 10), (11, 5, 10)])
 
@@ -134,11 +157,14 @@ def test_each_alert_says_its_reason_in_words() -> None:
     spike, full, slow = (LAST + timedelta(days=d) for d in (2, 4, 5))
 
     assert said[(slow, "pace_below_stly")] == (
-        "behind last year: 3 rooms on the books 5 days before, 10 at the same time last year, "
-        "7 rooms (70.0%) behind, 17.5% of the 40 rooms; alerts from 20.0% and 6 rooms behind")
+        "behind last year: 2 rooms on the books 5 days before, 10 at the same time last year, "
+        "8 rooms (80.0%) behind, 20.0% of the 40 rooms; alerts from 20.0% and 8 rooms behind")
+    heading = _heading(full)
     assert said[(full, "over_capacity")] == (
-        "over capacity: 41 rooms on the books, 1 above the 40 the hotel sells (40 rooms plus 0 "
-        "overbooked as it has before)")
+        f"heading over capacity: 41 rooms on the books 4 days before and "
+        f"{heading - 41:.1f} more expected (the mean pickup from 4 days before of the "
+        f"last 8 such weekdays), {heading:.1f} rooms, {heading - 40:.1f} above the "
+        "40 the hotel sells (40 rooms plus 0 overbooked as it has before)")
     week = [_rooms(LAST - timedelta(days=7 * k), spike - timedelta(days=7 * k))
             - _rooms(LAST - timedelta(days=7 * k + 7), spike - timedelta(days=7 * k))
             for k in range(1, 9)]
@@ -146,5 +172,61 @@ def test_each_alert_says_its_reason_in_words() -> None:
     assert said[(spike, "pickup_spike")] == (
         f"pickup spike: {now} rooms picked up in the last 7 days, 2 days before; "
         f"{round(statistics.mean(week), 1)} a week on average at 2 days before over the last 8 "
-        f"weeks, so {round(_z(spike), 1)} standard deviations above it; alerts from 3.0 and 3 "
+        f"weeks, so {round(_z(spike), 1)} standard deviations above it; alerts from 4.0 and 3 "
         "rooms")
+
+
+def _filling(rooms_on_s: dict[int, int]) -> pl.DataFrame:
+    """Snapshots of a hotel whose every night ends with 8 rooms, booked one a day over its
+    last 8 days (h days before: max(0, 8 - h) rooms), 2026-01-01 .. S; on S the nights
+    S + h of `rooms_on_s` hold other books."""
+    rows = []
+    snap = FIRST
+    while snap <= LAST:
+        for h in range(11):
+            books = max(0, 8 - h)
+            if snap == LAST:
+                books = rooms_on_s.get(h, books)
+            rows.append((1, snap, snap + timedelta(days=h), books))
+        snap += timedelta(days=1)
+    return pl.DataFrame(rows, orient="row", schema=[
+        "property_id", "snapshot_date", "stay_date", "rooms_otb"]).with_columns(
+        revenue_otb_net=pl.col("rooms_otb") * 100.0)
+
+
+NO_PACE = pl.DataFrame(schema={"property_id": pl.Int64, "stay_date": pl.Date,
+                               "days_before": pl.Int64, "rooms_otb": pl.Int64,
+                               "stly_rooms_otb": pl.Int64})
+
+
+def test_a_night_heading_over_capacity_is_flagged_before_it_is_full() -> None:
+    """Issue 49: books plus expected pickup above rooms plus the overbooking practised. A
+    hotel of 10 rooms whose nights end at 8 (so no overbooking practised: the limit is 10);
+    every night picked up h rooms from h <= 8 days out, so the pickup expected from h days out
+    is h. On S: S + 3 holds 9 rooms (9 + 3 = 12, 2 above 10), S + 5 holds 6 (6 + 5 = 11:
+    flagged with 4 rooms still free), S + 6 holds 4 (4 + 6 = 10: at the limit, no alert),
+    S + 1 holds 11 (above the 10 rooms already: 11 + 1 = 12)."""
+    got = alerts(_filling({1: 11, 3: 9, 5: 6, 6: 4}), NO_PACE,
+                 pl.DataFrame({"property_id": [1], "rooms": [10]}))
+    over = {(row["stay_date"] - LAST).days: row for row in got.to_dicts()
+            if row["alert"] == "over_capacity"}
+
+    assert sorted(over) == [1, 3, 5]
+    assert [over[h]["value"] for h in (1, 3, 5)] == [11, 9, 6]  # the books, as of S
+    assert {over[h]["threshold"] for h in over} == {10}
+    assert over[3]["message"].startswith(
+        "heading over capacity: 9 rooms on the books 3 days before and 3.0 more expected")
+    assert over[5]["message"] == (
+        "heading over capacity: 6 rooms on the books 5 days before and 5.0 more expected (the "
+        "mean pickup from 5 days before of the last 8 such weekdays), 11.0 rooms, 1.0 above "
+        "the 10 the hotel sells (10 rooms plus 0 overbooked as it has before)")
+
+
+def test_over_capacity_looks_only_capacity_days_ahead() -> None:
+    """Farther out the pickup expected is the curve nights', of another season: with
+    capacity_days 4, S + 5 (6 + 5 = 11 of 10) is no alert, S + 3 (9 + 3 = 12) still is."""
+    got = alerts(_filling({3: 9, 5: 6}), NO_PACE, pl.DataFrame({"property_id": [1], "rooms": [10]}),
+                 AlertSettings(capacity_days=4))
+
+    assert [(r["stay_date"] - LAST).days for r in got.to_dicts()
+            if r["alert"] == "over_capacity"] == [3]

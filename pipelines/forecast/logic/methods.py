@@ -219,6 +219,36 @@ def rooms_limit(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         {"cap": "rooms_limit"}).sort("property_id", "as_of_date").collect()
 
 
+def expected_pickup(otb_snapshots: Frame, as_of: Frame, horizon_days: int,
+                    settings: ForecastSettings | None = None) -> pl.DataFrame:
+    """property_id, as_of_date, stay_date, days_before, rooms_otb, expected_pickup,
+    curve_nights: for the nights D = S .. S + horizon_days of each as-of date S of `as_of`, the
+    rooms additive_pickup expects D to pick up from S to its end (the mean remaining pickup
+    final(D') - OTB(D' - h, D') of its curve nights at h = D - S), not clipped: what the
+    forecast expects whatever the hotel can sell. Null without curve nights."""
+    s = settings or ForecastSettings()
+    o = _otb(otb_snapshots).filter(pl.col("days_before") <= horizon_days)
+    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+    first = wanted.group_by("property_id").agg(first=pl.col("as_of_date").min())
+    curves = o.join(first, on="property_id", how="inner").filter(
+        pl.col("stay_date") >= pl.col("first") - pl.duration(days=_curve_reach(s))).drop("first")
+    stats = _curve_stats(curves, _finals(_otb(otb_snapshots)), s).select(
+        "property_id", "days_before", "ref_date", "curve_nights",
+        expected_pickup="mean_pickup")
+    return (
+        o.join(wanted, left_on=["property_id", "snapshot_date"],
+               right_on=["property_id", "as_of_date"], how="inner")
+        .rename({"snapshot_date": "as_of_date"})
+        .with_columns(ref_date=pl.col("stay_date")
+                      - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)))
+        .join(stats, on=["property_id", "days_before", "ref_date"], how="left")
+        .select(*KEY, "days_before", "rooms_otb", "expected_pickup", "curve_nights")
+        .sort(KEY)
+        .collect()
+    )
+
+
 def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
                  settings: ForecastSettings) -> pl.LazyFrame:
     """For each realized night D' and h: the booking curves of the `lookback_weeks` nights of
