@@ -4,6 +4,7 @@ HTML (each cell carries its column in data-col, each row its first cell in data-
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -113,3 +115,20 @@ def tables(html: str) -> dict[str, HtmlTable]:
     parser = _Tables()
     parser.feed(html)
     return parser.tables
+
+
+def chart_traces(html: str, container: str) -> dict[str, dict[str, Any]]:
+    """The traces (by name) of the plotly chart inside the element of id `container`: the
+    data its `Plotly.newPlot(id, data, layout, config)` call draws in the browser."""
+    decoder = json.JSONDecoder()
+
+    def skip(at: int, text: str = "") -> int:
+        while html[at].isspace():
+            at += 1
+        assert html.startswith(text, at), html[at:at + 80]
+        return at + len(text)
+
+    call = html.index("Plotly.newPlot(", html.index(f'id="{container}"'))
+    _, end = decoder.raw_decode(html, skip(skip(call, "Plotly.newPlot("), ""))  # its id
+    data, _ = decoder.raw_decode(html, skip(skip(end, ","), ""))
+    return {str(trace.get("name", "")): trace for trace in data}

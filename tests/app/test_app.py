@@ -37,7 +37,7 @@ from pipelines.demo.sandbox_process import free_port
 from tests.chromium import CHROMIUM_FLAGS, find_chromium
 from tests.demo_warehouse import REPO
 
-from .conftest import HtmlTable, running_app, tables
+from .conftest import HtmlTable, chart_traces, running_app, tables
 
 CODE = "ROMA01"
 
@@ -135,7 +135,25 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
     alerts = report(warehouse, "alerts", *dates)
     assert nights.marked == {row["stay_date"] for row in alerts["rows"]}
     assert_rows(shown["alerts"], alerts)
-    assert_rows(shown["months"], report(warehouse, "forecast-months", "--property", CODE))
+    months = report(warehouse, "forecast-months", "--property", CODE)
+    assert_rows(shown["months"], months)
+    # the month view: the business date's month and the 11 after it, each shown or named in
+    # the report's title as not shown (the forecast does not reach its end)
+    twelve = [f"{bd.year + (bd.month - 1 + i) // 12}-{(bd.month - 1 + i) % 12 + 1:02d}"
+              for i in range(12)]
+    labels = [row["month"] for row in months["rows"]]
+    assert labels == twelve[:len(labels)]
+    assert all(month in months["title"] for month in twelve[len(labels):])
+    assert months["total"]["rooms_expected"] > 0
+    traces = chart_traces(text, "months-chart")  # the chart draws the report's figures
+    for name, column in (("closed nights (actual)", "rooms_actual"),
+                         ("on the books", "rooms_otb"), ("expected", "rooms_expected"),
+                         ("budget", "budget_rooms_sold"),
+                         ("same month last year", "last_year_rooms_sold")):
+        assert traces[name]["x"] == labels
+        assert [None if y is None else Decimal(str(y)) for y in traces[name]["y"]] == [
+            None if row[column] is None else Decimal(str(row[column]))
+            for row in months["rows"]], name
 
 
 def test_the_flash_and_forecast_accuracy_are_the_reports(app_url: str, warehouse: Path
@@ -324,6 +342,7 @@ def test_chromium_renders_the_morning_page_with_its_figures_and_charts(
     assert total is not None
     assert same(total["rooms_otb"], pace["total"]["rooms_otb"])
     assert dom.stdout.count('class="main-svg"') >= 2  # plotly.js, served by the app, drew
+    assert 'class="main-svg"' in dom.stdout.split('id="months-chart"')[1]  # the months too
 
 
 def _worklist_to_resolve(warehouse: Path, tmp_path: Path) -> tuple[Path, Any]:
