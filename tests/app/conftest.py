@@ -5,6 +5,7 @@ HTML (each cell carries its column in data-col, each row its first cell in data-
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -18,7 +19,11 @@ from typing import Any
 import httpx
 import pytest
 
-from pipelines.demo.sandbox_process import free_port
+from pipelines.demo import DemoConfig
+from pipelines.demo.close import hand_over_the_day
+from pipelines.demo.config import UNLIMITED_RATE
+from pipelines.demo.sandbox_admin import SandboxAdmin
+from pipelines.demo.sandbox_process import free_port, sandbox_process
 from tests.demo_warehouse import REPO, demo_warehouse
 
 
@@ -62,6 +67,34 @@ def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """The base address of a `pmsw app` process reading `warehouse`."""
     with running_app(warehouse, tmp_path_factory.mktemp("app") / "app.log") as url:
         yield url
+
+
+@contextmanager
+def demo_sandbox(warehouse: Path, copy: Path) -> Iterator[tuple[DemoConfig, SandboxAdmin]]:
+    """The sandbox of the demo that built `warehouse`, on a copy of its hotels beside `copy` (a
+    copy of the warehouse), started as the demo starts it (admin on, simulated clock, the rate
+    limit lifted), its properties file and keys in this process's environment while the block
+    runs, so `pmsw sync` and `pmsw reconcile --close` started from here reach it."""
+    config = DemoConfig(data_dir=copy.parent, warehouse=copy)
+    shutil.copytree(DemoConfig(data_dir=warehouse.parent, warehouse=warehouse).demo_dir,
+                    config.demo_dir)
+    args = ["--admin", "--clock", "simulated", "--rate-per-minute", str(UNLIMITED_RATE),
+            "--burst", str(UNLIMITED_RATE), "--pos-export", str(config.pos_incoming)]
+    with sandbox_process(db_path=config.sandbox_db, extra_args=args) as base_url, \
+            config.properties_in_use(base_url):
+        admin = SandboxAdmin(base_url)
+        try:
+            yield config, admin
+        finally:
+            admin.close()
+
+
+def live_a_day(config: DemoConfig, admin: SandboxAdmin) -> str:
+    """The demo's hotels live one more day in the sandbox (and its POS files are handed over
+    for the next sync, as the demo's daily close does): the new business date."""
+    business_date = admin.advance(1, [hotel.property_id for hotel in config.hotels])
+    hand_over_the_day(config)
+    return business_date
 
 
 @dataclass
