@@ -118,8 +118,10 @@ def build(path: Path, hotels: int, years: int) -> dict[str, int]:
         "mart.budget_monthly": _budget(occupancy, today),
     }
     connect(path).close()  # a new warehouse, migrated
-    with writer(path) as conn:
-        written = {name: insert_frame(conn, name, frame) for name, frame in tables.items()}
+    with writer(path) as conn:  # a property at a time, as the marts' build writes them: a
+        # commit of every hotel's rows at once outgrows the writer's capped memory
+        written = {name: sum(insert_frame(conn, name, frame.filter(pl.col("property_id") == p))
+                             for p in ids) for name, frame in tables.items()}
     print(f"synthetic warehouse: {hotels} hotel(s) x {years} year(s), business date {today}, "
           f"{versions.height:,} room-night versions, {path.stat().st_size / 2**20:,.0f} MiB, "
           f"built in {time.perf_counter() - started:.1f} s", flush=True)

@@ -161,7 +161,7 @@ def main() -> None:
     elif args.hotels is not None:
         run(args.hotels, args.years)
     else:  # each size in its own process: the warehouse's build does not weigh on the next
-        print(describe(), flush=True)
+        print("\n".join(f"{k}: {v}" for k, v in describe().items()), flush=True)
         for hotels in (1, 10):
             subprocess.run([sys.executable, "-m", "benchmarks.bench_app", "--hotels",
                             str(hotels), "--years", str(args.years)], cwd=REPO, check=True)
