@@ -1,8 +1,8 @@
 """A warehouse the app can serve, of `hotels` x `years` of bench_marts' synthetic history, built
-the fastest way the benchmarks know: the room-night versions of benchmarks/bench_marts.py (no
-simulator, no sync), the marts the morning page reads computed by the same transforms the
-marts' build runs (pipelines.marts.logic, pipelines.forecast.logic), landed by the writer
-(`pipelines.warehouse.writer`, which publishes the read copy when it ends).
+the fastest way the benchmarks know: the reservation rooms' versions of
+benchmarks/bench_marts.py (no simulator, no sync), the marts the morning page reads computed
+by the same transforms the marts' build runs (pipelines.marts.logic, pipelines.forecast.logic),
+landed by the writer (`pipelines.warehouse.writer`, which publishes the read copy when it ends).
 
 The page's reports read core.property and mart.otb_snapshots, pickup, pace, occupancy_daily,
 forecast_daily, alerts, revenue_daily and budget_monthly. The synthetic history has no folio:
@@ -123,6 +123,7 @@ def build(path: Path, hotels: int, years: int) -> dict[str, int]:
         written = {name: sum(insert_frame(conn, name, frame.filter(pl.col("property_id") == p))
                              for p in ids) for name, frame in tables.items()}
     print(f"synthetic warehouse: {hotels} hotel(s) x {years} year(s), business date {today}, "
-          f"{versions.height:,} room-night versions, {path.stat().st_size / 2**20:,.0f} MiB, "
+          f"{versions.height:,} versions of reservation rooms, "
+          f"{path.stat().st_size / 2**20:,.0f} MiB, "
           f"built in {time.perf_counter() - started:.1f} s", flush=True)
     return written

@@ -29,8 +29,9 @@ def test_quick_app_part_writes_its_section(tmp_path: Path) -> None:
     assert "FAILED" not in section, section
     assert "1 hotel(s) x 1 year(s), SYN01's morning page (30 nights from 2024-01-01, " \
            "8 reports)" in section
-    # 13,591 room-night versions: bench_marts' synthetic year of one 80-room hotel
-    assert "13,591 room-night versions" in section
+    # 13,591 versions: bench_marts' synthetic year of one 80-room hotel (its bookings, changes,
+    # cancellations)
+    assert "13,591 versions of reservation rooms" in section
     for figure in (r"reports alone [\d.]+ s, CPU [\d.]+ s", r"page cold [\d.]+ s, CPU [\d.]+ s",
                    r"warm [\d.]+ s", r"= [\d.]+ x the reports alone", r"app RSS \d+ MiB"):
         assert re.search(figure, section), (figure, section)
