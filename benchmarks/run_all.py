@@ -95,9 +95,15 @@ SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
                  "The marts (otb_snapshots + pickup + pace) and then forecast_daily + backtest "
                  "+ accuracy on bench_marts' synthetic history, 1 and 10 hotels x 3 years, in "
                  "the same process (`benchmarks/bench_forecast.py`)."),
+    "app": (["-m", "benchmarks.bench_app"], ["--quick"], "The morning page",
+            "`pmsw app`'s morning page (30 nights, 8 reports), cold (a new process to the whole "
+            "page) and warm, on 1 and 10 hotels x 3 years of synthetic history, against the "
+            "page's reports run alone in the same process, and the app's memory "
+            "(`benchmarks/bench_app.py`; goal: under 1 s warm, under 3 s cold)."),
 }
 PARTS = ("race", "client", "simulator", "demo", "marts", "throughput", "group", "ingest",
-         "hourly", "publish", "marts-growth", "mart-writes", "snapshot-rebuild", "forecast")
+         "hourly", "publish", "marts-growth", "mart-writes", "snapshot-rebuild", "forecast",
+         "app")
 LAYOUT: list[tuple[str, str]] = [
     ("Machine", "python -m benchmarks.run_all"),
     *((key, f"python -m benchmarks.run_all --only {part}") for part, key in (

@@ -67,6 +67,46 @@ def pickup_chart(view: Morning) -> str:
     return _html(figure, "Pickup: rooms net per night")
 
 
+MONTHS_BAND = ("rooms_low", "rooms_high")
+"""The band of a month's expected rooms, drawn when forecast-months gives it (by the names the
+forecast report gives a night's band)."""
+
+
+def _column(table: Table, column: str) -> list[float | None]:
+    at = list(table.columns).index(column)
+    return [None if row[at] is None else float(row[at]) for row in table.rows]
+
+
+def months_chart(months: Table) -> str:
+    """Each month of `pmsw report forecast-months`: rooms of the closed nights and on the books
+    (stacked), the month's expected rooms (with its band when the report gives one), its
+    budget and the same month last year."""
+    if not months.rows:
+        return ""
+    labels = [str(row[0]) for row in months.rows]
+    expected = _column(months, "rooms_expected")
+    band: dict[str, Any] = {}
+    if all(name in months.columns for name in MONTHS_BAND):
+        low, high = (_column(months, name) for name in MONTHS_BAND)
+        band = {"error_y": {"type": "data", "symmetric": False,
+                            "array": [None if h is None or e is None else h - e
+                                      for h, e in zip(high, expected, strict=True)],
+                            "arrayminus": [None if lo is None or e is None else e - lo
+                                           for lo, e in zip(low, expected, strict=True)]}}
+    figure = go.Figure([
+        go.Bar(x=labels, y=_column(months, "rooms_actual"), name="closed nights (actual)"),
+        go.Bar(x=labels, y=_column(months, "rooms_otb"), name="on the books", opacity=0.7),
+        go.Scatter(x=labels, y=expected, mode="markers+lines", name="expected"
+                   + (" (with its band)" if band else ""), line={"dash": "dash"}, **band),
+        go.Scatter(x=labels, y=_column(months, "budget_rooms_sold"), mode="markers",
+                   name="budget", marker={"symbol": "diamond", "size": 9}),
+        go.Scatter(x=labels, y=_column(months, "last_year_rooms_sold"), mode="markers",
+                   name="same month last year", marker={"symbol": "x", "size": 9}),
+    ])
+    figure.update_layout(barmode="stack")
+    return _html(figure, "Months: rooms sold, on the books, expected, budget and last year")
+
+
 def curve_chart(curve: Table) -> str:
     """Rooms on the books of one night by days before it, beside the same time last year."""
     if not curve.rows:

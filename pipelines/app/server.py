@@ -20,7 +20,7 @@ from pipelines.reports import SEGMENT_DIMENSIONS, render, render_xlsx
 
 from . import access, params
 from .cells import cell, numeric
-from .charts import curve_chart, pace_chart, pickup_chart, plotly_js
+from .charts import curve_chart, months_chart, pace_chart, pickup_chart, plotly_js
 from .curve import booking_curve
 from .errors import PageError
 from .morning import morning
@@ -124,7 +124,8 @@ def create_app(warehouse: Path, token: str | None = None, finance: str | None = 
             view = morning(reader, first, last)
             return page("morning.html", title="Morning", prop=reader.prop,
                         properties=reader.properties(), as_of=view.as_of, view=view,
-                        pace_chart=pace_chart(view), pickup_chart=pickup_chart(view))
+                        pace_chart=pace_chart(view), pickup_chart=pickup_chart(view),
+                        months_chart=months_chart(view.reports["forecast-months"]))
 
     @app.get("/curve", response_class=HTMLResponse)
     def curve_page(request: Request) -> Response:

@@ -4,6 +4,8 @@ HTML (each cell carries its column in data-col, each row its first cell in data-
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
 import time
@@ -12,11 +14,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from pipelines.demo.sandbox_process import free_port
+from pipelines.demo import DemoConfig
+from pipelines.demo.close import hand_over_the_day
+from pipelines.demo.config import UNLIMITED_RATE
+from pipelines.demo.sandbox_admin import SandboxAdmin
+from pipelines.demo.sandbox_process import free_port, sandbox_process
 from tests.demo_warehouse import REPO, demo_warehouse
 
 
@@ -60,6 +67,34 @@ def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """The base address of a `pmsw app` process reading `warehouse`."""
     with running_app(warehouse, tmp_path_factory.mktemp("app") / "app.log") as url:
         yield url
+
+
+@contextmanager
+def demo_sandbox(warehouse: Path, copy: Path) -> Iterator[tuple[DemoConfig, SandboxAdmin]]:
+    """The sandbox of the demo that built `warehouse`, on a copy of its hotels beside `copy` (a
+    copy of the warehouse), started as the demo starts it (admin on, simulated clock, the rate
+    limit lifted), its properties file and keys in this process's environment while the block
+    runs, so `pmsw sync` and `pmsw reconcile --close` started from here reach it."""
+    config = DemoConfig(data_dir=copy.parent, warehouse=copy)
+    shutil.copytree(DemoConfig(data_dir=warehouse.parent, warehouse=warehouse).demo_dir,
+                    config.demo_dir)
+    args = ["--admin", "--clock", "simulated", "--rate-per-minute", str(UNLIMITED_RATE),
+            "--burst", str(UNLIMITED_RATE), "--pos-export", str(config.pos_incoming)]
+    with sandbox_process(db_path=config.sandbox_db, extra_args=args) as base_url, \
+            config.properties_in_use(base_url):
+        admin = SandboxAdmin(base_url)
+        try:
+            yield config, admin
+        finally:
+            admin.close()
+
+
+def live_a_day(config: DemoConfig, admin: SandboxAdmin) -> str:
+    """The demo's hotels live one more day in the sandbox (and its POS files are handed over
+    for the next sync, as the demo's daily close does): the new business date."""
+    business_date = admin.advance(1, [hotel.property_id for hotel in config.hotels])
+    hand_over_the_day(config)
+    return business_date
 
 
 @dataclass
@@ -113,3 +148,20 @@ def tables(html: str) -> dict[str, HtmlTable]:
     parser = _Tables()
     parser.feed(html)
     return parser.tables
+
+
+def chart_traces(html: str, container: str) -> dict[str, dict[str, Any]]:
+    """The traces (by name) of the plotly chart inside the element of id `container`: the
+    data its `Plotly.newPlot(id, data, layout, config)` call draws in the browser."""
+    decoder = json.JSONDecoder()
+
+    def skip(at: int, text: str = "") -> int:
+        while html[at].isspace():
+            at += 1
+        assert html.startswith(text, at), html[at:at + 80]
+        return at + len(text)
+
+    call = html.index("Plotly.newPlot(", html.index(f'id="{container}"'))
+    _, end = decoder.raw_decode(html, skip(skip(call, "Plotly.newPlot("), ""))  # its id
+    data, _ = decoder.raw_decode(html, skip(skip(end, ","), ""))
+    return {str(trace.get("name", "")): trace for trace in data}

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
 from decimal import Decimal
@@ -37,7 +37,14 @@ from pipelines.demo.sandbox_process import free_port
 from tests.chromium import CHROMIUM_FLAGS, find_chromium
 from tests.demo_warehouse import REPO
 
-from .conftest import HtmlTable, running_app, tables
+from .conftest import (
+    HtmlTable,
+    chart_traces,
+    demo_sandbox,
+    live_a_day,
+    running_app,
+    tables,
+)
 
 CODE = "ROMA01"
 
@@ -135,7 +142,25 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
     alerts = report(warehouse, "alerts", *dates)
     assert nights.marked == {row["stay_date"] for row in alerts["rows"]}
     assert_rows(shown["alerts"], alerts)
-    assert_rows(shown["months"], report(warehouse, "forecast-months", "--property", CODE))
+    months = report(warehouse, "forecast-months", "--property", CODE)
+    assert_rows(shown["months"], months)
+    # the month view: the business date's month and the 11 after it, each shown or named in
+    # the report's title as not shown (the forecast does not reach its end)
+    twelve = [f"{bd.year + (bd.month - 1 + i) // 12}-{(bd.month - 1 + i) % 12 + 1:02d}"
+              for i in range(12)]
+    labels = [row["month"] for row in months["rows"]]
+    assert labels == twelve[:len(labels)]
+    assert all(month in months["title"] for month in twelve[len(labels):])
+    assert months["total"]["rooms_expected"] > 0
+    traces = chart_traces(text, "months-chart")  # the chart draws the report's figures
+    for name, column in (("closed nights (actual)", "rooms_actual"),
+                         ("on the books", "rooms_otb"), ("expected", "rooms_expected"),
+                         ("budget", "budget_rooms_sold"),
+                         ("same month last year", "last_year_rooms_sold")):
+        assert traces[name]["x"] == labels
+        assert [None if y is None else Decimal(str(y)) for y in traces[name]["y"]] == [
+            None if row[column] is None else Decimal(str(row[column]))
+            for row in months["rows"]], name
 
 
 def test_the_flash_and_forecast_accuracy_are_the_reports(app_url: str, warehouse: Path
@@ -324,6 +349,7 @@ def test_chromium_renders_the_morning_page_with_its_figures_and_charts(
     assert total is not None
     assert same(total["rooms_otb"], pace["total"]["rooms_otb"])
     assert dom.stdout.count('class="main-svg"') >= 2  # plotly.js, served by the app, drew
+    assert 'class="main-svg"' in dom.stdout.split('id="months-chart"')[1]  # the months too
 
 
 def _worklist_to_resolve(warehouse: Path, tmp_path: Path) -> tuple[Path, Any]:
@@ -431,40 +457,87 @@ def test_only_the_finance_token_may_resolve(warehouse: Path, tmp_path: Path) -> 
         "secret of its own"]
 
 
+PACE_COLUMNS = ("stay_date", "rooms_otb", "revenue_otb_net", "stly_rooms_otb")
+
+
+def _polled(writer: list[str], ask: Callable[[], HtmlTable]) -> list[HtmlTable]:
+    """`pmsw WRITER...` as another process; `ask()` (a page, which must answer 200) again and
+    again while it runs, then once more after it ended: the tables each answer held."""
+    process = subprocess.Popen([sys.executable, "-m", "pipelines.cli", *writer], cwd=REPO,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    answers = []
+    while process.poll() is None:
+        answers.append(ask())
+    output = process.communicate()[0].decode()
+    assert process.returncode == 0, f"pmsw {' '.join(writer)}: {output}"
+    assert len(answers) >= 1, f"pmsw {' '.join(writer)} ended before the app was asked"
+    return [*answers, ask()]
+
+
+def _is(shown: HtmlTable, out: dict[str, Any]) -> bool:
+    """The page's nights table shows the pace report `out` (PACE_COLUMNS, row by row)."""
+    try:
+        assert_rows(shown, out, {c: c for c in PACE_COLUMNS})
+    except AssertionError:
+        return False
+    return True
+
+
 @pytest.mark.verify
-def test_pages_answer_while_a_writer_runs_and_show_its_figures_once_published(
+def test_pages_answer_while_writers_run_and_show_their_figures_once_published(
         warehouse: Path, tmp_path: Path) -> None:
-    """`pmsw reconcile` (a writer that publishes the read copy when it ends) runs as another
-    process on a copy of the demo's warehouse while the app serves pages: every page asked
-    meanwhile answers 200, the flash with the figures `pmsw report flash` prints, the
-    worklist with the figures of before or (once published) after; afterwards the worklist
-    page is the new `pmsw report worklist`, and the writer changed it."""
+    """On a copy of the demo's warehouse and of its sandbox, while the app serves pages, the
+    writers of a day run as other processes, one after the other, as the demo runs them: the
+    hotels live a day, `pmsw sync` lands it (marts built, the read copy published when it
+    ends), `pmsw reconcile --close` closes it for ROMA01, then `pmsw reconcile` of FIRE01's two
+    last weeks. Every page asked meanwhile answers 200: the morning page with the figures of
+    `pmsw report pace` before the sync or after it (never another), the flash with the
+    figures `pmsw report flash` prints, the worklist with those of before or (once published)
+    after the reconciliation; afterwards each page shows the writers' figures, which differ
+    from those before."""
     copy = tmp_path / "warehouse.duckdb"
     shutil.copy(warehouse, copy)
     shutil.copy(warehouse.with_suffix(".read.duckdb"), copy.with_suffix(".read.duckdb"))
-    closed = business_date(copy) - timedelta(days=1)
-    flash = report(copy, "flash", "--property", CODE, "--date", str(closed))
-    listed = ("worklist", "--property", "FIRE01", "--state", "all")
-    before = report(copy, *listed)
-    with running_app(copy, tmp_path / "app.log") as url:
-        writer = subprocess.Popen(
-            [sys.executable, "-m", "pipelines.cli", "reconcile", "--property", "FIRE01",
-             "--from", str(closed - timedelta(days=13)), "--to", str(closed), "--warehouse",
-             str(copy)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        seen, during = [], 0
-        while writer.poll() is None:
-            during += 1
+    bd = business_date(copy)
+    closed = bd - timedelta(days=1)
+    nights = ["--property", CODE, "--from", str(bd), "--to", str(bd + timedelta(days=29))]
+    before = report(copy, "pace", *nights)
+    morning = f"/?property={CODE}&from={bd}&to={bd + timedelta(days=29)}"
+    with demo_sandbox(warehouse, copy) as (config, admin), \
+            running_app(copy, tmp_path / "app.log") as url:
+        def ask_morning() -> HtmlTable:
+            return tables(page(url + morning).text)["nights"]
+
+        assert _is(ask_morning(), before)
+        assert live_a_day(config, admin) == str(bd + timedelta(days=1))
+        synced = _polled(["sync", "--no-progress", "--warehouse", str(copy)], ask_morning)
+        after = report(copy, "pace", *nights)
+        assert after["as_of"] != before["as_of"]  # pace stands on the day just closed
+        assert [after["total"][c] for c in PACE_COLUMNS[1:]] != [
+            before["total"][c] for c in PACE_COLUMNS[1:]], "a day changed no figure"
+        assert all(_is(shown, before) or _is(shown, after) for shown in synced)
+        assert _is(synced[-1], after)
+        closing = _polled(["reconcile", "--close", "--property", CODE, "--warehouse",
+                           str(copy)], ask_morning)
+        assert all(_is(shown, after) for shown in closing)
+
+        flash = report(copy, "flash", "--property", CODE, "--date", str(closed))
+        listed = ("worklist", "--property", "FIRE01", "--state", "all")
+        worklist_before = report(copy, *listed)
+
+        def ask_desk() -> HtmlTable:
             assert_rows(tables(page(f"{url}/flash?property={CODE}&date={closed}").text)[
                 "report"], flash)
-            seen.append(tables(page(f"{url}/worklist?property=FIRE01&state=all").text)[
-                "report"])
-        output = writer.communicate()[0].decode()
-        assert writer.returncode == 0, output
-        after = report(copy, *listed)
-        assert len(after["rows"]) > len(before["rows"]), "the reconciliation added no item"
-        assert during >= 1, "the writer ended before the app was asked anything"
+            return tables(page(f"{url}/worklist?property=FIRE01&state=all").text)["report"]
+
+        seen = _polled(["reconcile", "--property", "FIRE01", "--from",
+                        str(closed - timedelta(days=13)), "--to", str(closed), "--warehouse",
+                        str(copy)], ask_desk)
+        worklist_after = report(copy, *listed)
+        assert len(worklist_after["rows"]) > len(worklist_before["rows"]), \
+            "the reconciliation added no item"
         for shown in seen:
-            assert len(shown.body) in (len(before["rows"]), len(after["rows"]))
-            assert_rows(shown, before if len(shown.body) == len(before["rows"]) else after)
-        assert_rows(tables(page(f"{url}/worklist?property=FIRE01&state=all").text)["report"],
-                    after)
+            assert len(shown.body) in (len(worklist_before["rows"]), len(worklist_after["rows"]))
+            assert_rows(shown, worklist_before if len(shown.body) == len(
+                worklist_before["rows"]) else worklist_after)
+        assert_rows(seen[-1], worklist_after)
