@@ -67,9 +67,9 @@ def pickup_chart(view: Morning) -> str:
     return _html(figure, "Pickup: rooms net per night")
 
 
-MONTHS_BAND = ("rooms_low", "rooms_high")
-"""The band of a month's expected rooms, drawn when forecast-months gives it (by the names the
-forecast report gives a night's band)."""
+MONTHS_BAND = ("rooms_expected_low", "rooms_expected_high")
+"""The month's own band of its expected rooms (forecast-months; docs/forecast.md, "The month's
+band"), drawn where a month has one."""
 
 
 def _column(table: Table, column: str) -> list[float | None]:
@@ -86,8 +86,9 @@ def months_chart(months: Table) -> str:
     labels = [str(row[0]) for row in months.rows]
     expected = _column(months, "rooms_expected")
     band: dict[str, Any] = {}
-    if all(name in months.columns for name in MONTHS_BAND):
-        low, high = (_column(months, name) for name in MONTHS_BAND)
+    low, high = (_column(months, name) if name in months.columns else [None] * len(expected)
+                 for name in MONTHS_BAND)
+    if any(v is not None for v in (*low, *high)):
         band = {"error_y": {"type": "data", "symmetric": False,
                             "array": [None if h is None or e is None else h - e
                                       for h, e in zip(high, expected, strict=True)],
