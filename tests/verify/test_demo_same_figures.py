@@ -28,8 +28,10 @@ REPO = Path(__file__).resolve().parents[2]
 END = "2026-03-02"
 DAYS, DAILY_SYNCS = 40, 4
 
-WHEN_READ = {"fetched_at", "loaded_at", "run_id", "started_at", "finished_at"}
-"""Columns of when (the machine's clock) or in which run a row was read, not what it says."""
+WHEN_READ = {"fetched_at", "loaded_at", "run_id", "started_at", "finished_at",
+             "first_seen_run", "last_seen_run"}
+"""Columns of when (the machine's clock) or in which run (a Dagster run id, a recon run
+number) a row was read, not what it says."""
 
 _BUILD = """
 import sys
