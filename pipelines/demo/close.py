@@ -28,5 +28,6 @@ def close_day(config: DemoConfig) -> list[CloseReport]:
     for prop in load_properties(config.properties_file):
         with prop.endpoint().client() as client:
             reports.append(daily_close(config.warehouse, rules, client,
-                                       property_id=client.get_property().id))
+                                       property_id=client.get_property().id,
+                                       publish=config.publish_daily))
     return reports

@@ -58,6 +58,22 @@ class DemoConfig:
     seed: int = 42
     daily_close: bool = True
     """After each daily sync, land folios and POS files and run the daily close."""
+    folio_sweep_days: int | None = None
+    """The daily syncs read each open folio of the future book at least once in this many days
+    (SyncSettings.folio_sweep_hours); None: the whole stretch (`daily_syncs`). Nobody reads
+    the future book's folios before the stretch ends, where every open folio is read again
+    (the final sync); the daily close reads only folios of rooms in house and departed, read
+    on every run. 1 is the product's default (24 hours): 1,400 more folio calls a day
+    (docs/operations.md, "The demo's time")."""
+    final_full_refresh: bool = False
+    """After the stretch, read the folios of every reservation again (`full_folio_refresh`,
+    19,000 calls for the two hotels); by default the final sync reads those of the run's
+    classes and every open folio (the sweep made due at once): a folio closed in the
+    warehouse is final, and the other reservations' folios were read on the first daily sync
+    and whenever they changed since (docs/operations.md, "The demo's time")."""
+    publish_daily: bool = False
+    """Publish the read copy after each daily close run; by default the demo publishes once,
+    with the marts, as nobody reads the copy before the demo ends."""
     end: date | None = None
     """The business date the demo ends on (default: today, so the data look current)."""
     hotels: tuple[DemoHotel, ...] = HOTELS

@@ -116,7 +116,8 @@ def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: lis
 
 def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list[int],
           codes: list[str], base_url: str, result: DemoResult) -> None:
-    daily = SyncSettings(stay_guests=False)
+    sweep_days = config.folio_sweep_days or config.daily_syncs
+    daily = SyncSettings(stay_guests=False, folio_sweep_hours=24 * sweep_days)
 
     def sync_all(codes: Sequence[str], streams: Sequence[str],
                  settings: SyncSettings = daily, marts: bool = False) -> list[PropertyRun]:
@@ -168,9 +169,13 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         if config.daily_close:
             note(f"daily close on each day: {posted} charge(s) posted before check-out, "
                  f"{blocked} blocked row(s)")
-    with progress.step("final_sync", "Folios (full refresh) and the POS ledger files") as note:
+    what = "full refresh" if config.final_full_refresh else "every open folio read again"
+    with progress.step("final_sync", f"Folios ({what}) and the POS ledger files") as note:
         hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
-        final = SyncSettings(stay_guests=False, full_folio_refresh=True)
+        # A sweep window of an hour makes every open folio due (pipelines.ingest.folios).
+        final = (SyncSettings(stay_guests=False, full_folio_refresh=True)
+                 if config.final_full_refresh
+                 else SyncSettings(stay_guests=False, folio_sweep_hours=1))
         for run in sync_all(codes, FINAL_STREAMS, final):
             note(f"{run.code}: {run.streams['folios']['rows']} folio rows, "
                  f"{run.streams['pos_ledger']['rows']} POS ledger lines")

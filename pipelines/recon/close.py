@@ -53,15 +53,17 @@ def todays_departures(warehouse: str | Path,
 
 def daily_close(warehouse: str | Path, rules: RulesConfig, client: PmsClient, *,
                 property_id: int | None = None,
-                auto_sources: Collection[str] = DEFAULT_AUTO_SOURCES) -> CloseReport:
-    """Steps 1 and 2 above, for the warehouse's property (or `property_id`)."""
+                auto_sources: Collection[str] = DEFAULT_AUTO_SOURCES,
+                publish: bool = True) -> CloseReport:
+    """Steps 1 and 2 above, for the warehouse's property (or `property_id`); each run
+    publishes the read copy unless `publish` is False (run_reconciliation)."""
     pid, business_date, reservations, first = todays_departures(warehouse, property_id)
     closed = run_reconciliation(warehouse, rules, mode=Mode.APPLY, property_ref=pid,
-                                client=client, sources=auto_sources)
+                                client=client, sources=auto_sources, publish=publish)
     pre = None
     last = business_date - timedelta(days=1)
     if reservations and first is not None and first <= last:
         pre = run_reconciliation(warehouse, rules, mode=Mode.APPLY, first=first, last=last,
                                  property_ref=pid, client=client, sources=auto_sources,
-                                 reservations=reservations)
+                                 reservations=reservations, publish=publish)
     return CloseReport(business_date, closed, pre)

@@ -87,6 +87,7 @@ def run_reconciliation(
     before_write: Callable[[], None] | None = None,
     sources: Collection[str] | None = None,
     reservations: Collection[int] | None = None,
+    publish: bool = True,
 ) -> ReconReport:
     """Reconcile one property (id or PMS code `property_ref`; default the warehouse's only
     one, or in apply mode the client's) over business dates [first, last] (default: the last
@@ -95,7 +96,8 @@ def run_reconciliation(
     `before_write` runs after the posts and before the results are written (operations
     hooks; the crash tests stop the process there). `sources` limits what apply posts to
     those kinds (the rest stays missing); `reservations` limits the run to the charges of
-    those reservations (the pre-departure run of the daily close)."""
+    those reservations (the pre-departure run of the daily close). `publish=False` leaves
+the read copy as it was (a caller that publishes later, once: the demo's daily closes)."""
     if mode is Mode.APPLY and client is None:
         raise ValueError("apply mode needs an API client")
     started_at = datetime.now(UTC)
@@ -127,7 +129,7 @@ def run_reconciliation(
     stored = results_frame(results)
     summary = summarize(results)
     posted_to = results.filter(pl.col("status") == POSTED)["reservation_id"].unique()
-    with writer(warehouse) as conn, transaction(conn):
+    with writer(warehouse, publish=publish) as conn, transaction(conn):
         run_id = save_run(conn, property_id=pid, mode=mode.value, first=first, last=last,
                           started_at=started_at, finished_at=datetime.now(UTC),
                           summary=summary, rules=property_rules.model_dump(mode="json"),
