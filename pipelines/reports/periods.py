@@ -10,6 +10,7 @@ from typing import Any
 
 import duckdb
 
+from pipelines.forecast.logic import ON_THE_BOOKS
 from pipelines.metrics import change, change_unit, ratio, whole_rooms
 from pipelines.reports.errors import ReportError
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
@@ -189,6 +190,8 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
     if found is None or not found[0]:
         return None
     ahead_from = max(first, prop.business_date)
+    if ahead_from <= last and not_forecast(conn, prop.property_id, ahead_from, last):
+        return None
     if ahead_from <= last:
         row = conn.execute(
             "SELECT count(*), coalesce(sum(f.rooms_forecast), 0), "
@@ -202,8 +205,6 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
             "SELECT max(as_of_date) FROM mart.forecast_daily WHERE property_id = ?)",
             [prop.property_id, ahead_from, last, prop.property_id]).fetchone()
         assert row is not None
-        if row[0] < (last - ahead_from).days + 1:
-            return None
         rooms_ahead = Decimal(row[1])
         if row[5] is not None and row[7] == 1 and row[0] == (last - ahead_from).days + 1:
             sums.low, sums.high = sums.sold + Decimal(row[5]), sums.sold + Decimal(row[6])
@@ -227,6 +228,43 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
     sums.fnb = None if sums.fnb is None else sums.fnb.quantize(CENT, ROUND_HALF_UP)
     sums.other = None if sums.other is None else sums.other.quantize(CENT, ROUND_HALF_UP)
     return sums
+
+
+def not_forecast(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+                 last: date) -> str | None:
+    """Why mart.forecast_daily (its latest as-of date) does not forecast every night of
+    first..last, None when it does. A night is not forecast when the forecast does not reach
+    it, when it holds the books alone (method `on_the_books`: no method has the history to
+    forecast it, as far out on a young history) or when its rooms still to come have no rate
+    (rooms_forecast above rooms_otb, room revenue no more than the books': no ADR priced
+    them). A sum of such nights with forecast ones is no expected month (docs/forecast.md,
+    "The months ahead")."""
+    row = conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE method = ?), "
+        "min(stay_date) FILTER (WHERE method = ?), "
+        "count(*) FILTER (WHERE method <> ? AND rooms_forecast > rooms_otb AND "
+        "room_revenue_forecast_net <= revenue_otb_net), "
+        "min(stay_date) FILTER (WHERE method <> ? AND rooms_forecast > rooms_otb AND "
+        "room_revenue_forecast_net <= revenue_otb_net) "
+        "FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
+        "AND as_of_date = (SELECT max(as_of_date) FROM mart.forecast_daily "
+        "WHERE property_id = ?)",
+        [ON_THE_BOOKS, ON_THE_BOOKS, ON_THE_BOOKS, ON_THE_BOOKS, pid, first, last, pid]
+    ).fetchone()
+    assert row is not None
+    held, books_alone, books_from, unpriced, unpriced_from = row
+    if held < (last - first).days + 1:
+        return _forecast_end(conn, pid)
+    if books_alone:
+        return (f"{_nights(books_alone)} on the books alone from {books_from}: no method "
+                f"has the history to forecast {'them' if books_alone > 1 else 'it'}")
+    if unpriced:
+        return f"{_nights(unpriced)} of rooms forecast without a rate from {unpriced_from}"
+    return None
+
+
+def _nights(n: int) -> str:
+    return f"{n} night{'s' if n > 1 else ''}"
 
 
 def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[str, str]:
@@ -438,6 +476,7 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         nights, actual = (0, 0) if lived is None else (lived.nights, int(lived.sold))
         expected = None if lived is None else _expected_month(conn, q.prop, month, end, lived)
         if expected is None:
+            why = why or not_forecast(conn, pid, max(month, q.prop.business_date), end)
             left_out.append(f"{month:%Y-%m} ({why or _forecast_end(conn, pid)})")
         else:
             budget = _budget(conn, pid, month, end)

@@ -167,7 +167,8 @@ revenue per room sold of the last 91 closed days; total), beside its budget (`pm
 import`) and the same month last year, with a total (default: the business date's month
 and the 11 after it; --from/--to pick the months that hold them).
 
-A month the forecast does not reach to its end is not shown; the title says so. Examples:
+A month the forecast does not cover whole (a night past its end, on the books alone, or
+its rooms to come without a rate) is not shown; the title says why. Examples:
   pmsw report forecast-months --property ROMA01
   pmsw report forecast-months --property ROMA01 --from 2027-01-01 --to 2027-03-31
   pmsw report forecast-months --property ROMA01 --format xlsx -o months.xlsx"""),

@@ -105,6 +105,35 @@ def test_a_closed_month_the_warehouse_lacks_a_night_of_is_not_shown(hotel: Path)
     assert "; not shown: 2026-02 (the warehouse holds 27 of 28 nights)" in body["report"]
 
 
+def test_a_month_with_nights_on_the_books_alone_is_not_shown(hotel: Path) -> None:
+    """The report's rule (docs/forecast.md, "The months ahead"): a month the forecast does
+    not cover whole is not shown, the title says why. Mar 30-31 hold the books alone (method
+    `on_the_books`, 4 rooms, 400.00: no method had the history to forecast them, as on a young
+    history far out); summed with the 14 nights forecast March would read 78 + 14 x 7 + 2 x 4
+    = 184 rooms, a month that is half forecast and half books."""
+    write_and_publish(hotel, "UPDATE mart.forecast_daily SET method = 'on_the_books', "
+                             "rooms_forecast = 4, room_revenue_forecast_net = 400 "
+                             "WHERE stay_date >= DATE '2026-03-30'")
+    body = _report(hotel, "--from", "2026-02-01", "--to", "2026-03-31")
+    assert [row["month"] for row in body["rows"]] == ["2026-02"]  # closed: what it sold
+    assert "; not shown: 2026-03 (2 nights on the books alone from 2026-03-30: no method has " \
+        "the history to forecast them)" in body["report"]
+
+
+def test_a_month_whose_forecast_rooms_have_no_rate_is_not_shown(hotel: Path) -> None:
+    """A month shown carries the revenue of its forecast rooms. Mar 31 forecast at 7 rooms
+    over 4 on the books with 400.00, the books' revenue alone: its 3 rooms to come have no
+    rate. Shown, March would read 190 rooms at 19,000 - 700 + 400 = 18,700.00, 3 rooms at
+    0.00 (the demo's far nights of `last_year` read so: rooms without revenue)."""
+    write_and_publish(hotel, "UPDATE mart.forecast_daily SET room_revenue_forecast_net = 400 "
+                             "WHERE stay_date = DATE '2026-03-31'")
+    body = _report(hotel, "--from", "2026-03-01", "--to", "2026-03-31")
+    assert body["rows"] == []
+    assert body["report"].endswith(
+        "business date 2026-03-16; not shown: 2026-03 (1 night of rooms forecast without a "
+        "rate from 2026-03-31)")
+
+
 OCCUPANCY_2025_REST = """
 INSERT INTO mart.occupancy_daily
 SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, 5, 0, 0, NULL, NULL, 450, 0, 450, 450, NULL,
