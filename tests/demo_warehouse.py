@@ -8,7 +8,12 @@ hotels), which must not leak into this test session.
 
 Once per session even under pytest-xdist (`make test` runs two workers): the workers share
 the folder above their own temporary roots, and the first to need the warehouse builds it
-under a file lock while the other waits for it."""
+under a file lock while the other waits for it.
+
+`PMSW_TEST_DEMO_WAREHOUSE=FILE` runs these tests on a warehouse built before by `pmsw demo`
+(another seed, another length, another business date) instead: the checks of one figure on
+every surface, of every report column's definition, and the reports' own, on data the suite
+was not written on (docs/kpi.md, "One figure everywhere")."""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from pathlib import Path
 import pytest
 
 _BUILT: dict[str, Path] = {}
+GIVEN_ENV = "PMSW_TEST_DEMO_WAREHOUSE"
 
 SHORT_DAYS, SHORT_DAILY_SYNCS = 40, 1
 REPO = Path(__file__).resolve().parents[1]
@@ -37,7 +43,9 @@ def _shared_folder(factory: pytest.TempPathFactory) -> Path:
 
 
 def demo_warehouse(factory: pytest.TempPathFactory) -> Path:
-    """The warehouse file (built on first use in this session)."""
+    """The warehouse file (built on first use in this session, unless GIVEN_ENV names one)."""
+    if given := os.environ.get(GIVEN_ENV):
+        return Path(given)
     if "path" not in _BUILT:
         folder = _shared_folder(factory)
         warehouse, built = folder / "warehouse.duckdb", folder / "built"
