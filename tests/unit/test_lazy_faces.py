@@ -2,7 +2,7 @@
 each name they export is there when asked for and is the one its module defines, an unknown
 name is an AttributeError naming it, and a new process that starts the app (the app's package
 and its server, or `pmsw app`) has not imported openpyxl, the API client, the ingestion, the
-marts' build nor Dagster, until an xlsx is rendered."""
+marts' build, Dagster nor plotly's Python side, until an xlsx is rendered."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 LAZY_FACES = ("pipelines.reports", "pipelines.forecast", "pipelines.recon", "pipelines.marts")
-NOT_AT_START = ("openpyxl", "numpy", "httpx", "dagster", "models", "pipelines.api",
+NOT_AT_START = ("openpyxl", "numpy", "httpx", "dagster", "plotly", "models", "pipelines.api",
                 "pipelines.ingest", "pipelines.marts.build", "pipelines.recon.store",
                 "pipelines.forecast.budget_import", "pipelines.forecast.calendar",
                 "pipelines.reports.excel", "pipelines.demo", "sandbox")
