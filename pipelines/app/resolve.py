@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.recon import ReconInputError, resolve_item
-
 from .errors import PageError
 from .reads import reading
 
@@ -17,6 +15,8 @@ FIELDS = ("property", "item", "state", "note", "by")
 def resolve(warehouse: Path, form: dict[str, str]) -> str:
     """Record the resolution the form asks for; return the property's code. A missing field,
     an unknown property, item or state is a PageError (400/404) and writes nothing."""
+    from pipelines.recon import ReconInputError, resolve_item  # the writer's side: on a resolve
+
     for name in FIELDS:
         if not form.get(name, "").strip():
             raise PageError(400, f"{name} is empty: a resolution needs the property, the item, "

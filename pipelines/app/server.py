@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 
-from pipelines.reports import SEGMENT_DIMENSIONS, render, render_xlsx
+from pipelines.reports import SEGMENT_DIMENSIONS, render
 
 from . import access, params
 from .cells import cell, numeric
@@ -150,8 +150,12 @@ def create_app(warehouse: Path, token: str | None = None, finance: str | None = 
         with reading(warehouse, q.get("property")) as reader:
             ask = PAGES[name].ask(q, reader.prop)
             table = reader.report(ask.report, ask.first, ask.last, **ask.options)
-            data = (render(table, "csv") + "\n").encode() if fmt == "csv" else render_xlsx(
-                table, ask.report, reader.as_of(table))
+            if fmt == "csv":
+                data = (render(table, "csv") + "\n").encode()
+            else:
+                from pipelines.reports import render_xlsx  # openpyxl, on the first xlsx only
+
+                data = render_xlsx(table, ask.report, reader.as_of(table))
             stem = "-".join([ask.report, reader.prop.code, *ask.address.values()])
             return Response(data, media_type=DOWNLOADS[fmt], headers={
                 "Content-Disposition": f'attachment; filename="{stem}.{fmt}"'})

@@ -6,25 +6,14 @@ The methods, backtest, band and alerts are pure (`pipelines.forecast.logic`); th
 and each night's same night last year aligned by them) tells them and the pace which night of
 last year a night is compared with; the marts' build (`pipelines.marts`) makes
 mart.forecast_daily, mart.forecast_accuracy and mart.alerts from them; `import_budget` writes
-mart.budget (`pmsw budget import`). docs/forecast.md, docs/calendar.md.
+mart.budget (`pmsw budget import`). docs/forecast.md, docs/calendar.md. The budget's import
+(openpyxl) and the calendar (yaml, holidays) load on first use, not with the face: the reports
+read only `logic` (pipelines/faces.py).
 """
 
-from pipelines.forecast.budget_import import import_budget
-from pipelines.forecast.calendar import (
-    EVENTS_FILE_ENV,
-    EVENTS_FILE_NAME,
-    CalendarError,
-    Event,
-    Fixed,
-    FromEaster,
-    NthWeekday,
-    Place,
-    calendar_nights,
-    events_file,
-    load_events,
-    nth_weekday,
-    property_calendars,
-)
+from typing import TYPE_CHECKING
+
+from pipelines.faces import lazy_names
 from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.budget import BudgetError
 from pipelines.forecast.logic.methods import (
@@ -35,6 +24,31 @@ from pipelines.forecast.logic.methods import (
     forecast_daily,
     scored_forecasts,
 )
+
+if TYPE_CHECKING:
+    from pipelines.forecast.budget_import import import_budget
+    from pipelines.forecast.calendar import (
+        EVENTS_FILE_ENV,
+        EVENTS_FILE_NAME,
+        CalendarError,
+        Event,
+        Fixed,
+        FromEaster,
+        NthWeekday,
+        Place,
+        calendar_nights,
+        events_file,
+        load_events,
+        nth_weekday,
+        property_calendars,
+    )
+
+__getattr__ = lazy_names(__name__, {
+    "import_budget": "budget_import",
+    **dict.fromkeys(("EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "CalendarError", "Event", "Fixed",
+                     "FromEaster", "NthWeekday", "Place", "calendar_nights", "events_file",
+                     "load_events", "nth_weekday", "property_calendars"), "calendar"),
+})
 
 __all__ = ["EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "HORIZONS", "AlertSettings", "BudgetError",
            "CalendarError", "Event", "Fixed", "ForecastSettings", "FromEaster", "NthWeekday",

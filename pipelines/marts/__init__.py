@@ -5,10 +5,24 @@
 Dagster-free: the marts step of `pipelines.defs.marts.assets` (and so `pmsw sync`) calls
 `built_marts`.
 Definitions: docs/kpi.md; tables: docs/warehouse.md.
+Its names load on first use (pipelines/faces.py): importing `pipelines.marts.logic` (the
+reports do, through recon's) loads this face first, and must not load the build's properties
+file reader and API client with it.
 """
 
-from pipelines.marts.build import MARTS, MartSettings, build_mart, build_marts, built_marts
-from pipelines.marts.write import Replaced, replace_rows
+from typing import TYPE_CHECKING
+
+from pipelines.faces import lazy_names
+
+if TYPE_CHECKING:
+    from pipelines.marts.build import MARTS, MartSettings, build_mart, build_marts, built_marts
+    from pipelines.marts.write import Replaced, replace_rows
+
+__getattr__ = lazy_names(__name__, {
+    **dict.fromkeys(("MARTS", "MartSettings", "build_mart", "build_marts", "built_marts"),
+                    "build"),
+    **dict.fromkeys(("Replaced", "replace_rows"), "write"),
+})
 
 __all__ = ["MARTS", "MartSettings", "Replaced", "build_mart", "build_marts", "built_marts",
            "replace_rows"]

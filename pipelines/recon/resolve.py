@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pipelines.recon.store import RESOLUTION_STATES, ReconInputError, add_resolution, find_item
+from pipelines.recon.logic import RESOLUTION_STATES
+from pipelines.recon.store import ReconInputError, add_resolution, find_item
 from pipelines.warehouse import writer
 
 

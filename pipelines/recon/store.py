@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 
 from pipelines.ingest.store import property_row
-from pipelines.recon.logic import STATUSES
+from pipelines.recon.logic import RESOLUTION_STATES, STATUSES
 from pipelines.warehouse import insert_frame, query_frame, transaction
 
 
@@ -129,10 +129,6 @@ def save_run(conn: duckdb.DuckDBPyConnection, *, property_id: int, mode: str, fi
         staged = results.with_columns(run_id=pl.lit(run_id, dtype=pl.Int64))
         insert_frame(conn, "recon.results", staged)
     return run_id
-
-
-RESOLUTION_STATES = ("open", "invoiced_separately", "credited", "written_off", "not_due")
-"""States of a charge that cannot be posted (recon.resolutions.state)."""
 
 
 def resolved_keys(conn: duckdb.DuckDBPyConnection, property_id: int) -> pl.DataFrame:

@@ -31,7 +31,7 @@ IO_LIBRARIES = ("dagster", "httpx", "duckdb", "fastapi", "starlette", "uvicorn")
 PURE = ("models", "pipelines.vocabulary", "pipelines.marts.logic", "pipelines.forecast.logic",
         "pipelines.recon.logic")
 LAYERS = {  # docs/architecture.md, "The layers"
-    "allocators": 0, "api": 0, "metrics": 0, "vocabulary": 0,
+    "allocators": 0, "api": 0, "faces": 0, "metrics": 0, "vocabulary": 0,
     "properties": 1, "warehouse": 1,
     "ingest": 2, "forecast": 2,
     "marts": 3,

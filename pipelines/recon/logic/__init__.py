@@ -31,6 +31,7 @@ from pipelines.recon.logic.frames import (
     MATCHED,
     MISSING,
     POSTED,
+    RESOLUTION_STATES,
     STATUSES,
 )
 from pipelines.recon.logic.keys import charge_key, idempotency_key
@@ -53,6 +54,7 @@ __all__ = [
     "MISSING",
     "POSTED",
     "REASON_CODES",
+    "RESOLUTION_STATES",
     "RESULT_COLUMNS",
     "STATUSES",
     "STAY_EXEMPTION_COLUMNS",

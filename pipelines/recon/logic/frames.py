@@ -19,6 +19,9 @@ BLOCKED = "blocked"
 FAILED = "failed"
 STATUSES = (MATCHED, MISSING, POSTED, AMOUNT_MISMATCH, BLOCKED, FAILED)
 
+RESOLUTION_STATES = ("open", "invoiced_separately", "credited", "written_off", "not_due")
+"""States of a charge that cannot be posted (recon.resolutions.state)."""
+
 IN_HOUSE_OR_DEPARTED = ("checked_in", "checked_out")
 
 STAY_COLUMNS = ("property_id", "reservation_room_id", "reservation_id", "status", "arrival",
