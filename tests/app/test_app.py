@@ -150,7 +150,7 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
               for i in range(12)]
     labels = [row["month"] for row in months["rows"]]
     assert labels == twelve[:len(labels)]
-    assert all(month in months["title"] for month in twelve[len(labels):])
+    assert all(month in months["report"] for month in twelve[len(labels):])
     assert months["total"]["rooms_expected"] > 0
     traces = chart_traces(text, "months-chart")  # the chart draws the report's figures
     banded = any(row.get(band) is not None for row in months["rows"]
