@@ -101,6 +101,17 @@ class Api:
                 return [found[i] for i in sorted(found)]
             page += 1
 
+    def find_reservations(self, **filters: Any) -> list[dict[str, Any]]:
+        """Every page of `GET /reservations` with these filters, in the API's order."""
+        found: list[dict[str, Any]] = []
+        page = 1
+        while True:
+            body = self.get("/reservations", page=page, page_size=200, **filters)
+            found += body["data"]
+            if page >= body["pages"]:
+                return found
+            page += 1
+
     def events(self) -> list[dict[str, Any]]:
         events, after = [], 0
         while True:

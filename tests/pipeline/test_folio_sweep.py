@@ -59,17 +59,6 @@ def _landed_line(db: Path, line_id: int) -> bool:
     return row is not None and row[0] == 1
 
 
-def _reservations(api: Api, **filters: Any) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    page = 1
-    while True:
-        body = api.get("/reservations", page=page, page_size=200, **filters)
-        found += body["data"]
-        if page >= body["pages"]:
-            return found
-        page += 1
-
-
 def _post_charge(api: Api, reservation: dict[str, Any]) -> int:
     """A minibar-like charge on the reservation's open folio; the new line's id."""
     folio = next(f for f in api.get(f"/reservations/{reservation['id']}/folios")["data"]
@@ -97,7 +86,7 @@ def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
     api = Api(sandbox.base_url)
     try:
         today = date.fromisoformat(api.get("/property")["business_date"])
-        future = [r for r in _reservations(api, status="confirmed", sort="arrival")
+        future = [r for r in api.find_reservations(status="confirmed", sort="arrival")
                   if date.fromisoformat(r["arrival"]) > today + timedelta(days=7)]
         assert len(future) > 2 * window  # a book the sweep has to spread over the window
         before = future[0]["updated_at"]
@@ -145,7 +134,7 @@ def test_a_charge_on_an_in_house_folio_lands_in_the_next_run(
     _sync(db, sandbox.base_url, "initial", settings)
     api = Api(sandbox.base_url)
     try:
-        in_house = _reservations(api, status="checked_in")
+        in_house = api.find_reservations(status="checked_in")
         assert in_house
         line = _post_charge(api, in_house[-1])
     finally:
@@ -193,18 +182,18 @@ def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
     api = Api(sandbox.base_url)
     try:
         today = date.fromisoformat(api.get("/property")["business_date"])
-        changed = {r["id"] for r in _reservations(
-            api, updated_since=_minus(row[0], settings.overlap_seconds))}
-        in_house = {r["id"] for r in _reservations(api, status="checked_in")}
+        changed = {r["id"] for r in api.find_reservations(
+            updated_since=_minus(row[0], settings.overlap_seconds))}
+        in_house = {r["id"] for r in api.find_reservations(status="checked_in")}
         late_from = today - timedelta(days=settings.late_charge_days)
-        departures = {r["id"] for r in _reservations(api, departure_from=late_from.isoformat())
+        departures = {r["id"] for r in api.find_reservations(departure_from=late_from.isoformat())
                       if any(s["status"] == "checked_out"
                              and date.fromisoformat(s["departure"]) >= late_from
                              for s in r["rooms"])}
         departing = {r for r in departures
                      if any(f["status"] != "closed" or Decimal(str(f["balance"])) != 0
                             for f in api.get(f"/reservations/{r}/folios")["data"])}
-        every = _reservations(api)
+        every = api.find_reservations()
         open_folios = {
             r["id"] for r in every
             if any(f["status"] != "closed"
