@@ -20,7 +20,7 @@ from models.common import FolioStatus
 from ..db import one, transaction
 from ..errors import rule_violation
 from .folio_lifecycle import business_date, post_payment
-from .folios import CHARGE, folio_row, post_line, room_code
+from .folios import CHARGE, folio_row, post_line, stay_room_code
 
 
 def transfer(
@@ -82,5 +82,5 @@ def post_rebate(
             conn, folio_id, line_type=CHARGE, description=f"Rebate: {reason}",
             posted_on=business_date(conn, property_id), quantity=Decimal(1),
             unit_price_cents=-amount_cents, tax_pct=tax_pct,
-            room_code=room_code(conn, folio["reservation_room_id"]), service_item_id=None,
+            room_code=stay_room_code(conn, folio["reservation_room_id"]), service_item_id=None,
             reservation_room_id=folio["reservation_room_id"], now=now)

@@ -20,7 +20,7 @@ from models.common import FolioStatus
 
 from ..db import one, transaction, ts, update
 from ..errors import rule_violation
-from .folios import PAYMENT, folio_row, folio_totals, post_line, room_code
+from .folios import PAYMENT, folio_row, folio_totals, post_line, stay_room_code
 
 DOCUMENT_DIGITS = 6
 
@@ -50,7 +50,7 @@ def post_payment(
             conn, folio_id, line_type=PAYMENT, description=description or "Payment",
             posted_on=business_date(conn, property_id), quantity=Decimal(1),
             unit_price_cents=amount_cents, tax_pct=Decimal(0),
-            room_code=room_code(conn, folio["reservation_room_id"]), service_item_id=None,
+            room_code=stay_room_code(conn, folio["reservation_room_id"]), service_item_id=None,
             reservation_room_id=folio["reservation_room_id"], now=now,
         )
 

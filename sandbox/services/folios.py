@@ -168,8 +168,9 @@ def folio_row(conn: sqlite3.Connection, property_id: int, folio_id: int) -> sqli
     return row
 
 
-def room_code(conn: sqlite3.Connection, reservation_room_id: int | None) -> str:
-    """The physical room of a reservation room ('' while none is assigned)."""
+def stay_room_code(conn: sqlite3.Connection, reservation_room_id: int | None) -> str:
+    """The code of the physical room of a reservation room ('' while none is assigned);
+    `reservation_view.room_code` takes the physical room's id instead."""
     if reservation_room_id is None:
         return ""
     row = one(conn, "SELECT r.code FROM reservation_rooms rr JOIN rooms r ON r.id = rr.room_id "
@@ -239,6 +240,6 @@ def post_charge(
             description=charge.description if charge.description else item["name"],
             posted_on=charge.posted_on or business_date, quantity=charge.quantity,
             unit_price_cents=unit_price_cents, tax_pct=Decimal(item["tax_pct"]),
-            room_code=room_code(conn, stay_id), service_item_id=item["id"],
+            room_code=stay_room_code(conn, stay_id), service_item_id=item["id"],
             reservation_room_id=stay_id, now=now, discount_cents=discount_cents,
         )
