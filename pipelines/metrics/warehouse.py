@@ -141,6 +141,9 @@ CLASHES: dict[str, str] = {
     "recon.v_worklist.posted_amount": "as recon.results.posted_amount",
     "mart.booking_outcomes.rooms": "a booking's firm room entries (a count); rooms is a "
     "folio's room numbers (text) in the reports",
+    "mart.forecast_accuracy.rooms_actual": "the scored nights' final OTB(D, D), the "
+    "forecast's basis (complimentary rooms and no-shows in); forecast-months' rooms_actual is "
+    "rooms_sold",
 }
 """Columns of the warehouse named like another figure (table.column: what they are). Known,
 not fixed: each rename changes a table (a migration) and the code that writes it. The test

@@ -304,7 +304,9 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
                            "night's, the total has none; rooms as whole rooms, half-up, the "
                            "total's of the nights' unrounded sum; occupancy, revenue and ADR "
-                           "of the unrounded forecast; docs/forecast.md)")
+                           "of the unrounded forecast; rooms_forecast is the rooms on the books "
+                           "at the night's end, complimentary rooms and no-shows in, not "
+                           "rooms_sold; docs/forecast.md, docs/kpi.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_forecast_pct",
