@@ -41,8 +41,6 @@ _BOOKINGS = at(
 )
 _NIGHTS = at(
     NIGHT,
-    Metric("rooms_in_property", "every room of the property (of the type), sellable or not "
-           "(= rooms_available, the STR supply, kept beside rooms_sellable)"),
     Metric("rooms_sellable", "rooms the PMS sells that night (its availability)"),
     Metric("rooms_option", "room nights in option (never in rooms_sold)"),
     Metric("room_revenue_gross", "room_revenue_net VAT included (nights and fees)"),
@@ -84,12 +82,17 @@ class Alias:
     """Another name of a METRICS figure: the same basis over what `how` says."""
     metric: str
     how: str
+    same_rows: bool = False
+    """True: the very figure, so equal to `metric` on every row that holds both."""
 
 
 ALIASES: dict[str, Alias] = {
     "cancellation_rate_bookings": Alias("cancellation_pct", "a fraction (0 to 1, four "
                                         "decimals), not a percentage"),
     "forecasts": Alias("nights_scored", "mart.forecast_accuracy's name"),
+    "rooms_in_property": Alias("rooms_available", "mart.occupancy_daily's column beside "
+                               "rooms_sellable (every room, sellable or not: the same figure)",
+                               same_rows=True),
     "rooms_sold_actual": Alias("rooms_sold", "of the month's nights lived"),
     "rooms_sold_otb": Alias("rooms_sold", "of the month's nights on the books"),
     "room_revenue_net_actual": Alias("room_revenue_net", "of the month's nights lived"),

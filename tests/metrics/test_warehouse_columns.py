@@ -119,6 +119,27 @@ def _money(value: Any) -> Decimal | None:
                                                                    ROUND_HALF_UP)
 
 
+def test_an_alias_of_the_very_figure_equals_it_row_by_row(
+        warehouse: Path, columns: dict[str, dict[str, str]]) -> None:
+    """rooms_in_property is rooms_available under another name: equal on every row of every
+    relation that shows both."""
+    checked: list[str] = []
+    conn = open_read_copy(warehouse)
+    try:
+        for relation, found in columns.items():
+            for column in found:
+                alias = ALIASES.get(column)
+                if alias is None or not alias.same_rows or alias.metric not in found:
+                    continue
+                checked.append(f"{relation}.{column}")
+                row = conn.execute(f'SELECT count(*), count(*) FILTER (WHERE "{column}" IS '
+                                   f'DISTINCT FROM "{alias.metric}") FROM {relation}').fetchone()
+                assert row is not None and row[0] > 0 and row[1] == 0, (relation, column, row)
+    finally:
+        conn.close()
+    assert "mart.occupancy_daily.rooms_in_property" in checked
+
+
 def _is_ratio_of(metric: Metric, value: Any, numerator: Any, denominator: Any) -> bool:
     """`value` is `metric` of these sums, to the cent. A denominator stored rounded (rooms
     forecast to 2 decimals, the ratio taken of the unrounded rooms) gives the ratio only
