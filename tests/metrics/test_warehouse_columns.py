@@ -134,7 +134,9 @@ def test_an_alias_of_the_very_figure_equals_it_row_by_row(
                 checked.append(f"{relation}.{column}")
                 row = conn.execute(f'SELECT count(*), count(*) FILTER (WHERE "{column}" IS '
                                    f'DISTINCT FROM "{alias.metric}") FROM {relation}').fetchone()
-                assert row is not None and row[0] > 0 and row[1] == 0, (relation, column, row)
+                assert row is not None
+                assert row[0] > 0, (relation, column)
+                assert row[1] == 0, (relation, column, f"{row[1]} of {row[0]} rows differ")
     finally:
         conn.close()
     assert "mart.occupancy_daily.rooms_in_property" in checked
