@@ -83,7 +83,7 @@ def pace_chart(view: Morning) -> str:
 def pickup_chart(view: Morning) -> str:
     """Rooms picked up (net) per night over 1, 7 and 30 days."""
     days = [row[0].isoformat() for row in view.nights]
-    return _html([_trace("bar", days, _series(view, f"pickup_{w}d"),
+    return _html([_trace("bar", days, _series(view, f"rooms_net_{w}d"),
                          name=f"{w} day" + ("s" if w > 1 else "")) for w in PICKUP_WINDOWS],
                  "Pickup: rooms net per night", barmode="group")
 

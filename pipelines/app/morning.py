@@ -24,7 +24,7 @@ PICKUP_WINDOWS = (1, 7, 30)
 COLUMNS: tuple[tuple[str, str, str], ...] = (
     # (column on the page, report, its column there)
     ("rooms_otb", "pace", "rooms_otb"),
-    *((f"pickup_{w}d", f"pickup {w}", "rooms_net") for w in PICKUP_WINDOWS),
+    *((f"rooms_net_{w}d", f"pickup {w}", "rooms_net") for w in PICKUP_WINDOWS),
     ("stly_rooms_otb", "pace", "stly_rooms_otb"),
     ("ly_actual_rooms_sold", "pace", "ly_actual_rooms_sold"),
     ("rooms_forecast", "forecast", "rooms_forecast"),

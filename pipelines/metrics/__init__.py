@@ -12,6 +12,7 @@ from pipelines.metrics.definitions import (
 )
 from pipelines.metrics.labels import LABELS
 from pipelines.metrics.metric import Metric
+from pipelines.metrics.warehouse import ALIASES, CLASHES, Alias, qualified
 
-__all__ = ["LABELS", "METRICS", "Metric", "change", "change_unit", "ratio", "share_pct",
-           "whole_rooms"]
+__all__ = ["ALIASES", "CLASHES", "LABELS", "METRICS", "Alias", "Metric", "change", "change_unit",
+           "qualified", "ratio", "share_pct", "whole_rooms"]

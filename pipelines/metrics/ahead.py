@@ -45,17 +45,20 @@ _LAST_YEAR = at(
 _FORECAST = at(
     FORECAST,
     Metric("rooms_forecast", "rooms on the books the night is forecast to end with, OTB(D, D): "
-           "complimentary rooms in, as rooms_otb, not rooms_sold (the method in `method`)"),
+           "rooms_sold + rooms_complimentary + no_shows (a no-show is on the books through its "
+           "night), as rooms_otb; not rooms_sold's basis, which counts complimentary rooms and "
+           "no-shows out (STR); the method in `method`"),
     Metric("rooms_low", "the low end of the night's forecast band (band_nominal_pct of "
            "nights inside it, by design)"),
     Metric("rooms_high", "the high end of the night's forecast band"),
     Metric("occupancy_forecast_pct", "rooms forecast over every room of the property (the "
-           "STR supply, as occupancy_pct; complimentary rooms in, as rooms_forecast)",
+           "STR supply, as occupancy_pct; complimentary rooms and no-shows in, as "
+           "rooms_forecast, so not occupancy_pct's basis)",
            "rooms_forecast", "rooms_available", 100),
     Metric("room_revenue_forecast_net", "room revenue the night is forecast to end with, net "
            "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees"),
     Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
-           "rooms in, at 0.00)",
+           "rooms and no-shows in, at 0.00: not adr_net's basis)",
            "room_revenue_forecast_net", "rooms_forecast"),
 )
 _BUDGET = at(
@@ -73,7 +76,8 @@ _EXPECTED = at(
     Metric("nights_closed", "nights of the month up to the last closed business date"),
     Metric("rooms_actual", "rooms_sold of the month's closed nights"),
     Metric("rooms_expected", "a month as it is expected to end: rooms_sold of its closed "
-           "nights + rooms_forecast of the others (complimentary rooms in, its basis)"),
+           "nights + rooms_forecast of the others (their complimentary rooms and no-shows in, "
+           "rooms_forecast's basis: the flash's month_expected of rooms_sold is this figure)"),
     Metric("room_revenue_expected_net", "room_revenue_net of the closed nights + "
            "room_revenue_forecast_net of the others"),
     Metric("rooms_expected_low", "the low end of the month's own 80 % band of rooms_expected: "
@@ -97,9 +101,11 @@ _ACCURACY = at(
     "the backtest: as of each snapshot date, scored on the last 91 nights realized",
     Metric("nights_scored", "forecast nights of the backtest scored at that horizon (their "
            "actual known)"),
-    Metric("mae_rooms", "mean absolute error, rooms: mean of |rooms_forecast - rooms_sold|"),
-    Metric("wape_pct", "weighted absolute percentage error: sum |error| / sum rooms_sold x "
-           "100"),
+    Metric("mae_rooms", "mean absolute error, rooms: mean of |rooms_forecast - the night's "
+           "final OTB(D, D)| (the forecast's own basis: complimentary rooms and no-shows in, "
+           "not rooms_sold)"),
+    Metric("wape_pct", "weighted absolute percentage error: sum |error| / sum of the nights' "
+           "final OTB(D, D) x 100"),
     Metric("floor_wape_pct", "the simulator's floor: wape_pct of each night's level (the "
            "sandbox's demand before its noise, core.sandbox_levels) on the same nights "
            "scored; empty without levels (a real PMS)"),

@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pipelines.metrics.ahead import AHEAD
 from pipelines.metrics.finance import FINANCE
 from pipelines.metrics.metric import CENT, NIGHT, POSTED, SNAPSHOT, Metric, at
+from pipelines.metrics.warehouse import WAREHOUSE
 
 _SUMS = at(
     NIGHT,
@@ -79,7 +80,7 @@ _SHARES = at(
     Metric("revenue_share_pct", "a segment's room_revenue_net as a share of the period's "
            "(`share_pct`)"),
 )
-_ALL = (*_SUMS, *_RATIOS, *_SHARES, *AHEAD, *FINANCE)
+_ALL = (*_SUMS, *_RATIOS, *_SHARES, *AHEAD, *FINANCE, *WAREHOUSE)
 METRICS: dict[str, Metric] = {m.name: m for m in _ALL}
 if len(METRICS) != len(_ALL):  # one name, one definition
     raise ValueError("pipelines/metrics: a metric name is defined twice: " + ", ".join(

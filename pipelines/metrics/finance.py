@@ -17,17 +17,14 @@ _REVENUE = at(
     Metric("accommodation_net", "accommodation lines of the folios by posting date, fees in, "
            "net of VAT (room_revenue_net is by stay date; the tie-out explains the "
            "difference)"),
-    Metric("food_beverage_net", "F&B lines by posting date, net of VAT (= "
-           "food_beverage_revenue_net)"),
-    Metric("other_net", "other revenue lines by posting date, net of VAT (= "
-           "other_revenue_net)"),
     Metric("total_revenue_posted_net", "revenue lines by posting date, net of VAT; city tax "
            "apart (total_revenue_net takes the rooms by the night they pay: the two differ by "
            "night charges posted on another date, the tie-out's explained_net)"),
     Metric("total_revenue_posted_gross", "revenue lines by posting date, VAT included; city "
            "tax apart"),
-    Metric("city_tax", "city tax charged on the folios by posting date, gross (no VAT); "
-           "never revenue"),
+    Metric("city_tax_charged", "city tax charged on the folios (the city-tax item's lines) by "
+           "posting date, gross (no VAT); never revenue: revenue's column beside the "
+           "departments and the city-tax return's charged side, one figure"),
 )
 _LINES = at(
     "the report's dates (closed business dates)",
@@ -67,9 +64,8 @@ _CITY_TAX = at(
     Metric("exempt_cap_nights", "person-nights exempt beyond the rule's nights cap"),
     Metric("rate", "the amount per taxable person-night (empty when it changes within the "
            "month)"),
-    Metric("amount_due", "city tax due by the rules: the return's figure"),
-    Metric("amount_charged", "city tax charged on the folios for the month's dates"),
-    Metric("difference", "amount_due - amount_charged; missing_still_due + "
+    Metric("city_tax_due", "city tax due by the rules: the return's figure"),
+    Metric("difference", "city_tax_due - city_tax_charged; missing_still_due + "
            "blocked_still_due + mismatch_still_due + unexplained"),
     Metric("missing_still_due", "city tax the latest reconciliation found missing or failed"),
     Metric("blocked_still_due", "city tax the latest reconciliation found blocked"),

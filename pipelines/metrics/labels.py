@@ -19,13 +19,19 @@ DIMENSIONS = frozenset({
     "basis", "status", "reason_code", "state", "folio_status", "reservation_status", "bill_to",
     "holder", "resolved_by", "resolution_note", "reason", "reported_by", "cause", "action",
     "message", "note", "in_use_now", "metric", "line", "change_unit",
+    # the warehouse's own: an order, a position, a parameter, a bucket's label
+    "bucket_order", "lead_time_order", "lead_time_bucket", "position", "night_index",
+    "window_days", "as_of",
+    # flags of a period (the notebooks' pace: some of its nights rebuilt from history)
+    "any_rebuilt", "stly_any_rebuilt",
 })
 """What a row is: never summed, never a figure. `rooms` is a folio's room numbers (text);
 `metric` names the figure of a flash row (a METRICS name); `line` a roll-forward line."""
 
-CHANGES = frozenset({"vs_budget_pct", "vs_last_year_pct"})
-"""forecast-months' room_revenue_expected_net against its budget and last year, in percent of
-the base (`pipelines.metrics.change`)."""
+CHANGES = frozenset({"vs_budget_pct", "vs_last_year_pct", "room_revenue_change_pct"})
+"""forecast-months' room_revenue_expected_net against its budget and last year, and
+mart.v_mtd_yoy's room_revenue_net against last year's, in percent of the base
+(`pipelines.metrics.change`)."""
 
 FLASH_PERIODS = frozenset({
     "day", "day_budget", "day_last_year", "mtd", "mtd_budget", "mtd_last_year",

@@ -206,9 +206,9 @@ def ledger(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 CITY_TAX_COLUMNS = (
     "month", "guests", "person_nights", "taxable_nights", "exempt_age_nights",
-    "exempt_cap_nights", "rate", "amount_due", "amount_charged", "difference",
+    "exempt_cap_nights", "rate", "city_tax_due", "city_tax_charged", "difference",
     "missing_still_due", "blocked_still_due", "mismatch_still_due", "unexplained")
-"""`difference` = amount_due - amount_charged, then its parts, which sum to it to the cent:
+"""`difference` = city_tax_due - city_tax_charged, then its parts, which sum to it to the cent:
 by the latest reconciliation of each city-tax charge of the month's nights, and the rest."""
 
 _CITY_TAX_PARTS = """

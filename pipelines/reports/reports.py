@@ -16,7 +16,7 @@ from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, ForecastSettings
 from pipelines.metrics import ratio, share_pct, whole_rooms
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
-from pipelines.vocabulary import DEPARTMENTS
+from pipelines.vocabulary import ACCOMMODATION, DEPARTMENTS
 
 CENT = Decimal("0.01")
 
@@ -226,10 +226,19 @@ def segments(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                   "revenue_share_pct", "adr_net"), out, total)
 
 
+def posted_column(code: str) -> str:
+    """The revenue report's column of revenue department `code`, by posting date: F&B and
+    other are by posting date wherever they show, so the column is their one name
+    (`food_beverage_revenue_net`, `other_revenue_net`, as the flash's rows); rooms by posting
+    date are not `room_revenue_net` (by the night they pay), so `accommodation_net`."""
+    return "accommodation_net" if code == ACCOMMODATION else f"{code}_revenue_net"
+
+
 def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     """One column per department of `DEPARTMENTS` (the one definition the marts use): the net
-    of each revenue department, the totals, then the gross of each department that is not
-    revenue (city tax). All by posting date: the totals are `total_revenue_posted_*`, not
+    of each revenue department (`posted_column`), the totals, then the gross of each
+    department that is not revenue (city tax: `city_tax_charged`, the city-tax return's
+    charged side). All by posting date: the totals are `total_revenue_posted_*`, not
     `total_revenue_net` (rooms by the night they pay, docs/kpi.md)."""
     earning = [d for d in DEPARTMENTS if d.is_revenue]
     apart = [d for d in DEPARTMENTS if not d.is_revenue]
@@ -247,8 +256,9 @@ def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         if clean else None
     return Table(_title(q, "Revenue by posting date and department (city tax apart, not "
                            "revenue)"),
-                 ("date", *[f"{d.column}_net" for d in earning], "total_revenue_posted_net",
-                  "total_revenue_posted_gross", *[d.column for d in apart]), clean, total)
+                 ("date", *[posted_column(d.code) for d in earning], "total_revenue_posted_net",
+                  "total_revenue_posted_gross", *[f"{d.column}_charged" for d in apart]), clean,
+                 total)
 
 
 def reconciliation(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
@@ -294,7 +304,9 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
                            "night's, the total has none; rooms as whole rooms, half-up, the "
                            "total's of the nights' unrounded sum; occupancy, revenue and ADR "
-                           "of the unrounded forecast; docs/forecast.md)")
+                           "of the unrounded forecast; rooms_forecast is the rooms on the books "
+                           "at the night's end, complimentary rooms and no-shows in, not "
+                           "rooms_sold; docs/forecast.md, docs/kpi.md)")
                  + covered,
                  ("stay_date", "weekday", "days_before", "rooms_otb", "rooms_forecast",
                   "rooms_low", "rooms_high", "occupancy_forecast_pct",

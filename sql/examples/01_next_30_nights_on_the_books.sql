@@ -1,9 +1,10 @@
 -- Answers: for each of the next 30 nights, how many rooms are on the books now, how many are
--- held in option apart, how full the hotel is, and how much of it was picked up this week?
+-- held in option apart, how full the hotel is (occupancy_pct: rooms sold on the books, not
+-- complimentary, over every room of the property, as every report), and how much of it was
+-- picked up this week?
 SELECT o.property_id, o.stay_date, strftime(o.stay_date, '%a') AS weekday,
        o.rooms_otb, o.rooms_option, o.revenue_otb_net,
-       d.rooms_available_net_ooo,
-       round(100 * o.rooms_otb / nullif(d.rooms_available_net_ooo, 0), 1) AS otb_occupancy_pct,
+       d.rooms_sold, d.rooms_available, d.occupancy_pct,
        v.rooms_net_7d, v.revenue_net_7d
 FROM mart.otb_snapshots o
 JOIN core.property p ON p.property_id = o.property_id AND o.snapshot_date = p.business_date

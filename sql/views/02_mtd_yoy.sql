@@ -1,6 +1,8 @@
 -- Month-to-date and year-to-date of the nights lived (before the business date), beside the
 -- same calendar dates a year earlier: rooms sold, occupancy, ADR (of the nights sold, fees
--- apart), RevPAR (room revenue with fees) and their change (docs/kpi.md).
+-- apart), RevPAR (room revenue with fees) and their change (docs/kpi.md). last_year_*: the
+-- same calendar dates (as forecast-months' last_year_*), not ly_actual_* (mart.pace: last
+-- year's same weekday, 364 days).
 CREATE OR REPLACE VIEW mart.v_mtd_yoy AS
 WITH periods AS (
     SELECT property_id, business_date, 'MTD' AS period,
@@ -34,11 +36,11 @@ SELECT property_id, business_date, period, first_day, last_day,
        mart.money_ratio(nights_ty, sold_ty) AS adr_net,
        mart.money_ratio(revenue_ty, avail_ty) AS revpar_net,
        coalesce(revenue_ty, 0) AS room_revenue_net,
-       CAST(sold_ly AS BIGINT) AS ly_rooms_sold,
-       round(100 * sold_ly / nullif(avail_ly, 0), 2) AS ly_occupancy_pct,
-       mart.money_ratio(nights_ly, sold_ly) AS ly_adr_net,
-       mart.money_ratio(revenue_ly, avail_ly) AS ly_revpar_net,
-       revenue_ly AS ly_room_revenue_net,
+       CAST(sold_ly AS BIGINT) AS last_year_rooms_sold,
+       round(100 * sold_ly / nullif(avail_ly, 0), 2) AS last_year_occupancy_pct,
+       mart.money_ratio(nights_ly, sold_ly) AS last_year_adr_net,
+       mart.money_ratio(revenue_ly, avail_ly) AS last_year_revpar_net,
+       revenue_ly AS last_year_room_revenue_net,
        round(100 * (revenue_ty / nullif(revenue_ly, 0) - 1), 2) AS room_revenue_change_pct
 FROM sums
 WHERE last_day >= first_day;

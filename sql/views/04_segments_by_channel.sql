@@ -18,6 +18,6 @@ SELECT property_id, month, channel, rooms_sold, room_revenue_net, room_revenue_n
        mart.money_ratio(room_revenue_nights_net, rooms_sold) AS adr_net,
        round(100 * rooms_sold
              / nullif(sum(rooms_sold) OVER (PARTITION BY property_id, month), 0), 2)
-           AS share_of_rooms_sold_pct
+           AS rooms_share_pct
 FROM by_channel;
 COMMENT ON VIEW mart.v_segments_by_channel IS 'Rooms sold, net room revenue (nights and fees), ADR of the nights sold and share of the month''s rooms sold, by month of stay and channel.';

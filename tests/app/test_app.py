@@ -133,7 +133,7 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
         "revenue_otb_net", "stly_revenue_otb_net", "ly_actual_room_revenue_net")})
     for window in (1, 7, 30):
         assert_rows(nights, report(warehouse, "pickup", *dates, "--window", str(window)),
-                    {"stay_date": "stay_date", f"pickup_{window}d": "rooms_net"})
+                    {"stay_date": "stay_date", f"rooms_net_{window}d": "rooms_net"})
     assert_rows(nights, report(warehouse, "forecast", *dates), {
         "stay_date": "stay_date", "rooms_forecast": "rooms_forecast", "rooms_low": "rooms_low",
         "rooms_high": "rooms_high", "adr_forecast_net": "adr_forecast_net"})

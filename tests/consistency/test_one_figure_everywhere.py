@@ -137,12 +137,17 @@ def test_month_to_date_of_the_last_closed_day(warehouse: Path, parquet: Path,
         assert_one_value(figure, {"occupancy": occupancy[figure], "flash mtd": mtd[figure]})
     assert_one_value("adr_net", {"occupancy": occupancy["adr_net"],
                                  "segments": segments["adr_net"]})
-    for figure, column in (("food_beverage_revenue_net", "food_beverage_net"),
-                           ("other_revenue_net", "other_net"),
+    for figure, column in (("food_beverage_revenue_net", "food_beverage_revenue_net"),
+                           ("other_revenue_net", "other_revenue_net"),
                            # by posting date against rooms by night: equal while no night
                            # charge is posted on another date (none on the demo)
                            ("total_revenue_net", "total_revenue_posted_net")):
         assert_one_value(figure, {"revenue": revenue[column], "flash mtd": mtd[figure]})
+    # city tax charged, by posting date: revenue's last column and the return's charged side
+    # (the month's nights up to the last closed date: the same dates as the month to date)
+    city_tax = report(warehouse, "city-tax", code, "--month", f"{first:%Y-%m}")["rows"][0]
+    assert_one_value("city_tax_charged", {"revenue": revenue["city_tax_charged"],
+                                          "city-tax": city_tax["city_tax_charged"]})
     # the month as it is expected to end: the flash's forecast and the months view's
     expected = flash_column(flash, "month_expected")
     for figure, column in (("rooms_sold", "rooms_expected"),
@@ -181,7 +186,7 @@ def test_the_last_closed_day(warehouse: Path, parquet: Path, code: str) -> None:
     assert_one_value("room revenue net", {"occupancy": night["room_revenue_net"],
                                           "flash day": day["room_revenue_net"],
                                           "parquet": exported[1]})
-    assert_one_value("food and beverage net", {"revenue": posted["food_beverage_net"],
+    assert_one_value("food and beverage net", {"revenue": posted["food_beverage_revenue_net"],
                                                "flash day": day["food_beverage_revenue_net"]})
 
 

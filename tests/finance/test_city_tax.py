@@ -47,7 +47,7 @@ def test_due_less_charged_is_the_city_tax_not_on_the_folios(world: World) -> Non
     unmatched = ctax.filter(pl.col("status").is_in(["missing", "blocked"]))
     assert unmatched.height > 0
     assert set(ctax["status"]) <= {"matched", "missing", "blocked"}
-    assert Decimal(str(row["amount_due"])) == sum(ctax["expected_amount"])
+    assert Decimal(str(row["city_tax_due"])) == sum(ctax["expected_amount"])
     assert Decimal(str(row["difference"])) == sum(unmatched["expected_amount"])
     assert row["missing_still_due"] == sum(
         ctax.filter(pl.col("status") == "missing")["expected_amount"])
@@ -100,7 +100,7 @@ def test_what_the_reconciliation_posts_leaves_only_the_blocked_due(world: World)
     ctax = applied.results.filter(pl.col("item_code") == "CTAX")
     posted = sum(ctax.filter(pl.col("status") == "posted")["expected_amount"])
     assert posted > 0
-    assert row["amount_charged"] == before["amount_charged"] + posted
+    assert row["city_tax_charged"] == before["city_tax_charged"] + posted
     assert row["missing_still_due"] == sum(
         ctax.filter(pl.col("status").is_in(["missing", "failed"]))["expected_amount"])
     assert row["difference"] == row["missing_still_due"] + row["blocked_still_due"] > 0

@@ -521,9 +521,9 @@ def test_revenue_report_has_each_department(hotel_warehouse: Path) -> None:
                                                                             None), m(4), m(4))
     finally:
         conn.close()
-    assert table.columns == ("date", "accommodation_net", "food_beverage_net", "other_net",
-                             "total_revenue_posted_net", "total_revenue_posted_gross",
-                             "city_tax")
+    assert table.columns == ("date", "accommodation_net", "food_beverage_revenue_net",
+                             "other_revenue_net", "total_revenue_posted_net",
+                             "total_revenue_posted_gross", "city_tax_charged")
     # total gross: 253.00 + 15.00 + 25.00 = 293.00; net 230.00 + 13.64 + 20.49 = 264.13.
     assert table.rows == [(m(4), D("230.00"), D("13.64"), D("20.49"), D("264.13"),
                            D("293.00"), D("7.50"))]

@@ -84,7 +84,7 @@ def test_month_and_year_to_date(db: duckdb.DuckDBPyConnection) -> None:
                 row["adr_net"], row["revpar_net"], row["room_revenue_net"]) == (
             first, date(2026, 3, 5), 9, pytest.approx(2.81), Decimal("114.44"),
             Decimal("3.50"), Decimal("1120.00"))
-        assert row["ly_rooms_sold"] is None
+        assert row["last_year_rooms_sold"] is None
         assert row["room_revenue_change_pct"] is None
 
 
@@ -102,7 +102,7 @@ def test_pickup_last_7_days(db: duckdb.DuckDBPyConnection) -> None:
 
 def test_segments_by_channel(db: duckdb.DuckDBPyConnection) -> None:
     got = {r["channel"]: (r["rooms_sold"], r["room_revenue_net"], r["adr_net"],
-                          r["share_of_rooms_sold_pct"])
+                          r["rooms_share_pct"])
            for r in rows(db, "SELECT * FROM mart.v_segments_by_channel")}
     assert got == {
         # R2 3 nights x 120 + the no-show R4's 90.00 fee = 450.00; ADR on the nights sold:
@@ -121,7 +121,7 @@ def test_cancellation_by_lead_time_reads_the_booking_outcomes(
     """Guest cancellations over firm bookings by lead time (local booking date), no-shows
     beside. 0-1 days: R1, R2, R4 (a no-show), R6, R7, R12; 2-7: R3, R8 (cancelled), R9, R10;
     8-14: R11 (cancelled). R5 is still an option: not a booking."""
-    got = [(r["lead_time_days"], r["bookings"], r["cancelled"], r["cancellation_pct"],
+    got = [(r["lead_time_bucket"], r["bookings"], r["cancelled_bookings"], r["cancellation_pct"],
             r["no_shows"], r["lapsed_options"])
            for r in rows(db, "SELECT * FROM mart.v_cancellation_by_lead_time "
                              "ORDER BY bucket_order")]
@@ -145,8 +145,11 @@ def test_examples_figures(db: duckdb.DuckDBPyConnection) -> None:
 
     ahead = run("01_next_30_nights_on_the_books")
     assert len(ahead) == 30
-    assert (ahead[0]["stay_date"], ahead[0]["rooms_otb"], ahead[0]["rooms_available_net_ooo"],
-            ahead[0]["otb_occupancy_pct"]) == (date(2026, 3, 6), 2, 77, pytest.approx(2.6))
+    # Mar 6: R3 and R10 on the books, neither complimentary: 2 sold of the 80 rooms of the
+    # property, 2.50 % (occupancy_pct's basis, as every report; not of the 77 net of OOO).
+    assert (ahead[0]["stay_date"], ahead[0]["rooms_otb"], ahead[0]["rooms_sold"],
+            ahead[0]["rooms_available"], ahead[0]["occupancy_pct"]) == (
+        date(2026, 3, 6), 2, 2, 80, Decimal("2.50"))
     by_type = {r["room_type"]: r for r in run("02_adr_by_room_type_last_30_nights")}
     # STD, nights lived Mar 2-5: R1 sold on Mar 2 and 3 (100.00 each); the no-show R4's fee
     # 90.00. ADR on the nights sold 200 / 2 = 100.00; RevPAR (200 + 90) / (4 x 30 rooms in
@@ -158,8 +161,8 @@ def test_examples_figures(db: duckdb.DuckDBPyConnection) -> None:
     assert len(run("03_cancellations_by_channel")) == 6
     (mix,) = run("05_revenue_mix_by_month")
     # Rooms 220 + 420 + 230 + 250; VAT 22 + 42 + 23 + 1.36 + 4.51 + 25 = 117.87.
-    assert (mix["rooms_net"], mix["food_beverage_net"], mix["other_net"],
-            mix["total_revenue_net"], mix["vat"], mix["city_tax_collected"]) == (
+    assert (mix["accommodation_net"], mix["food_beverage_revenue_net"], mix["other_revenue_net"],
+            mix["total_revenue_posted_net"], mix["vat"], mix["city_tax_charged"]) == (
         Decimal("1120.00"), Decimal("13.64"), Decimal("20.49"), Decimal("1154.13"),
         Decimal("117.87"), Decimal("7.50"))
 

@@ -166,7 +166,7 @@ def test_revenue_total_is_the_departments_and_city_tax_is_apart(warehouse: Path)
     assert out["rows"]
     for row in out["rows"]:
         parts = sum(Decimal(str(row[c])) for c in (
-            "accommodation_net", "food_beverage_net", "other_net"))
+            "accommodation_net", "food_beverage_revenue_net", "other_revenue_net"))
         assert Decimal(str(row["total_revenue_posted_net"])) == parts
     # Each department's column is the mart's own figure (issue 14 item 1: F&B was 0.00 because
     # the report spelled the department differently from the mart).
@@ -175,13 +175,14 @@ def test_revenue_total_is_the_departments_and_city_tax_is_apart(warehouse: Path)
         "property_id = ? AND date BETWEEN ? AND ? GROUP BY 1",
         [pid, bd - timedelta(days=30), bd - timedelta(days=1)]))
     for column, department in (("accommodation_net", "accommodation"),
-                               ("food_beverage_net", "food_beverage"), ("other_net", "other")):
+                               ("food_beverage_revenue_net", "food_beverage"),
+                               ("other_revenue_net", "other")):
         assert Decimal(str(out["total"][column])) == by_department[department], column
     assert by_department["food_beverage"] > 0
     [(city_tax,)] = query(warehouse, "SELECT sum(revenue_gross) FROM mart.revenue_daily WHERE "
                           "property_id = ? AND NOT is_revenue AND date BETWEEN ? AND ?",
                           [pid, bd - timedelta(days=30), bd - timedelta(days=1)])
-    assert Decimal(str(out["total"]["city_tax"])) == city_tax
+    assert Decimal(str(out["total"]["city_tax_charged"])) == city_tax
     assert city_tax > 0
 
 

@@ -51,8 +51,8 @@ def test_the_tieout_of_the_closed_month_to_date_from_the_folio_lines(warehouse: 
     occupancy = _report(warehouse, "occupancy", *span)[1]["total"]
     revenue = _report(warehouse, "revenue", *span)[1]["total"]
     assert rows["accommodation"]["reported_net"] == occupancy["room_revenue_net"]
-    assert rows["food_beverage"]["reported_net"] == revenue["food_beverage_net"]
-    assert rows["other"]["reported_net"] == revenue["other_net"]
+    assert rows["food_beverage"]["reported_net"] == revenue["food_beverage_revenue_net"]
+    assert rows["other"]["reported_net"] == revenue["other_revenue_net"]
     assert out["total"]["folio_lines_net"] == revenue["total_revenue_posted_net"]
 
 
