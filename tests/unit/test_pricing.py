@@ -138,8 +138,12 @@ def test_contract_plan_can_be_priced_by_id(conn: sqlite3.Connection) -> None:
 
 
 def test_infants_do_not_count_against_max_pax(conn: sqlite3.Connection) -> None:
+    """STD holds 2 (max_pax): 2 adults and 2 infants are priced, at the 2 adults' price (an
+    infant is free); 2 adults and 1 child (a bracket that counts) are 3 persons, refused."""
     stay = price(conn, "STD", brackets={id_of(conn, "age_brackets", "INF"): 2})
-    assert stay.total_cents > 0
+    assert stay.total_cents == price(conn, "STD").total_cents
+    error = refusal(conn, brackets={id_of(conn, "age_brackets", "CHD"): 1})
+    assert (error.status, error.field) == (422, "adults")
 
 
 @pytest.mark.parametrize(
