@@ -8,33 +8,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import date
 
 import httpx
-import pytest
 
-from sandbox.http.server import RunningSandbox, running_sandbox
+from sandbox.http.server import RunningSandbox
 from sandbox.seed import hash_key
-from sandbox.settings import SandboxSettings
 from tests.conftest import auth
+from tests.contract import reading
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[RunningSandbox]:
-    """One sandbox for the module: its tests book nothing."""
-    with running_sandbox(UNLIMITED) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def api(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
-        yield client
+sandbox, api = reading.sandbox, reading.api
 
 
 def add_key(sandbox: RunningSandbox, key: str, scopes: list[str], property_id: int = 1) -> str:
