@@ -6,29 +6,19 @@ so: the seed is described in docs/sandbox.md.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import date
 
 import httpx
 
 from sandbox.http.server import RunningSandbox
-from sandbox.seed import hash_key
 from tests.conftest import auth
 from tests.contract import reading
+from tests.contract.reading import add_key
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 sandbox, api = reading.sandbox, reading.api
-
-
-def add_key(sandbox: RunningSandbox, key: str, scopes: list[str], property_id: int = 1) -> str:
-    """A key with exactly these scopes (the hotel creates keys in its settings: spec, Auth 2)."""
-    sandbox.state.conn.execute(
-        "INSERT INTO api_keys (property_id, name, key_hash, prefix, scopes, created_at) "
-        "VALUES (?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')",
-        (property_id, key, hash_key(key), key[:8], json.dumps(scopes)))
-    return key
 
 
 def test_me_needs_no_scope_and_returns_the_keys_scopes(sandbox: RunningSandbox) -> None:
