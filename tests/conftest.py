@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from sandbox.clock import Clock
+from sandbox.http.app import create_app
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
 
@@ -29,6 +30,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def auth(key: str = ALL_SCOPES_KEY) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
+
+
+def openapi_document() -> dict[str, Any]:
+    """The sandbox's OpenAPI document, from an app that serves nothing."""
+    app = create_app(SandboxSettings())
+    try:
+        return app.openapi()
+    finally:
+        app.state.sandbox.conn.close()
+
+
+def every_reservation(api: httpx.Client) -> Iterator[dict[str, Any]]:
+    """Every reservation GET /reservations lists, page after page (200 a page)."""
+    page = 1
+    while True:
+        body = api.get("/reservations", params={"page": page, "page_size": 200}).json()
+        yield from body["data"]
+        if page >= body["pages"]:
+            return
+        page += 1
 
 
 MakeSandbox = Callable[..., RunningSandbox]

@@ -89,7 +89,7 @@ def pickup_chart(view: Morning) -> str:
 
 
 MONTHS_BAND = ("rooms_expected_low", "rooms_expected_high")
-"""The month's own band of its expected rooms (forecast-months; docs/forecast.md, "The month's
+"""The month's own band of its expected rooms (forecast-months; docs/flash.md, "The month's
 band"), drawn where a month has one."""
 
 

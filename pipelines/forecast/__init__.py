@@ -6,9 +6,9 @@ The methods, backtest, band and alerts are pure (`pipelines.forecast.logic`); th
 and each night's same night last year aligned by them) tells them and the pace which night of
 last year a night is compared with; the marts' build (`pipelines.marts`) makes
 mart.forecast_daily, mart.forecast_accuracy and mart.alerts from them; `import_budget` writes
-mart.budget (`pmsw budget import`). docs/forecast.md, docs/calendar.md. The budget's import
-(openpyxl) and the calendar (yaml, holidays) load on first use, not with the face: the reports
-read only `logic` (pipelines/faces.py).
+mart.budget (`pmsw budget import`). docs/forecast.md, docs/alerts.md, docs/flash.md (the
+budget), docs/calendar.md. The budget's import (openpyxl) and the calendar (yaml, holidays)
+load on first use, not with the face: the reports read only `logic` (pipelines/faces.py).
 """
 
 from typing import TYPE_CHECKING

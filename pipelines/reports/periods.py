@@ -1,5 +1,5 @@
 """The reports of periods against budget and last year: the manager's flash of a closed
-business date, and the months ahead as they are expected to end (docs/forecast.md)."""
+business date, and the months ahead as they are expected to end (docs/flash.md)."""
 
 from __future__ import annotations
 
@@ -237,7 +237,7 @@ def not_forecast(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     it, when it holds the books alone (method `on_the_books`: no method has the history to
     forecast it, as far out on a young history) or when its rooms still to come have no rate
     (rooms_forecast above rooms_otb, room revenue no more than the books': no ADR priced
-    them). A sum of such nights with forecast ones is no expected month (docs/forecast.md,
+    them). A sum of such nights with forecast ones is no expected month (docs/flash.md,
     "The months ahead")."""
     row = conn.execute(
         "SELECT count(*), count(*) FILTER (WHERE method = ?), "
@@ -502,7 +502,7 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         f"months' unrounded sum, occupancy, ADR and RevPAR of the unrounded forecast; "
         f"rooms_expected_low-_high: the month's 80 % band, computed for the month (a closed "
         f"month: what it sold), none on the total nor on a month with too few past errors "
-        f"to calibrate it; docs/forecast.md) - "
+        f"to calibrate it; docs/flash.md) - "
         f"{q.prop.name} ({q.prop.code}), "
         f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
         f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total, as_of=basis)

@@ -124,7 +124,8 @@ year, pickup spikes (z-score over the last 8 weeks), on the books above capacity
 overbooking (default: the next 90 nights).
 
 Each alert stands beside stly_is_rebuilt (its STLY rebuilt from the reservations' history)
-and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net). Examples:
+and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net); docs/alerts.md.
+Examples:
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),
     Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly",
@@ -142,7 +143,7 @@ has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, roo
 order, complimentary (house use included) and house use, from mart.occupancy_daily;
 reservations made (firm bookings, mart.booking_outcomes); cancellations made (room entries
 the guest cancelled that date, mart.v_cancellations_made). Definitions: docs/kpi.md, "Room
-statistics".
+statistics"; the flash: docs/flash.md.
 
 Examples:
   pmsw report flash --property ROMA01

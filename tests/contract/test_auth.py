@@ -3,7 +3,6 @@ Errors; Endpoints: "Every endpoint answers 401 and 403 as in Errors")."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,9 +10,9 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.seed import hash_key
 from sandbox.settings import SandboxSettings
 from tests.conftest import auth
+from tests.contract.reading import add_key
 
 ALL_SCOPES = ("property:read", "availability:read", "reservations:read", "reservations:write",
               "guests:read", "guests:write", "folios:read", "folios:write", "events:read",
@@ -84,13 +83,6 @@ def shared() -> Iterator[RunningSandbox]:
             add_key(running, f"only:{scope}", [scope])
             add_key(running, f"without:{scope}", [s for s in ALL_SCOPES if s != scope])
         yield running
-
-
-def add_key(sandbox: RunningSandbox, key: str, scopes: list[str], property_id: int = 1) -> None:
-    sandbox.state.conn.execute(
-        "INSERT INTO api_keys (property_id, name, key_hash, prefix, scopes, created_at) "
-        "VALUES (?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')",
-        (property_id, key, hash_key(key), key[:8], json.dumps(scopes)))
 
 
 def call(sandbox: RunningSandbox, method: str, path: str,

@@ -3,30 +3,16 @@ Limits: availability period)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date, timedelta
 
 import httpx
 import pytest
 
-from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings
+from sandbox.http.server import RunningSandbox
 from tests.conftest import auth
+from tests.contract import reading
 
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[RunningSandbox]:
-    """One sandbox for the module: its tests book nothing."""
-    with running_sandbox(UNLIMITED) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def api(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
-        yield client
+sandbox, api = reading.sandbox, reading.api
 
 
 def business_date(api: httpx.Client) -> date:

@@ -4,32 +4,17 @@ maintenance answers 503."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings
-from tests.conftest import auth
+from sandbox.http.server import RunningSandbox
+from tests.contract import reading
 
 QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}
 
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[RunningSandbox]:
-    """One sandbox for the module: its tests book nothing."""
-    with running_sandbox(UNLIMITED) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def api(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
-        yield client
+sandbox, api = reading.sandbox, reading.api
 
 
 def assert_invalid(response: httpx.Response, field: str) -> None:

@@ -26,25 +26,16 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from sandbox.http.app import create_app
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import auth
+from tests.conftest import auth, openapi_document
 
 MAX_EXAMPLES = 5
 
 UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
 
 
-def _document() -> dict[str, Any]:
-    app = create_app(SandboxSettings())
-    try:
-        return app.openapi()
-    finally:
-        app.state.sandbox.conn.close()
-
-
-DOCUMENT = _document()
+DOCUMENT = openapi_document()
 schema = schemathesis.openapi.from_dict(DOCUMENT)
 schema.config.update(headers=auth())
 schema.config.generation.update(max_examples=MAX_EXAMPLES, no_shrink=True, deterministic=True)

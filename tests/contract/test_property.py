@@ -6,44 +6,19 @@ so: the seed is described in docs/sandbox.md.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from datetime import date
 
 import httpx
-import pytest
 
-from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.seed import hash_key
-from sandbox.settings import SandboxSettings
+from sandbox.http.server import RunningSandbox
 from tests.conftest import auth
+from tests.contract import reading
+from tests.contract.reading import add_key
 
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[RunningSandbox]:
-    """One sandbox for the module: its tests book nothing."""
-    with running_sandbox(UNLIMITED) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def api(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
-        yield client
-
-
-def add_key(sandbox: RunningSandbox, key: str, scopes: list[str], property_id: int = 1) -> str:
-    """A key with exactly these scopes (the hotel creates keys in its settings: spec, Auth 2)."""
-    sandbox.state.conn.execute(
-        "INSERT INTO api_keys (property_id, name, key_hash, prefix, scopes, created_at) "
-        "VALUES (?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')",
-        (property_id, key, hash_key(key), key[:8], json.dumps(scopes)))
-    return key
+sandbox, api = reading.sandbox, reading.api
 
 
 def test_me_needs_no_scope_and_returns_the_keys_scopes(sandbox: RunningSandbox) -> None:

@@ -11,7 +11,7 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
-from pipelines.recon.logic import RulesConfigError, load_rules
+from pipelines.recon.logic import CityTaxRule, RulesConfigError, load_rules
 from pipelines.recon.logic.city_tax_return import city_tax_return, city_tax_stays
 from tests.reconcile.builders import CHD, INF, ITEMS, TEEN, stays
 
@@ -30,13 +30,9 @@ def brackets(child_to: int) -> pl.DataFrame:
                          "age_to": [2, child_to, 17]})
 
 
-def test_rome_month_by_hand() -> None:
-    """A: 2 adults, a child of 8 (CHD 3-10: exempt), a teen (taxable); 3-15 June, 12 nights:
-    taxable 3 x 10 = 30, beyond the cap 3 x 2 = 6, exempt by age 1 x 12 = 12.
-    B: 1 adult, 28 May - 2 June: June holds its 5th night, taxable 1.
-    C: 2 adults and an infant, in house from 29 June: 2 June nights, taxable 4, exempt 2.
-    D: cancelled: nothing. Due: 35 x 7.50 = 262.50."""
-    rome = stays(
+def _rome_month() -> pl.DataFrame:
+    """A, B, C and D of the Rome month (test_rome_month_by_hand)."""
+    return stays(
         {"reservation_room_id": 1, "arrival": D("2026-06-03"), "departure": D("2026-06-15"),
          "brackets": f'{{"{CHD}": 1, "{TEEN}": 1}}'},
         {"reservation_room_id": 2, "arrival": D("2026-05-28"), "departure": D("2026-06-02"),
@@ -46,9 +42,27 @@ def test_rome_month_by_hand() -> None:
         {"reservation_room_id": 4, "arrival": D("2026-06-10"), "departure": D("2026-06-12"),
          "status": "cancelled"},
     )
-    got = city_tax_return(stays=rome, items=ITEMS, age_brackets=brackets(10),
-                          rule=RULES.for_property("ROMA01").city_tax, first=JUNE[0],
-                          last=JUNE[1])
+
+
+def _stay_e() -> pl.DataFrame:
+    return stays(
+        {"reservation_room_id": 5, "arrival": D("2026-06-01"), "departure": D("2026-06-11"),
+         "brackets": f'{{"{CHD}": 1, "{TEEN}": 1}}'})
+
+
+def _june(rows: pl.DataFrame, child_to: int, rule: CityTaxRule) -> dict[str, int]:
+    """The return of June for the stays, children exempt up to child_to (brackets())."""
+    return city_tax_return(stays=rows, items=ITEMS, age_brackets=brackets(child_to), rule=rule,
+                           first=JUNE[0], last=JUNE[1])
+
+
+def test_rome_month_by_hand() -> None:
+    """A: 2 adults, a child of 8 (CHD 3-10: exempt), a teen (taxable); 3-15 June, 12 nights:
+    taxable 3 x 10 = 30, beyond the cap 3 x 2 = 6, exempt by age 1 x 12 = 12.
+    B: 1 adult, 28 May - 2 June: June holds its 5th night, taxable 1.
+    C: 2 adults and an infant, in house from 29 June: 2 June nights, taxable 4, exempt 2.
+    D: cancelled: nothing. Due: 35 x 7.50 = 262.50."""
+    got = _june(_rome_month(), 10, RULES.for_property("ROMA01").city_tax)
     assert got == {"persons": 4 + 1 + 3, "person_nights": 48 + 1 + 6, "taxable_nights": 35,
                    "exempt_age_nights": 12 + 2, "exempt_cap_nights": 6,
                    "due_cents": 26250}
@@ -58,20 +72,9 @@ def test_florence_month_by_hand() -> None:
     """E: 2 adults, a child of 8 (CHD 3-11: exempt), a teen of 12 (TEEN: taxable);
     1-11 June, 10 nights: taxable 3 x 7 = 21, beyond the cap 3 x 3 = 9, exempt by age
     1 x 10 = 10. Due: 21 x 7.00 = 147.00."""
-    florence = stays(
-        {"reservation_room_id": 5, "arrival": D("2026-06-01"), "departure": D("2026-06-11"),
-         "brackets": f'{{"{CHD}": 1, "{TEEN}": 1}}'})
-    got = city_tax_return(stays=florence, items=ITEMS, age_brackets=brackets(11),
-                          rule=RULES.for_property("FIRE01").city_tax, first=JUNE[0],
-                          last=JUNE[1])
+    got = _june(_stay_e(), 11, RULES.for_property("FIRE01").city_tax)
     assert got == {"persons": 4, "person_nights": 40, "taxable_nights": 21,
                    "exempt_age_nights": 10, "exempt_cap_nights": 9, "due_cents": 14700}
-
-
-def _stay_e() -> pl.DataFrame:
-    return stays(
-        {"reservation_room_id": 5, "arrival": D("2026-06-01"), "departure": D("2026-06-11"),
-         "brackets": f'{{"{CHD}": 1, "{TEEN}": 1}}'})
 
 
 def test_the_return_resolves_each_city_as_the_reconciliation_does() -> None:
@@ -82,16 +85,13 @@ def test_the_return_resolves_each_city_as_the_reconciliation_does() -> None:
     shipped = load_rules()
     florence = shipped.city_tax_to_file("FIRE01", "Firenze", "4")
     assert florence == shipped.for_property("FIRE01", "Firenze", "4").city_tax
-    got = city_tax_return(stays=_stay_e(), items=ITEMS, age_brackets=brackets(11),
-                          rule=florence, first=JUNE[0], last=JUNE[1])
+    got = _june(_stay_e(), 11, florence)
     assert got == {"persons": 4, "person_nights": 40, "taxable_nights": 21,
                    "exempt_age_nights": 10, "exempt_cap_nights": 9, "due_cents": 14700}
     rome_a = stays(
         {"reservation_room_id": 1, "arrival": D("2026-06-03"), "departure": D("2026-06-15"),
          "brackets": f'{{"{CHD}": 1, "{TEEN}": 1}}'})
-    got = city_tax_return(stays=rome_a, items=ITEMS, age_brackets=brackets(10),
-                          rule=shipped.city_tax_to_file("ROMA01", "ROMA", "4 stelle"),
-                          first=JUNE[0], last=JUNE[1])
+    got = _june(rome_a, 10, shipped.city_tax_to_file("ROMA01", "ROMA", "4 stelle"))
     assert got == {"persons": 4, "person_nights": 48, "taxable_nights": 30,
                    "exempt_age_nights": 12, "exempt_cap_nights": 6, "due_cents": 22500}
     assert "first 7 nights, exempt below age 12" in florence.describe()
@@ -111,8 +111,7 @@ cities:
     rule = rules.city_tax_to_file("FIRE01", "Firenze", "4")
     one = stays({"reservation_room_id": 6, "arrival": D("2026-06-01"),
                  "departure": D("2026-06-11"), "adults": 1})
-    got = city_tax_return(stays=one, items=ITEMS, age_brackets=brackets(11), rule=rule,
-                          first=JUNE[0], last=JUNE[1])
+    got = _june(one, 11, rule)
     assert got == {"persons": 1, "person_nights": 10, "taxable_nights": 7,
                    "exempt_age_nights": 0, "exempt_cap_nights": 3, "due_cents": 5200}
     assert "until 2026-06-04: 7.00" in rule.describe()
@@ -134,18 +133,8 @@ def test_a_city_the_rules_do_not_name_is_refused_not_taxed_by_the_default() -> N
 def test_the_stays_behind_the_exemptions_add_up_to_the_return() -> None:
     """The Rome month above: A holds 12 exempt-by-age nights (the child) and 6 beyond the
     cap, C 2 by age (the infant); B has no exemption and D was cancelled."""
-    rome = stays(
-        {"reservation_room_id": 1, "arrival": D("2026-06-03"), "departure": D("2026-06-15"),
-         "brackets": f'{{"{CHD}": 1, "{TEEN}": 1}}'},
-        {"reservation_room_id": 2, "arrival": D("2026-05-28"), "departure": D("2026-06-02"),
-         "adults": 1},
-        {"reservation_room_id": 3, "arrival": D("2026-06-29"), "departure": D("2026-07-03"),
-         "brackets": f'{{"{INF}": 1}}', "status": "checked_in"},
-        {"reservation_room_id": 4, "arrival": D("2026-06-10"), "departure": D("2026-06-12"),
-         "status": "cancelled"},
-    )
     rule = load_rules().city_tax_to_file("ROMA01", "Roma", "4")
-    found = city_tax_stays(stays=rome, items=ITEMS, age_brackets=brackets(10), rule=rule,
+    found = city_tax_stays(stays=_rome_month(), items=ITEMS, age_brackets=brackets(10), rule=rule,
                            first=JUNE[0], last=JUNE[1])
     assert [(r["reservation_room_id"], r["exempt_age_nights"], r["exempt_cap_nights"])
             for r in found.iter_rows(named=True)] == [(1, 12, 6), (3, 2, 0)]

@@ -179,7 +179,7 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
     """Each month's expected rooms are its closed nights' rooms sold plus the forecast of the
     others, by SQL on the marts; the total is the months' sum. A month shown holds no night
     on the books alone (`on_the_books`) nor forecast rooms without their revenue; one of
-    the 12 not shown is named in the title (the report's rule, docs/forecast.md)."""
+    the 12 not shown is named in the title (the report's rule, docs/flash.md)."""
     done = CliRunner().invoke(main, ["report", "forecast-months", "--warehouse",
                                      str(warehouse), "--property", "ROMA01", "--format",
                                      "json"])

@@ -106,7 +106,7 @@ def test_a_closed_month_the_warehouse_lacks_a_night_of_is_not_shown(hotel: Path)
 
 
 def test_a_month_with_nights_on_the_books_alone_is_not_shown(hotel: Path) -> None:
-    """The report's rule (docs/forecast.md, "The months ahead"): a month the forecast does
+    """The report's rule (docs/flash.md, "The months ahead"): a month the forecast does
     not cover whole is not shown, the title says why. Mar 30-31 hold the books alone (method
     `on_the_books`, 4 rooms, 400.00: no method had the history to forecast them, as on a young
     history far out); summed with the 14 nights forecast March would read 78 + 14 x 7 + 2 x 4

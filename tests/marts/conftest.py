@@ -3,10 +3,12 @@ DuckDB warehouse whose marts are built by the real Dagster assets."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 import httpx
 import pytest
 
@@ -57,3 +59,13 @@ def hotel_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert [(c.check_name, c.passed) for c in checks] == [
             ("revenue_tieout_has_no_unexplained_cent", True)]
     return path
+
+
+@pytest.fixture(scope="module")
+def db(hotel_warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The hand-built hotel's warehouse, read only."""
+    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
+    try:
+        yield conn
+    finally:
+        conn.close()

@@ -20,7 +20,7 @@ DEFINED = ("stay_nights", "revenue_daily", "room_fees", "occupancy_daily",
 """The marts written again here (`build` creates x_<mart> for each)."""
 NOT_DEFINED = ("forecast_daily", "forecast_accuracy", "alerts")
 """Not definitions of docs/kpi.md: tested by hand in tests/forecast/test_forecast.py and
-test_alerts.py (docs/forecast.md)."""
+test_alerts.py (docs/forecast.md, docs/alerts.md)."""
 
 ON_THE_BOOKS = "('confirmed', 'checked_in', 'checked_out')"
 HORIZON = 365

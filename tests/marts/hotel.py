@@ -213,3 +213,10 @@ def live_the_days(hotel: Hotel) -> None:
     h.end_of_day(5)
     h.at(6, "02:30")
     h.sync()
+
+
+def rows(db: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
+    """The rows of a query on the hotel's warehouse, as dicts by column name."""
+    cursor = db.execute(sql)
+    names = [c[0] for c in cursor.description or []]
+    return [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]

@@ -15,7 +15,6 @@ SUP 309 on Mar 4-6.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -23,6 +22,8 @@ from typing import Any
 
 import duckdb
 import pytest
+
+from .hotel import rows
 
 STD, SUP, DLX, JSU = 1, 2, 3, 4
 BUSINESS_DATE = date(2026, 3, 6)
@@ -35,21 +36,6 @@ def m(day: int) -> date:
 
 def D(text: str | None) -> Decimal | None:  # noqa: N802 (reads like a literal)
     return None if text is None else Decimal(text)
-
-
-@pytest.fixture(scope="module")
-def db(hotel_warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
-    try:
-        yield conn
-    finally:
-        conn.close()
-
-
-def rows(db: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    cursor = db.execute(sql)
-    names = [c[0] for c in cursor.description or []]
-    return [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
 
 
 @pytest.fixture(scope="module")
@@ -556,18 +542,14 @@ def test_revenue_tieout(db: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_the_tieout_check_passes_and_fails_on_an_unexplained_cent(
-        hotel_warehouse: Path, tmp_path: Path) -> None:
+        db: duckdb.DuckDBPyConnection, hotel_warehouse: Path, tmp_path: Path) -> None:
     """The asset check's query finds nothing on the hotel, and finds the date of a folio line
     that the marts do not hold (an accommodation line added after the marts were built)."""
     import shutil
 
     from pipelines.defs.marts.assets import tieout_violations
 
-    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
-    try:
-        assert tieout_violations(conn) == (0, [])
-    finally:
-        conn.close()
+    assert tieout_violations(db) == (0, [])
     copy = tmp_path / "tampered.duckdb"
     shutil.copy(hotel_warehouse, copy)
     conn = duckdb.connect(str(copy))

@@ -3,7 +3,6 @@ hotel (tests/marts/hotel.py), with the figures of March 2026 worked out by hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -14,22 +13,9 @@ import pytest
 
 from pipelines.warehouse.migrate import sql_dir
 
+from .hotel import rows
+
 EXAMPLES = sorted((sql_dir() / "examples").glob("*.sql"))
-
-
-@pytest.fixture(scope="module")
-def db(hotel_warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
-    try:
-        yield conn
-    finally:
-        conn.close()
-
-
-def rows(db: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    cursor = db.execute(sql)
-    names = [c[0] for c in cursor.description or []]
-    return [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
 
 
 def test_kpi_by_month(db: duckdb.DuckDBPyConnection) -> None:

@@ -23,10 +23,9 @@ from schemathesis.config._checks import PositiveDataAcceptanceConfig
 
 from models.errors import ErrorCode
 from sandbox.clock import SimulatedClock
-from sandbox.http.app import create_app
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import UNLIMITED, auth
+from tests.conftest import UNLIMITED, auth, openapi_document
 
 # Spec, Errors: the codes each status may carry (503 has none; the sandbox says `maintenance`).
 DOCUMENTED: dict[int, set[str]] = {
@@ -50,15 +49,7 @@ REQUIRED_LINKS = {
 }
 
 
-def _document() -> dict[str, Any]:
-    app = create_app(SandboxSettings())
-    try:
-        return app.openapi()
-    finally:
-        app.state.sandbox.conn.close()
-
-
-schema = schemathesis.openapi.from_dict(_document())
+schema = schemathesis.openapi.from_dict(openapi_document())
 schema.config.update(headers=auth())
 schema.config.generation.update(max_examples=12, no_shrink=True, deterministic=True)
 schema.config.checks.update(included_check_names=["all"])

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import httpx
 
 from sandbox.clock import SimulatedClock
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, auth, every_reservation
 
 START = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)  # 08:00 in Rome
 
@@ -64,16 +64,10 @@ def test_simulate_with_a_later_start_plays_the_days_before_it_as_a_warm_up(
         assert api.get("/property").json()["business_date"] == "2026-04-02"
 
         stays, created = [], []
-        page = 1
-        while True:
-            body = api.get("/reservations", params={"page": page, "page_size": 200}).json()
-            for reservation in body["data"]:
-                if reservation["external_ref"].startswith("ROMA01-"):
-                    created.append(reservation["created_at"])
-                    stays += reservation["rooms"]
-            if page >= body["pages"]:
-                break
-            page += 1
+        for reservation in every_reservation(api):
+            if reservation["external_ref"].startswith("ROMA01-"):
+                created.append(reservation["created_at"])
+                stays += reservation["rooms"]
         assert min(s["arrival"] for s in stays) >= "2026-04-01"  # nobody arrives before start
         assert sum(c < "2026-03-31" for c in created) > 100  # made during the warm-up days
         rooms = sum(t["rooms"] for t in api.get("/room-types").json()["data"])

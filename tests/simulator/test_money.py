@@ -26,7 +26,7 @@ from sandbox.simulator.hotel import load_hotel
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.run import simulate_database
 from sandbox.simulator.terms import terms_for
-from tests.conftest import auth
+from tests.conftest import auth, every_reservation
 
 pytestmark = pytest.mark.slow
 
@@ -38,21 +38,11 @@ METHODS = ("card", "cash", "bank transfer", "OTA virtual card")
 ZERO = Decimal(0)
 
 
-def _pages(api: httpx.Client) -> Iterator[dict[str, Any]]:
-    page = 1
-    while True:
-        body = api.get("/reservations", params={"page": page, "page_size": 200}).json()
-        yield from body["data"]
-        if page >= body["pages"]:
-            return
-        page += 1
-
-
 class Hotel:
     def __init__(self, api: httpx.Client, db_path: Path) -> None:
         self.api = api
         self.db_path = db_path
-        self.reservations = list(_pages(api))
+        self.reservations = list(every_reservation(api))
         self.folios: list[dict[str, Any]] = []
         self.reservation_of: dict[int, dict[str, Any]] = {}
         for reservation in self.reservations:

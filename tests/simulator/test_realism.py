@@ -26,7 +26,7 @@ import pytest
 
 from sandbox.http.server import serving_simulation
 from sandbox.simulator.run import simulate_database
-from tests.conftest import auth
+from tests.conftest import auth, every_reservation
 
 # A year of two hotels takes about 80 s of CPU: more than the default 300 s on a busy machine.
 # Out of `make test` for that reason: marker `verify` (deselected by default; `make verify`).
@@ -55,16 +55,6 @@ class Hotel:
     rooms: int
 
 
-def _pages(api: httpx.Client) -> Iterator[dict[str, Any]]:
-    page = 1
-    while True:
-        body = api.get("/reservations", params={"page": page, "page_size": 200}).json()
-        yield from body["data"]
-        if page >= body["pages"]:
-            return
-        page += 1
-
-
 @pytest.fixture(scope="module")
 def hotels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Hotel]]:
     folder = tmp_path_factory.mktemp("realism")
@@ -77,7 +67,7 @@ def hotels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Hotel
         for code, key in KEYS.items():
             api = httpx.Client(base_url=server.base_url, headers=auth(key), timeout=60)
             rooms = sum(t["rooms"] for t in api.get("/room-types").json()["data"])
-            found[code] = Hotel(api, db_path, folder / "pos", list(_pages(api)), rooms)
+            found[code] = Hotel(api, db_path, folder / "pos", list(every_reservation(api)), rooms)
         yield found
         for hotel in found.values():
             hotel.api.close()

@@ -150,12 +150,15 @@ def test_pos_ledger_csv_and_ground_truth_of_dropped_postings(runs: dict[str, Pat
 
 
 def test_cli_simulate_refuses_an_existing_database(tmp_path: Path) -> None:
+    """One line naming the file, and the file left as it was (bad input writes nothing)."""
     target = tmp_path / "exists.sqlite"
-    target.write_bytes(b"")
+    target.write_bytes(b"kept")
     result = CliRunner().invoke(sandbox_cli, ["simulate", "--db", str(target), "--days", "1",
                                               "--seed", "1"])
     assert result.exit_code != 0
-    assert "exists" in result.output
+    assert result.stderr == f"Error: {target} exists: the simulator writes a new database\n"
+    assert target.read_bytes() == b"kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exists.sqlite"]
 
 
 def test_a_simulated_server_carries_on_from_the_stored_clock(runs: dict[str, Path]) -> None:

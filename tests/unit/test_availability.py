@@ -6,14 +6,9 @@ Stays are written straight into reservation_rooms: the reservation service is no
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
-import pytest
-
-from sandbox.clock import SimulatedClock
-from sandbox.db import insert, open_db, transaction
-from sandbox.seed import seed
+from sandbox.db import insert
 from sandbox.services.availability import (
     first_free_room,
     room_is_free,
@@ -22,15 +17,6 @@ from sandbox.services.availability import (
 )
 
 TODAY = date(2026, 3, 2)  # the seed's business date with this clock
-
-
-@pytest.fixture
-def conn() -> Iterator[sqlite3.Connection]:
-    db = open_db(":memory:")
-    with transaction(db):
-        seed(db, SimulatedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)))
-    yield db
-    db.close()
 
 
 def type_id(conn: sqlite3.Connection, code: str) -> int:

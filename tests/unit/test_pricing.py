@@ -7,29 +7,16 @@ age_brackets), so each test checks the engine's arithmetic, not the seed's numbe
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
 
-from sandbox.clock import SimulatedClock
-from sandbox.db import open_db, transaction
 from sandbox.errors import ApiError
-from sandbox.seed import seed
 from sandbox.services.pricing import PricedStay, override_cents, price_stay
 
 MONDAY = date(2026, 3, 2)  # March: a "mid" month of the seed; April is "high".
-
-
-@pytest.fixture
-def conn() -> Iterator[sqlite3.Connection]:
-    db = open_db(":memory:")
-    with transaction(db):
-        seed(db, SimulatedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)))
-    yield db
-    db.close()
 
 
 def id_of(conn: sqlite3.Connection, table: str, code: str, property_id: int = 1) -> int:
@@ -138,8 +125,12 @@ def test_contract_plan_can_be_priced_by_id(conn: sqlite3.Connection) -> None:
 
 
 def test_infants_do_not_count_against_max_pax(conn: sqlite3.Connection) -> None:
+    """STD holds 2 (max_pax): 2 adults and 2 infants are priced, at the 2 adults' price (an
+    infant is free); 2 adults and 1 child (a bracket that counts) are 3 persons, refused."""
     stay = price(conn, "STD", brackets={id_of(conn, "age_brackets", "INF"): 2})
-    assert stay.total_cents > 0
+    assert stay.total_cents == price(conn, "STD").total_cents
+    error = refusal(conn, brackets={id_of(conn, "age_brackets", "CHD"): 1})
+    assert (error.status, error.field) == (422, "adults")
 
 
 @pytest.mark.parametrize(

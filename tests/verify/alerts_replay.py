@@ -1,5 +1,5 @@
 """Issue 49 item 4, measured: how many alerts fire a week per hotel and kind on a simulated year,
-and how many pointed at a night that ended off its forecast (docs/forecast.md, "Alerts").
+and how many pointed at a night that ended off its forecast (docs/alerts.md).
 
     python -m tests.verify.alerts_replay --seed 5 --data /tmp/alerts-s5
     python -m tests.verify.alerts_replay --warehouse /tmp/alerts-s5/w.duckdb

@@ -108,5 +108,5 @@ def test_christmas_is_forecast_by_last_christmas(warehouse: Path) -> None:
         pl.col("stay_date") == DAY).height == 1
     assert christmas_alerts(pace, share_only).filter(pl.col("stay_date") == DAY).is_empty()
     # ...and with the gap the alerts need (5 rooms and 15 % of the 39), neither night fires:
-    # a few rooms behind a month out are no pace to act on (docs/forecast.md, Alerts)
+    # a few rooms behind a month out are no pace to act on (docs/alerts.md)
     assert christmas_alerts(pace, AlertSettings()).is_empty()

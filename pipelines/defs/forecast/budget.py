@@ -1,5 +1,5 @@
 """The budget as an asset: `mart/budget_monthly`, imported from a budget file given as run
-config (CSV or the first sheet of an XLSX; docs/forecast.md, "Budget"), the same import as
+config (CSV or the first sheet of an XLSX; docs/flash.md, "Budget"), the same import as
 `pmsw budget import`: all or nothing, then the read copy published (one writing path).
 
     ops:
@@ -22,7 +22,7 @@ BUDGET_KEY = dg.AssetKey(["mart", "budget_monthly"])
 class BudgetFile(dg.Config):
     file: str
     """The budget file: columns property, month, rooms_sold, room_revenue_net, optional
-    segment, food_beverage_revenue_net, other_revenue_net (docs/forecast.md, "Budget")."""
+    segment, food_beverage_revenue_net, other_revenue_net (docs/flash.md, "Budget")."""
 
 
 @dg.asset(key=BUDGET_KEY, pool=POOL, owners=OWNERS, group_name="forecast", kinds={"duckdb"},
