@@ -63,8 +63,9 @@ class DemoConfig:
     (SyncSettings.folio_sweep_hours); None: the whole stretch (`daily_syncs`). Nobody reads
     the future book's folios before the stretch ends, where every open folio is read again
     (the final sync); the daily close reads only folios of rooms in house and departed, read
-    on every run. 1 is the product's default (24 hours): 1,400 more folio calls a day
-    (docs/operations.md, "The demo's time")."""
+    on every run. 1 reads what the product reads by default (the whole future book at each
+    business date's first run, SyncSettings.future_folios_daily, which the demo turns off):
+    1,400 more folio calls a day (docs/operations.md, "The demo's time")."""
     final_full_refresh: bool = False
     """After the stretch, read the folios of every reservation again (`full_folio_refresh`,
     19,000 calls for the two hotels); by default the final sync reads those of the run's

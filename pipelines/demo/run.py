@@ -117,7 +117,10 @@ def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: lis
 def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list[int],
           codes: list[str], base_url: str, result: DemoResult) -> None:
     sweep_days = config.folio_sweep_days or config.daily_syncs
-    daily = SyncSettings(stay_guests=False, folio_sweep_hours=24 * sweep_days)
+    # The future book in the stretch's long sweep, not read whole at each day's first run
+    # (future_folios_daily): the demo's shortcut (DemoConfig.folio_sweep_days).
+    daily = SyncSettings(stay_guests=False, folio_sweep_hours=24 * sweep_days,
+                         future_folios_daily=False)
 
     def sync_all(codes: Sequence[str], streams: Sequence[str],
                  settings: SyncSettings = daily, marts: bool = False) -> list[PropertyRun]:
@@ -175,7 +178,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         # A sweep window of an hour makes every open folio due (pipelines.ingest.folios).
         final = (SyncSettings(stay_guests=False, full_folio_refresh=True)
                  if config.final_full_refresh
-                 else SyncSettings(stay_guests=False, folio_sweep_hours=1))
+                 else SyncSettings(stay_guests=False, folio_sweep_hours=1,
+                                   future_folios_daily=False))
         for run in sync_all(codes, FINAL_STREAMS, final):
             note(f"{run.code}: {run.streams['folios']['rows']} folio rows, "
                  f"{run.streams['pos_ledger']['rows']} POS ledger lines")

@@ -12,8 +12,15 @@ these classes (docs/ingestion.md, Folios), a reservation counting in the first t
   zero) in the warehouse, or none is held yet. A folio closed and settled is final (the
   spec posts charges on open folios only): reading it again every run costs a call and
   lands nothing;
+- `future`: the stays not yet arrived (reservations `option` or `confirmed`) holding a folio
+  not yet `closed` in the warehouse, with `future_folios_daily` (the default): every one of
+  them on the first run of each business date (the run after the night audit; the business
+  date of that read is the cursor `folios_future`), and on the other runs only those never
+  read (or forgotten by a post of ours). API v1 shows a deposit on a future stay only in its
+  folio; a day's deposits land with the night audit's run, before that day's ledgers are read;
 - `sweep`: a rotating share of the other reservations holding a folio not yet `closed` in the
-  warehouse (the future book, mostly), and of the rooms checked out within `departed_days`
+  warehouse (the future book too when `future_folios_daily` is off; receivables on hold),
+  and of the rooms checked out within `departed_days`
   (a late charge after a folio is closed goes on a new folio, which neither the
   reservation's `updated_at` nor the event log shows), so that each is read at
   least once within `folio_sweep_hours` of the PMS's clock: the ones read longest ago first,
@@ -39,7 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from models import Folio
 from pipelines.ingest._preview import preview
@@ -48,6 +55,7 @@ from pipelines.ingest.progress import report
 from pipelines.ingest.store import (
     FolioClassCost,
     advance_cursor,
+    get_cursor,
     get_timestamp_cursor,
     land_folios,
     last_folio_reads,
@@ -58,7 +66,11 @@ from pipelines.ingest.store import (
 from pipelines.warehouse import transaction
 
 STREAM = "folios"
-CLASSES = ("changed", "in_house", "departed", "sweep")
+FUTURE_CURSOR = "folios_future"
+"""meta.sync_state row: the business date whose run last read the whole future book."""
+FREQUENT = ("changed", "in_house", "departed")
+"""The classes read on every run, in the order a reservation is counted."""
+CLASSES = (*FREQUENT, "future", "sweep")
 """The classes of an incremental run, in the order a reservation is counted."""
 
 
@@ -72,6 +84,19 @@ class FolioPlan:
     classes: dict[str, list[int]] = field(default_factory=dict)
     loose: list[int] = field(default_factory=list)
     sweep_candidates: int = 0
+    future_candidates: int = 0
+    book_date: date | None = None
+    """The business date, when this run reads the whole future book (first run, full
+    refresh, or the day's first run with `future_folios_daily`): `folios_future` moves to it
+    with the last landing."""
+
+    def candidates(self, klass: str) -> int:
+        """What a class was drawn from (meta.folio_classes.candidates)."""
+        if klass == "sweep":
+            return self.sweep_candidates
+        if klass == "future":
+            return self.future_candidates
+        return len(self.classes[klass])
 
     @property
     def reservation_ids(self) -> list[int]:
@@ -113,7 +138,7 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
             "SELECT reservation_id FROM core.reservations WHERE property_id = ? ORDER BY 1",
             [pid]).fetchall()]
         mode = "full refresh" if settings.full_folio_refresh else "first run"
-        return FolioPlan(mode, now, {"all": every}, loose)
+        return FolioPlan(mode, now, {"all": every}, loose, book_date=ctx.business_date)
 
     departed_since = ctx.business_date - timedelta(days=settings.departed_days)
     late_since = ctx.business_date - timedelta(days=settings.late_charge_days)
@@ -141,22 +166,36 @@ def plan_reads(ctx: SyncContext) -> FolioPlan:
           "late": late_since}).fetchall()
     plan = FolioPlan("incremental", now, {name: [] for name in CLASSES}, loose)
     for reservation_id, rank in ranked:
-        plan.classes[CLASSES[rank]].append(int(reservation_id))
+        plan.classes[FREQUENT[rank]].append(int(reservation_id))
     frequent = {int(r) for r, _ in ranked}
-    candidates = [int(r[0]) for r in conn.execute("""
-        SELECT DISTINCT f.reservation_id FROM core.folios f
-          JOIN core.reservations r
-            ON r.property_id = f.property_id AND r.reservation_id = f.reservation_id
-         WHERE f.property_id = $p AND f.status <> 'closed'
-           AND NOT (r.status = 'cancelled' AND r.updated_at < CAST($departed AS TIMESTAMPTZ))
-        UNION SELECT reservation_id FROM core.reservation_rooms
-         WHERE property_id = $p AND status = 'checked_out' AND departure >= $departed
-         ORDER BY 1
-    """, {"p": pid, "departed": departed_since}).fetchall()
-        if int(r[0]) not in frequent]
+    drawn = [(int(r), bool(ahead)) for r, ahead in conn.execute("""
+        WITH open_book AS (
+            SELECT DISTINCT f.reservation_id, r.status IN ('option', 'confirmed') AS ahead
+              FROM core.folios f
+              JOIN core.reservations r
+                ON r.property_id = f.property_id AND r.reservation_id = f.reservation_id
+             WHERE f.property_id = $p AND f.status <> 'closed'
+               AND NOT (r.status = 'cancelled'
+                        AND r.updated_at < CAST($departed AS TIMESTAMPTZ))
+            UNION ALL SELECT reservation_id, false FROM core.reservation_rooms
+             WHERE property_id = $p AND status = 'checked_out' AND departure >= $departed)
+        SELECT reservation_id, bool_and(ahead) FROM open_book GROUP BY 1 ORDER BY 1
+    """, {"p": pid, "departed": departed_since}).fetchall() if int(r) not in frequent]
+    daily = settings.future_folios_daily
+    future = [r for r, ahead in drawn if daily and ahead]
+    candidates = [r for r, ahead in drawn if not (daily and ahead)]
+    last_read = last_folio_reads(conn, pid)
+    if future:
+        read_on = get_cursor(conn, pid, FUTURE_CURSOR)
+        if read_on is None or date.fromisoformat(read_on) < ctx.business_date:
+            plan.classes["future"] = future
+            plan.book_date = ctx.business_date
+        else:  # read today already: only those never read (or forgotten by a post of ours)
+            plan.classes["future"] = [r for r in future if r not in last_read]
+    plan.future_candidates = len(future)
     plan.sweep_candidates = len(candidates)
     plan.classes["sweep"] = choose_sweep(
-        candidates, last_folio_reads(conn, pid), now=now,
+        candidates, last_read, now=now,
         previous=last_folio_run_time(conn, pid), window=settings.folio_sweep)
     return plan
 
@@ -202,15 +241,17 @@ def sync_folios(ctx: SyncContext, result: StreamResult) -> None:
                 record_folio_reads(conn, pid, ids, klass=klass, read_at=plan.now,
                                    run_id=ctx.run_id)
             if last:
-                costs = [FolioClassCost(
-                    klass, len(ids), plan.sweep_candidates if klass == "sweep" else len(ids),
-                    calls[klass]) for klass, ids in plan.classes.items()]
+                costs = [FolioClassCost(klass, len(ids), plan.candidates(klass), calls[klass])
+                         for klass, ids in plan.classes.items()]
                 costs.append(FolioClassCost("loose", len(plan.loose), len(plan.loose),
                                             calls["loose"]))
                 record_folio_classes(conn, pid, costs, server_time=plan.now, run_id=ctx.run_id)
                 if top is not None:
                     result.cursor = advance_cursor(conn, pid, STREAM, top, run_id=ctx.run_id,
                                                    at=ctx.fetched_at())
+                if plan.book_date is not None:
+                    advance_cursor(conn, pid, FUTURE_CURSOR, plan.book_date, run_id=ctx.run_id,
+                                   at=ctx.fetched_at())
         done += len(chunk) + (len(plan.loose) if last else 0)
         landed += landing.folios
         lines += landing.lines
@@ -224,6 +265,7 @@ def sync_folios(ctx: SyncContext, result: StreamResult) -> None:
         result.details[f"calls_{klass}"] = calls[klass]
     if "sweep" in plan.classes:
         result.details["sweep_candidates"] = plan.sweep_candidates
+        result.details["future_candidates"] = plan.future_candidates
     result.details["calls_loose"] = calls["loose"]
     result.preview = preview(
         conn, "SELECT folio_id, reservation_id, status, charges, payments, balance "

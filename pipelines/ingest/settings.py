@@ -37,6 +37,14 @@ class SyncSettings(BaseModel):
     """Every open folio outside the classes read on every run (changed, in house, departed) -
     the future book - is re-read at least once within this many hours of the PMS's clock, a
     rotating share per run (docs/ingestion.md, Folios)."""
+    future_folios_daily: bool = True
+    """The folios of stays not yet arrived (reservations `option` or `confirmed` holding an open
+    folio: the future book) are read whole once per business date, by the first run that sees
+    the date (the run after the night audit), not in the hourly sweep. A deposit or prepayment
+    on a future stay changes no reservation (only a read of its folio shows it); read after the
+    night audit, every line posted on the closed day is in the warehouse before that day's
+    ledgers and close are read. False: the future book is in the rotating sweep, each folio
+    within `folio_sweep_hours` (docs/ingestion.md, Folios)."""
     concurrency: PositiveInt = 8
     """Calls in flight when many folios or reservation details are fetched."""
     properties_at_once: PositiveInt = 20

@@ -111,8 +111,11 @@ def test_a_sync_with_nothing_new_reads_almost_nothing(
     folios = second["folios"].details
     assert second["folios"].calls == sum(k for _, k in classes.values()) < open_reservations[0]
     assert folios["read_sweep"] == math.ceil(folios["sweep_candidates"] / 24)
+    # The future book was read by the first run of this business date: not again.
+    assert folios["read_future"] == 0 < folios["future_candidates"]
     assert {c: n for c, (n, _) in classes.items()} == {
-        c: folios[f"read_{c}"] for c in ("changed", "in_house", "departed", "sweep")} | {
+        c: folios[f"read_{c}"] for c in ("changed", "in_house", "departed", "future", "sweep")
+    } | {
         "loose": folios["loose_folios_read"]}
     assert {row[0]: (row[1], row[2], row[3]) for row in logged}["events"] == (1, 0, "success")
     with httpx.Client() as client:  # the sandbox still answers: nothing was left broken
