@@ -12,6 +12,7 @@ import duckdb
 
 from pipelines.forecast.logic import ON_THE_BOOKS
 from pipelines.metrics import change, change_unit, ratio, whole_rooms
+from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.errors import ReportError
 from pipelines.reports.forecast_made import Made, forecast_made, spans
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
@@ -282,6 +283,8 @@ def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[s
 
 
 def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """The flash of a closed business date (--date, default the last): its rows, then the
+    section `ahead`, flash-ahead's table of the nights from the business date on."""
     closed, _ = as_of_date(q.prop, None)
     day = q.options.get("date") or closed
     if day > closed:  # its nights are still on the books, not sold
@@ -369,7 +372,9 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                  f"on the month's eve; rooms less the complimentary, no F&B nor other "
                  f"forecast kept); "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
-                 as_of=as_of_date(q.prop, day)[1])
+                 as_of=as_of_date(q.prop, day)[1],
+                 sections=(("ahead", ahead(conn, Query(
+                     q.prop, *next_8_nights(q.prop.business_date)))),))
 
 
 def _made_note(name: str, made: Made | str) -> str:

@@ -238,7 +238,7 @@ def test_flash_as_xlsx(hotel: Path) -> None:
                                      "--format", "xlsx"])
     assert done.exit_code == 0, done.stderr
     book = openpyxl.load_workbook(io.BytesIO(done.stdout_bytes))
-    assert book.sheetnames == ["flash"]
+    assert book.sheetnames == ["flash", "ahead"]  # the nights ahead: their own sheet
     assert str(book["flash"]["A1"].value).startswith("Manager's flash for 2026-03-15")
     sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
     assert sheet[0][:9] == ["metric", "day", "day_budget", "day_vs_budget", "day_last_year",
