@@ -5,7 +5,8 @@ hotels, syncs daily over the last four weeks, builds the marts, reconciles the f
 run, then apply) and prints a KPI summary. docs: README.md, "What the demo does".
 """
 
+from pipelines.demo.budget import import_demo_budget
 from pipelines.demo.config import DemoConfig, DemoError
 from pipelines.demo.run import run_demo
 
-__all__ = ["DemoConfig", "DemoError", "run_demo"]
+__all__ = ["DemoConfig", "DemoError", "import_demo_budget", "run_demo"]

@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from pipelines.demo.budget import import_demo_budget
 from pipelines.demo.close import CLOSE_STREAMS, close_day, hand_over_the_day
 from pipelines.demo.config import DemoConfig, DemoError, start_clean
 from pipelines.demo.levels import store_levels
@@ -191,6 +192,11 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                                 "segments, booking KPIs (polars)") as note:
         for run in sync_all(codes, (), marts=True):
             note(f"{run.code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
+        budget = import_demo_budget(config.warehouse, config.demo_dir)
+        if budget is not None:
+            note(f"budget {budget[0].name}: {budget[1]} rows imported as `pmsw budget "
+                 "import` does (last year's month, else the run rate; occupancy +2 points, "
+                 "ADR +4 %)")
         note(f"read copy published: {read_copy_path(config.warehouse)}")
     with progress.step("reconcile", "Folio reconciliation of the last "
                                     f"{config.daily_syncs} business dates: dry run, then "

@@ -16,13 +16,15 @@ from pipelines.faces import lazy_names
 
 if TYPE_CHECKING:
     from pipelines.marts.build import MARTS, MartSettings, build_mart, build_marts, built_marts
+    from pipelines.marts.forecast_history import keep_forecast
     from pipelines.marts.write import Replaced, replace_rows
 
 __getattr__ = lazy_names(__name__, {
     **dict.fromkeys(("MARTS", "MartSettings", "build_mart", "build_marts", "built_marts"),
                     "build"),
     **dict.fromkeys(("Replaced", "replace_rows"), "write"),
+    "keep_forecast": "forecast_history",
 })
 
 __all__ = ["MARTS", "MartSettings", "Replaced", "build_mart", "build_marts", "built_marts",
-           "replace_rows"]
+           "keep_forecast", "replace_rows"]

@@ -28,6 +28,7 @@ from pipelines.forecast.logic import (
     scored_forecasts,
 )
 from pipelines.marts import read
+from pipelines.marts.forecast_history import keep_forecast
 from pipelines.marts.logic.booking_kpis import booking_kpis
 from pipelines.marts.logic.booking_outcomes import booking_outcomes
 from pipelines.marts.logic.history import rebuild_before_first_sync, snapshot_ranges
@@ -51,6 +52,7 @@ from pipelines.marts.logic.tieout import revenue_tieout
 from pipelines.marts.write import Replaced, Since, replace_rows
 from pipelines.properties import properties_file
 from pipelines.vocabulary import with_single_room_entries
+from pipelines.warehouse import transaction
 
 
 @dataclass(frozen=True)
@@ -362,6 +364,12 @@ def built_marts(conn: duckdb.DuckDBPyConnection, property_id: int,
         builder = MARTS[name][0]
         if isinstance(builder, Snapshots):
             yield name, *_snapshots(inputs, name, builder, run_id)
+        elif name == "forecast_daily":  # with the nights the flash compares with, or neither
+            rows = builder(inputs)
+            with transaction(conn):
+                written = replace_rows(conn, name, property_id, rows, run_id)
+                keep_forecast(conn, property_id, rows)
+            yield name, rows, written
         else:
             rows = builder(inputs)
             yield name, rows, replace_rows(conn, name, property_id, rows, run_id)

@@ -70,6 +70,24 @@ _BUDGET = at(
            "available (a budget has no supply of its own; the flash's occupancy_pct row "
            "under *_budget)", "budget_rooms_sold", "rooms_available", 100),
 )
+_MADE = at(
+    "the forecast made before the period (mart.forecast_history): the day's as of the day "
+    "before, each month's as of its eve (the month before's last day), else as the flash's "
+    "title says",
+    Metric("forecast_rooms_sold", "rooms_forecast of the period's nights as of the day before "
+           "it (the day) or the month's eve (MTD; YTD month by month), less the nights' "
+           "complimentary rooms as they ended (the forecast counts them in, rooms_sold "
+           "leaves them out); the flash's rooms_sold row under *_forecast"),
+    Metric("forecast_room_revenue_net", "room_revenue_forecast_net of the same nights as of "
+           "the same dates, net of VAT, no fees; the flash's room_revenue_net row under "
+           "*_forecast"),
+    Metric("forecast_occupancy_pct", "forecast_rooms_sold over the period's actual rooms "
+           "available (the flash's occupancy_pct row under *_forecast)",
+           "forecast_rooms_sold", "rooms_available", 100),
+    Metric("forecast_adr_net", "forecast_room_revenue_net per forecast_rooms_sold (the flash's "
+           "adr_net row under *_forecast)", "forecast_room_revenue_net",
+           "forecast_rooms_sold"),
+)
 _EXPECTED = at(
     "the last closed business date (actual up to it), the forecast's latest as-of date "
     "(after it)",
@@ -126,5 +144,5 @@ _ALERTS = at(
            "day's pickup, over_capacity the rooms on the books"),
     Metric("threshold", "the alert's threshold, in the unit of its value"),
 )
-AHEAD: tuple[Metric, ...] = (*_BOOKS, *_PICKUP, *_LAST_YEAR, *_FORECAST, *_BUDGET, *_EXPECTED,
-                             *_ACCURACY, *_ALERTS)
+AHEAD: tuple[Metric, ...] = (*_BOOKS, *_PICKUP, *_LAST_YEAR, *_FORECAST, *_BUDGET, *_MADE,
+                             *_EXPECTED, *_ACCURACY, *_ALERTS)

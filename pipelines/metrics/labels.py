@@ -39,9 +39,11 @@ FLASH_PERIODS = frozenset({
     "year_budget",
     "day_vs_budget", "day_vs_last_year", "mtd_vs_budget", "mtd_vs_last_year",
     "ytd_vs_budget", "ytd_vs_last_year",
+    "day_forecast", "mtd_forecast", "ytd_forecast",
+    "day_vs_forecast", "mtd_vs_forecast", "ytd_vs_forecast",
 })
 """The flash's columns: each cell is the metric its row names, over that period (a budget's,
-last year's, the month's or the year's expected end), or its change (`*_vs_*`, read as
-`change_unit`)."""
+last year's, the forecast made before it, the month's or the year's expected end), or its
+change (`*_vs_*`, read as `change_unit`)."""
 
 LABELS: frozenset[str] = DIMENSIONS | CHANGES | FLASH_PERIODS

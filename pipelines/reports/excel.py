@@ -114,14 +114,16 @@ def _write(sheet: Worksheet, row: int, col: int, value: Any, kind: str, total: b
 
 def render_xlsx(table: Table, name: str, as_of: str = "") -> bytes:
     """The workbook's bytes: one sheet `name` (a pack: one sheet per section, named after
-    it), the title block, the header frozen under it, typed cells, the total row kept."""
+    it; a table with sections: its own sheet, then theirs), the title block, the header
+    frozen under it, typed cells, the total row kept."""
     book = Workbook()
     sheet = book.active
     assert sheet is not None
-    if not table.sections:
-        _fill(sheet, table, name, as_of)
-    for n, (section, part) in enumerate(table.sections):
+    parts = ([(name, table)] if table.columns else []) + list(table.sections)
+    for n, (section, part) in enumerate(parts):
         _fill(sheet if n == 0 else book.create_sheet(), part, section, as_of)
+    if not parts:
+        _fill(sheet, table, name, as_of)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

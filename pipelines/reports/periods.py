@@ -12,7 +12,9 @@ import duckdb
 
 from pipelines.forecast.logic import ON_THE_BOOKS
 from pipelines.metrics import change, change_unit, ratio, whole_rooms
+from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.errors import ReportError
+from pipelines.reports.forecast_made import Made, forecast_made, spans
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
 from pipelines.reports.room_statistics import ROOM_STATISTICS, room_statistics
 from pipelines.reports.warehouse import PropertyRow
@@ -21,12 +23,14 @@ FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "r
                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
                  "total_revenue_net")
 FLASH_COLUMNS = ("metric", "day", "day_budget", "day_vs_budget", "day_last_year",
-                 "day_vs_last_year", "mtd", "mtd_budget", "mtd_vs_budget",
-                 "mtd_last_year", "mtd_vs_last_year", "month_expected", "month_budget", "ytd",
-                 "ytd_budget", "ytd_vs_budget", "ytd_last_year", "ytd_vs_last_year",
-                 "year_expected", "year_budget", "change_unit")
+                 "day_vs_last_year", "day_forecast", "day_vs_forecast", "mtd", "mtd_budget",
+                 "mtd_vs_budget", "mtd_last_year", "mtd_vs_last_year", "mtd_forecast",
+                 "mtd_vs_forecast", "month_expected", "month_budget", "ytd", "ytd_budget",
+                 "ytd_vs_budget", "ytd_last_year", "ytd_vs_last_year", "ytd_forecast",
+                 "ytd_vs_forecast", "year_expected", "year_budget", "change_unit")
 """The *_vs_* columns: the change in points for a percentage, in percent of the base for any
-other figure (`pipelines.metrics.change`), as `change_unit` says row by row."""
+other figure (`pipelines.metrics.change`), as `change_unit` says row by row. *_forecast: the
+forecast made before the period (`forecast_made`)."""
 
 
 @dataclass
@@ -279,6 +283,8 @@ def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[s
 
 
 def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
+    """The flash of a closed business date (--date, default the last): its rows, then the
+    section `ahead`, flash-ahead's table of the nights from the business date on."""
     closed, _ = as_of_date(q.prop, None)
     day = q.options.get("date") or closed
     if day > closed:  # its nights are still on the books, not sold
@@ -314,9 +320,17 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         mtd_budget=_budget(conn, pid, month_first, day, shapes),
         month_budget=_budget(conn, pid, month_first, month_last),
         ytd_budget=_budget(conn, pid, year_first, day, shapes))
+    made_notes = []
+    for name, first in (("day_forecast", day), ("mtd_forecast", month_first),
+                        ("ytd_forecast", year_first)):
+        made = forecast_made(conn, pid, spans(first, day))
+        periods[name] = None if isinstance(made, str) else _Sums(
+            made.rooms_sold, Decimal(0), made.room_revenue, None, None)
+        made_notes.append(_made_note(name, made))
     values = {k: (None if v is None else v.values()) for k, v in periods.items()}
     supplies = {"day_budget": "day", "mtd_budget": "mtd", "month_budget": "month_expected",
-                "ytd_budget": "ytd", "year_budget": "year_expected"}
+                "ytd_budget": "ytd", "year_budget": "year_expected", "day_forecast": "day",
+                "mtd_forecast": "mtd", "ytd_forecast": "ytd"}
     for budget, actual in supplies.items():
         found = values[budget]
         if found is not None:  # a budget has no supply: its rates use the actual supply
@@ -334,12 +348,15 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         rows.append((
             metric, got["day"], got["day_budget"], change(metric, got["day"], got["day_budget"]),
             got["day_last_year"], change(metric, got["day"], got["day_last_year"]),
+            got["day_forecast"], change(metric, got["day"], got["day_forecast"]),
             got["mtd"], got["mtd_budget"],
             change(metric, got["mtd"], got["mtd_budget"]), got["mtd_last_year"],
-            change(metric, got["mtd"], got["mtd_last_year"]), got["month_expected"],
+            change(metric, got["mtd"], got["mtd_last_year"]), got["mtd_forecast"],
+            change(metric, got["mtd"], got["mtd_forecast"]), got["month_expected"],
             got["month_budget"], got["ytd"], got["ytd_budget"],
             change(metric, got["ytd"], got["ytd_budget"]), got["ytd_last_year"],
-            change(metric, got["ytd"], got["ytd_last_year"]), got["year_expected"],
+            change(metric, got["ytd"], got["ytd_last_year"]), got["ytd_forecast"],
+            change(metric, got["ytd"], got["ytd_forecast"]), got["year_expected"],
             got["year_budget"], change_unit(metric)))
     rows.extend(_room_statistic_rows(conn, pid, bounds, in_part))
     spread = " and ".join(BUDGET_SHAPES[k] for k in sorted(shapes))
@@ -347,12 +364,26 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "; expected rooms as whole rooms, half-up, their rates of the unrounded forecast"
     ) + "".join(
         _expected_note(name, periods[name], name in in_part)
-        for name in ("month_expected", "year_expected")) + "".join(
+        for name in ("month_expected", "year_expected")) + "".join(made_notes) + "".join(
         f"; {name} not shown: the warehouse holds {held}" for name, held in in_part.items())
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
+                 f"forecast = made before the period (the day's the day before, each month's "
+                 f"on the month's eve; rooms less the complimentary, no F&B nor other "
+                 f"forecast kept); "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
-                 as_of=as_of_date(q.prop, day)[1])
+                 as_of=as_of_date(q.prop, day)[1],
+                 sections=(("ahead", ahead(conn, Query(
+                     q.prop, *next_8_nights(q.prop.business_date)))),))
+
+
+def _made_note(name: str, made: Made | str) -> str:
+    """What the title says of a period's forecast: why there is none, or the as-of dates it
+    fell back to (nothing when each span's is of its eve)."""
+    if isinstance(made, str):
+        return f"; {name}: none, {made}"
+    return "".join(f"; {name} as of {back} where none was kept as of {eve}"
+                   for eve, back in sorted(made.fallbacks.items()))
 
 
 def _expected_note(name: str, expected: _Sums | None, in_part: bool) -> str:
@@ -382,10 +413,10 @@ def _room_statistic_rows(conn: duckdb.DuckDBPyConnection, pid: int,
     for stat in ROOM_STATISTICS:
         v = {k: (None if sums is None else sums[stat]) for k, sums in got.items()}
         rows.append((stat, v["day"], None, None, v["day_last_year"],
-                     change(stat, v["day"], v["day_last_year"]), v["mtd"], None, None,
-                     v["mtd_last_year"], change(stat, v["mtd"], v["mtd_last_year"]), None, None,
-                     v["ytd"], None, None, v["ytd_last_year"],
-                     change(stat, v["ytd"], v["ytd_last_year"]), None, None,
+                     change(stat, v["day"], v["day_last_year"]), None, None, v["mtd"], None,
+                     None, v["mtd_last_year"], change(stat, v["mtd"], v["mtd_last_year"]),
+                     None, None, None, None, v["ytd"], None, None, v["ytd_last_year"],
+                     change(stat, v["ytd"], v["ytd_last_year"]), None, None, None, None,
                      change_unit(stat)))
     return rows
 

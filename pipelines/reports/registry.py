@@ -129,14 +129,17 @@ Examples:
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),
     Report("flash", ("mart.occupancy_daily", "mart.revenue_daily", "mart.budget_monthly",
-                     "mart.booking_outcomes", "mart.v_cancellations_made"),
+                     "mart.booking_outcomes", "mart.v_cancellations_made",
+                     "mart.forecast_history", "mart.forecast_daily"),
            _past_30, periods.flash, takes_range=False, help="""
 Manager's flash for a business date: the day, month to date and year to date (rooms sold,
 occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against the budget
 (`pmsw budget import`; part of a month spread as last year's nights sold, else pro rata of its
 days, as the title says), the same dates last year and, for the month and the year, their
 expected end (actual nights plus mart.forecast_daily for the rest; F&B and other ahead at the
-recent revenue per room sold) beside their budget.
+recent revenue per room sold) beside their budget; and against the forecast made before them
+(*_forecast, *_vs_forecast: the day's as of the day before, each month's as of its eve, from
+mart.forecast_history; rooms and room revenue, the title names any fallback).
 
 Then the room statistics of the day, MTD and YTD against last year, as OPERA's Manager Flash
 has them: arrivals, departures, rooms in house, persons, no-shows, walk-ins, rooms out of
@@ -144,6 +147,9 @@ order, complimentary (house use included) and house use, from mart.occupancy_dai
 reservations made (firm bookings, mart.booking_outcomes); cancellations made (room entries
 the guest cancelled that date, mart.v_cancellations_made). Definitions: docs/kpi.md, "Room
 statistics"; the flash: docs/flash.md.
+
+Then, as its section `ahead`, tomorrow and the 7 nights after it, as `pmsw report
+flash-ahead` has them (the same computation; JSON under "sections", xlsx its own sheet).
 
 Examples:
   pmsw report flash --property ROMA01

@@ -54,7 +54,7 @@ def _text(value: Any, column: str = "") -> str:
 def render(table: Table, fmt: str) -> str:
     if fmt == "xlsx":
         raise ValueError("xlsx is binary: use pipelines.reports.excel.render_xlsx")
-    if table.sections:
+    if table.sections and not table.columns:
         return _render_sections(table, fmt)
     if fmt == "json":
         return json.dumps({"report": table.title,
@@ -65,7 +65,10 @@ def render(table: Table, fmt: str) -> str:
                                     for row in table.rows],
                            "total": None if table.total is None else {
                                c: _json_value(v) for c, v in zip(table.columns, table.total,
-                                                                 strict=True)}},
+                                                                 strict=True)},
+                           **({"sections": {name: json.loads(render(part, "json"))
+                                            for name, part in table.sections}}
+                              if table.sections else {})},
                           indent=2)
     if fmt == "csv":
         out = io.StringIO()
@@ -73,8 +76,8 @@ def render(table: Table, fmt: str) -> str:
         writer.writerow(table.columns)
         for row in table.rows:
             writer.writerow(["" if v is None else _csv_value(v) for v in row])
-        return out.getvalue().rstrip("\n")
-    return _aligned(table)
+        return "\n\n".join([out.getvalue().rstrip("\n"), *_section_blocks(table)])
+    return "\n\n".join([_aligned(table), *(_aligned(part) for _, part in table.sections)])
 
 
 def _aligned(table: Table) -> str:
@@ -105,20 +108,25 @@ def _is_number(text: str) -> bool:
 
 
 def _render_sections(table: Table, fmt: str) -> str:
-    """A pack: JSON one object per section under `sections`; CSV each section's block (a
-    first column `section`), blocks apart by an empty line; text each table under the title."""
+    """A pack: JSON one object per section under `sections`; CSV each section's block
+    (`_section_blocks`), blocks apart by an empty line; text each table under the title."""
     if fmt == "json":
         return json.dumps({"report": table.title, "sections": {
             name: json.loads(render(part, "json")) for name, part in table.sections}},
             indent=2)
     if fmt == "csv":
-        blocks = []
-        for name, part in table.sections:
-            out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(["section", *part.columns])
-            for row in part.rows:
-                writer.writerow([name, *["" if v is None else _csv_value(v) for v in row]])
-            blocks.append(out.getvalue().rstrip("\n"))
-        return "\n\n".join(blocks)
+        return "\n\n".join(_section_blocks(table))
     return "\n\n".join([table.title, *(_aligned(part) for _, part in table.sections)])
+
+
+def _section_blocks(table: Table) -> list[str]:
+    """Each section as a CSV block whose first column, `section`, names it."""
+    blocks = []
+    for name, part in table.sections:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["section", *part.columns])
+        for row in part.rows:
+            writer.writerow([name, *["" if v is None else _csv_value(v) for v in row]])
+        blocks.append(out.getvalue().rstrip("\n"))
+    return blocks

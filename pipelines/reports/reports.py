@@ -32,7 +32,9 @@ class Table:
     open business date (partial): the CLI adds it to the As-of line, JSON carries it."""
     sections: tuple[tuple[str, Table], ...] = ()
     """A pack of tables (the close pack): (name, table) in order, rendered one after the
-    other (xlsx: one sheet each); then `columns` and `rows` are empty."""
+    other (xlsx: one sheet each); then `columns` and `rows` are empty. A table with columns
+    and sections (the flash and its nights ahead) renders its own rows first, the sections
+    after them (JSON: under `sections` beside its rows; xlsx: a sheet each after its own)."""
 
 
 @dataclass(frozen=True)

@@ -238,19 +238,19 @@ def test_flash_as_xlsx(hotel: Path) -> None:
                                      "--format", "xlsx"])
     assert done.exit_code == 0, done.stderr
     book = openpyxl.load_workbook(io.BytesIO(done.stdout_bytes))
-    assert book.sheetnames == ["flash"]
+    assert book.sheetnames == ["flash", "ahead"]  # the nights ahead: their own sheet
     assert str(book["flash"]["A1"].value).startswith("Manager's flash for 2026-03-15")
     sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
-    assert sheet[0][:7] == ["metric", "day", "day_budget", "day_vs_budget", "day_last_year",
-                            "day_vs_last_year", "mtd"]
+    assert sheet[0][:9] == ["metric", "day", "day_budget", "day_vs_budget", "day_last_year",
+                            "day_vs_last_year", "day_forecast", "day_vs_forecast", "mtd"]
     by_metric = {row[0]: row for row in sheet[1:]}
-    assert [by_metric["rooms_sold"][i] for i in (1, 2, 4, 6)] == [8, 6, 6, 78]
-    assert all(isinstance(by_metric["rooms_sold"][i], int) for i in (1, 2, 4, 6))
+    assert [by_metric["rooms_sold"][i] for i in (1, 2, 4, 8)] == [8, 6, 6, 78]
+    assert all(isinstance(by_metric["rooms_sold"][i], int) for i in (1, 2, 4, 8))
     occupancy = next(row for row in book["flash"].iter_rows(min_row=5)
                      if row[0].value == "occupancy_pct")
     assert "%" in occupancy[1].number_format
     assert 0 < float(occupancy[1].value) < 1
-    assert by_metric["total_revenue_net"][6] == 8130
+    assert by_metric["total_revenue_net"][8] == 8130
 
 
 def _outcome(rid: int, booked_on: str, firm: bool) -> str:

@@ -83,3 +83,29 @@ def test_nights_past_the_forecast_are_named(hotel: Path) -> None:
     body = _report(hotel, "--from", "2026-03-30", "--to", "2026-04-02")
     assert [r["stay_date"] for r in body["rows"]] == ["2026-03-30", "2026-03-31"]
     assert "2 of the 4 nights have no forecast (first 2026-04-01)" in body["report"]
+
+
+def test_the_flash_carries_the_same_nights_ahead(hotel: Path) -> None:
+    """The flash's section `ahead` is flash-ahead's table (one computation): the same title,
+    columns and every figure to the cent, in JSON, CSV (its own block after the flash's) and
+    the text."""
+    _add_stays(hotel)
+    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
+                                     "--property", "ROMA01", "--format", "json"])
+    assert done.exit_code == 0, done.stderr
+    flash = json.loads(done.stdout)
+    assert flash["rows"][0]["metric"] == "rooms_sold"  # the flash's own rows first
+    assert flash["sections"]["ahead"] == _report(hotel)
+    assert [r["room_revenue_forecast_net"] for r in flash["sections"]["ahead"]["rows"]] \
+        == [700] * 8
+    csv_of = {}
+    for report in ("flash", "flash-ahead"):
+        done = CliRunner().invoke(main, ["report", report, "--warehouse", str(hotel),
+                                         "--property", "ROMA01", "--format", "csv"])
+        assert done.exit_code == 0, done.stderr
+        csv_of[report] = done.stdout.strip().split("\n\n")
+    assert len(csv_of["flash"]) == 2
+    assert csv_of["flash"][0].startswith("metric,day,")
+    ahead_lines = csv_of["flash-ahead"][0].split("\n")
+    assert csv_of["flash"][1].split("\n") == [
+        f"section,{ahead_lines[0]}", *(f"ahead,{line}" for line in ahead_lines[1:])]

@@ -5,6 +5,8 @@ built before it stay written and materialized (issue 18, item 5)."""
 
 from __future__ import annotations
 
+from calendar import monthrange
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +82,21 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
             assert {"inserted", "deleted", "preview", "columns"} <= set(meta), name
         forecast = query_frame(conn, "SELECT * FROM mart.forecast_daily ORDER BY stay_date",
                                [])
+        # the forecast's first build keeps its nights to the end of the month after its
+        # as-of date's, as forecast (mart.forecast_history, written with it)
+        kept = conn.execute(
+            "SELECT h.as_of_date, min(h.stay_date), max(h.stay_date), count(*), "
+            "count(*) FILTER (WHERE f.rooms_forecast = h.rooms_forecast AND "
+            "f.room_revenue_forecast_net = h.room_revenue_forecast_net) "
+            "FROM mart.forecast_history h JOIN mart.forecast_daily f USING (property_id, "
+            "as_of_date, stay_date) WHERE h.property_id = 1 GROUP BY 1").fetchall()
     finally:
         conn.close()
+    as_of = forecast["as_of_date"][0]
+    following = (as_of.month % 12 + 1, as_of.year + (as_of.month == 12))
+    end = date(following[1], following[0], monthrange(following[1], following[0])[1])
+    nights = (end - as_of).days + 1
+    assert kept == [(as_of, as_of, end, nights, nights)]
     assert built["stay_nights"]["rows"] > 0
     assert built["occupancy_daily"]["rows"] > 0
     assert _builds(warehouse) == dict.fromkeys(MARTS, every.run_id)

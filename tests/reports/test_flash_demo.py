@@ -111,3 +111,38 @@ def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> No
     # and complimentary rooms (house use in) among the rooms in house.
     assert 0.01 <= got["walk_ins"]["mtd"] / got["arrivals"]["mtd"] <= 0.08
     assert 0 < got["rooms_complimentary"]["mtd"] < got["rooms_in_house"]["mtd"] * 0.05
+
+
+def test_the_demo_imports_a_budget_the_flash_reads(warehouse: Path) -> None:
+    """The demo writes a budget file and imports it as `pmsw budget import` does
+    (pipelines/demo/budget.py): the flash's budget columns of rooms and revenue are filled,
+    the month's budget is mart.budget_monthly's row of the month, from the file the demo
+    wrote, and the day's is a share of it."""
+    body = _flash(warehouse)
+    day = date.fromisoformat(body["as_of"][:10])
+    got = {row["metric"]: row for row in body["rows"]}
+    for metric in ("rooms_sold", "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net",
+                   "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net"):
+        for column in ("day_budget", "day_vs_budget", "mtd_budget", "mtd_vs_budget",
+                       "month_budget", "ytd_budget", "year_budget"):
+            # a budget's occupancy and RevPAR take the actual supply: none for a year the
+            # warehouse holds in part (the test's 40 days), as the actual itself
+            supply = {"ytd_budget": "ytd", "year_budget": "year_expected"}.get(column)
+            if metric in ("occupancy_pct", "revpar_net") and supply is not None:
+                assert (got[metric][column] is None) is (got[metric][supply] is None)
+            else:
+                assert got[metric][column] is not None, (metric, column)
+        assert (got[metric]["ytd_vs_budget"] is None) is (got[metric]["ytd"] is None)
+    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
+    try:
+        month = conn.execute(
+            "SELECT rooms_sold, room_revenue_net, source_file FROM mart.budget_monthly "
+            "WHERE property_id = 1 AND month = ? AND segment IS NULL",
+            [day.replace(day=1)]).fetchone()
+    finally:
+        conn.close()
+    assert month is not None
+    assert (got["rooms_sold"]["month_budget"], got["room_revenue_net"]["month_budget"]) == (
+        month[0], float(month[1]))
+    assert month[2] == f"budget-{day.year}.csv"
+    assert 0 < got["room_revenue_net"]["day_budget"] < got["room_revenue_net"]["month_budget"]

@@ -29,9 +29,10 @@ END = "2026-03-02"
 DAYS, DAILY_SYNCS = 40, 4
 
 WHEN_READ = {"fetched_at", "loaded_at", "run_id", "started_at", "finished_at",
-             "first_seen_run", "last_seen_run"}
+             "first_seen_run", "last_seen_run", "imported_at", "kept_at"}
 """Columns of when (the machine's clock) or in which run (a Dagster run id, a recon run
-number) a row was read, not what it says."""
+number) a row was read, not what it says: the demo's budget's import (imported_at) and the
+forecast history's build (kept_at) among them."""
 
 _BUILD = """
 import sys

@@ -1,8 +1,10 @@
 """The forecast's pure part: the methods, their backtest, band and accuracy (`methods`,
-`skill`), the alerts (`alerts`) and the budget's parsing (`budget`), polars in and out."""
+`skill`), the alerts (`alerts`), the nights a forecast keeps for the flash (`history`) and
+the budget's parsing (`budget`), polars in and out."""
 
 from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.budget import BudgetError
+from pipelines.forecast.logic.history import kept_nights
 from pipelines.forecast.logic.methods import (
     HORIZONS,
     ON_THE_BOOKS,
@@ -23,5 +25,6 @@ __all__ = [
     "alerts",
     "backtest",
     "forecast_daily",
+    "kept_nights",
     "scored_forecasts",
 ]

@@ -1,0 +1,52 @@
+"""mart.forecast_history: which nights of each forecast build are kept (issue 48, item 3;
+pipelines/forecast/logic/history.py), written by the marts' own writer (`keep_forecast`,
+which mart.forecast_daily's build calls in its transaction) to a migrated warehouse file.
+
+Each build forecasts its as-of date S and the 365 nights after it. By hand:
+- Mar 10, the first as-of kept: Mar 10 to Apr 30 (the end of the month after), 22 + 30 = 52;
+- Mar 11: only Mar 12, the night after;
+- Mar 31, a month's last day: Mar 31 to Apr 30, 1 + 30 = 31;
+- Mar 11 built again (10 rooms): its one row replaced, the others kept: 52 + 1 + 31 = 84."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.marts import keep_forecast
+from pipelines.warehouse import connect
+
+
+def _forecast(as_of: date, rooms: float) -> pl.DataFrame:
+    nights = [as_of + timedelta(days=i) for i in range(366)]
+    return pl.DataFrame({"property_id": [1] * 366, "as_of_date": [as_of] * 366,
+                         "stay_date": nights, "days_before": list(range(366)),
+                         "rooms_forecast": [rooms] * 366,
+                         "room_revenue_forecast_net": [rooms * 100] * 366,
+                         "method": ["additive_pickup"] * 366})
+
+
+def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> None:
+    conn = connect(warehouse)
+    try:
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 11), 7)) == 1
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 31), 8)) == 31
+        kept = conn.execute(
+            "SELECT as_of_date, count(*), min(stay_date), max(stay_date), "
+            "min(rooms_forecast), max(room_revenue_forecast_net) FROM mart.forecast_history "
+            "GROUP BY 1 ORDER BY 1").fetchall()
+        assert [(a, n, f, t, float(r), float(v)) for a, n, f, t, r, v in kept] == [
+            (date(2026, 3, 10), 52, date(2026, 3, 10), date(2026, 4, 30), 6.5, 650),
+            (date(2026, 3, 11), 1, date(2026, 3, 12), date(2026, 3, 12), 7, 700),
+            (date(2026, 3, 31), 31, date(2026, 3, 31), date(2026, 4, 30), 8, 800)]
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 11), 10)) == 1
+        rows = conn.execute("SELECT as_of_date, rooms_forecast FROM mart.forecast_history "
+                            "WHERE as_of_date = DATE '2026-03-11'").fetchall()
+        assert [(a, float(r)) for a, r in rows] == [(date(2026, 3, 11), 10)]
+        total = conn.execute("SELECT count(*) FROM mart.forecast_history").fetchone()
+        assert total == (84,)
+    finally:
+        conn.close()
