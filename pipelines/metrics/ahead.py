@@ -53,7 +53,8 @@ _FORECAST = at(
            "STR supply, as occupancy_pct; complimentary rooms in, as rooms_forecast)",
            "rooms_forecast", "rooms_available", 100),
     Metric("room_revenue_forecast_net", "room revenue the night is forecast to end with, net "
-           "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees"),
+           "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees; "
+           "none (not priced) when no ADR is known for the rooms still to come"),
     Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
            "rooms in, at 0.00)",
            "room_revenue_forecast_net", "rooms_forecast"),

@@ -55,7 +55,9 @@ ending at D - 364 + 7 x lookback_weeks // 2, or at D - 364 when that night is no
 over that of the curve nights a year earlier; x 1 when either is missing or h >= 364). Then
 x the late premium: the net ADR of the rooms picked up from h days out over the final ADR,
 pooled over every weekday's nights of the 7 x lookback_weeks days ending at the curve nights'
-last (`_late_premium`; x 1 when they picked up no room or no revenue).
+last (`_late_premium`; x 1 when they picked up no room or no revenue). Without that ADR,
+the ADR on the books; without either (far out on a young history, nothing on the books) the
+rooms still to come have no rate and the night's revenue is NULL: not priced, not 0.
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
@@ -1118,10 +1120,12 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)
     otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
-    adr_more = pl.col("pickup_adr").fill_null(otb_adr).fill_null(0.0)
+    # the ADR of the rooms still to come; none known: the night is not priced (NULL), not
+    # priced at 0 (docs/forecast.md, "Band, revenue, ADR and occupancy")
+    adr_more = pl.col("pickup_adr").fill_null(otb_adr)
     revenue = (
-        pl.when(rooms >= otb)
-        .then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        pl.when(rooms > otb).then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        .when(rooms == otb).then(pl.col("revenue_otb"))
         .otherwise(rooms * otb_adr.fill_null(0.0))
     )
     return (
