@@ -56,7 +56,8 @@ _FORECAST = at(
            "rooms_forecast, so not occupancy_pct's basis)",
            "rooms_forecast", "rooms_available", 100),
     Metric("room_revenue_forecast_net", "room revenue the night is forecast to end with, net "
-           "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees"),
+           "of VAT: the books plus the rooms still to come at the pickup's ADR; no fees; "
+           "none (not priced) when no ADR is known for the rooms still to come"),
     Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
            "rooms and no-shows in, at 0.00: not adr_net's basis)",
            "room_revenue_forecast_net", "rooms_forecast"),

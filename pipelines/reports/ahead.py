@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import duckdb
 
 from pipelines.metrics import ratio, whole_rooms
-from pipelines.reports.reports import Query, Table
+from pipelines.reports.reports import NOT_PRICED, Query, Table
 
 AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "rooms_available", "rooms_otb",
                  "occupancy_otb_pct", "adr_otb_net", "revenue_otb_net", "rooms_forecast",
@@ -42,7 +42,9 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                  "rooms_available": supply}
         out.append((night, f"{night:%a}", arriving, departing, supply, otb,
                     ratio("occupancy_otb_pct", books), ratio("adr_otb_net", books), otb_revenue,
-                    whole_rooms(fc), fc_occ, fc_adr, fc_revenue))
+                    whole_rooms(fc), fc_occ,
+                    *((fc_adr, fc_revenue) if fc_revenue is not None
+                      else (NOT_PRICED, NOT_PRICED))))
     held = {r[0] for r in rows}
     nights = (q.last - q.first).days + 1
     missing = [q.first + timedelta(days=i) for i in range(nights)

@@ -234,6 +234,12 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
     return sums
 
 
+UNPRICED = ("method <> ? AND rooms_forecast > rooms_otb AND (room_revenue_forecast_net IS NULL "
+            "OR room_revenue_forecast_net <= revenue_otb_net)")
+"""A night of mart.forecast_daily whose rooms still to come have no rate: no revenue (NULL,
+migration 0036), or none above the books'."""
+
+
 def not_forecast(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
                  last: date) -> str | None:
     """Why mart.forecast_daily (its latest as-of date) does not forecast every night of
@@ -246,10 +252,7 @@ def not_forecast(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     row = conn.execute(
         "SELECT count(*), count(*) FILTER (WHERE method = ?), "
         "min(stay_date) FILTER (WHERE method = ?), "
-        "count(*) FILTER (WHERE method <> ? AND rooms_forecast > rooms_otb AND "
-        "room_revenue_forecast_net <= revenue_otb_net), "
-        "min(stay_date) FILTER (WHERE method <> ? AND rooms_forecast > rooms_otb AND "
-        "room_revenue_forecast_net <= revenue_otb_net) "
+        f"count(*) FILTER (WHERE {UNPRICED}), min(stay_date) FILTER (WHERE {UNPRICED}) "
         "FROM mart.forecast_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
         "AND as_of_date = (SELECT max(as_of_date) FROM mart.forecast_daily "
         "WHERE property_id = ?)",

@@ -281,6 +281,11 @@ def _next_90(business_date: date) -> tuple[date, date]:
     return business_date, business_date + timedelta(days=89)
 
 
+NOT_PRICED = "not priced"
+"""A forecast night's revenue and ADR when no rate is known for its rooms still to come
+(mart.forecast_daily.room_revenue_forecast_net NULL; docs/forecast.md)."""
+
+
 def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
         "SELECT stay_date, days_before, rooms_otb, rooms_forecast, rooms_low, rooms_high, "
@@ -294,14 +299,22 @@ def forecast(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     as_of, first_night, last_night = span
     covered = (f"; it covers the nights {first_night} to {last_night}"
                if not rows and as_of is not None else "")
-    # whole rooms at display; occupancy, revenue and ADR are the mart's, of the fractions
-    out = [(r[0], f"{r[0]:%a}", r[1], r[2], *(whole_rooms(v) for v in r[3:6]), *r[6:10])
+    # whole rooms at display; occupancy, revenue and ADR are the mart's, of the fractions; a
+    # night whose rooms still to come have no rate is not priced (its revenue NULL), not 0.00
+    out = [(r[0], f"{r[0]:%a}", r[1], r[2], *(whole_rooms(v) for v in r[3:6]), r[6],
+            *((r[7], r[8]) if r[7] is not None else (NOT_PRICED, NOT_PRICED)), r[9])
            for r in rows]
+    unpriced = [r[0] for r in rows if r[7] is None]
     # no band on the total: the nights' bands do not add (each holds 80 % of its night; their
-    # sum holds more or less of the nights' sum as their errors move together or not)
+    # sum holds more or less of the nights' sum as their errors move together or not); no
+    # revenue with a night not priced (a sum leaving it out is no total)
     total = ("total", "", "", sum(int(r[2]) for r in rows),
              whole_rooms(sum((Decimal(r[3]) for r in rows), Decimal("0.00"))), "", "", "",
-             sum((Decimal(r[7]) for r in rows), Decimal("0.00")), "", "") if rows else None
+             NOT_PRICED if unpriced else sum((Decimal(r[7]) for r in rows), Decimal("0.00")),
+             "", "") if rows else None
+    if unpriced:
+        covered += (f"; {len(unpriced)} of the nights not priced from {unpriced[0]} (no rate "
+                    "known for their rooms still to come: no revenue, no ADR)")
     what = "none built yet" if as_of is None else f"as of {as_of}"
     return Table(_title(q, f"Forecast {what} (rooms, net room revenue; the band is the "
                            "night's, the total has none; rooms as whole rooms, half-up, the "

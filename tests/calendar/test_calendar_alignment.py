@@ -20,7 +20,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.forecast import Place, calendar_nights
+from pipelines.forecast import Event, Fixed, ForecastSettings, Place, calendar_nights
 from pipelines.forecast.logic.methods import method_forecasts
 from pipelines.marts.logic.pace import pace
 
@@ -86,3 +86,34 @@ def test_the_pace_compares_christmas_with_christmas() -> None:
     assert christmas(after)["stly_rooms_otb"] == 8
     assert christmas(after)["ly_actual_rooms_sold"] == 19
     assert christmas(after)["rooms_otb"] == 5
+
+
+def test_an_events_effect_is_pooled_over_its_nights() -> None:
+    """The event "Christmas" (24 and 25 December, two nights): December 2025 ended with 40
+    rooms a night but Wednesday 24 (20) and Thursday 25 (30). Its mean is (29 x 40 + 50) / 31
+    = 1210 / 31; the Wednesdays 3 .. 31 sum 4 x 40 + 20 = 180 rooms over 5 nights, the
+    Thursdays 4 .. 25 3 x 40 + 30 = 150 over 4, the Fridays 160 over 4, so last year's levels
+    are 1210 / 31 x 180 x 31 / 1210 / 5 = 36 (24th) and 150 / 4 = 37.5 (25th), and this
+    year's (Thursday 24, Friday 25) 37.5 and 40. The effect of Christmas 2025 pooled over its
+    two nights: (20 + 30) / (36 + 37.5) = 100 / 147; each night alone: 20 / 36 and 30 / 37.5."""
+    first = D("2025-12-01")
+    ended = {24: 20, 25: 30}
+    rows = [(first + timedelta(days=n),) * 2 + (ended.get(n + 1, 40),) for n in range(31)]
+    rows += [(D("2026-12-01"), D("2026-12-24"), 5), (D("2026-12-01"), CHRISTMAS, 5),
+             (D("2026-11-30"), D("2026-11-30"), 40)]  # makes December 2026 a key month
+    snapshots = pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    events = [Event(name="Christmas", fixed=Fixed(month=12, day=24), nights=2)]
+    cal = calendar_nights(D("2026-12-01"), D("2026-12-31"), Place("IT", "RM"), events).select(
+        pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
+    assert cal.filter(pl.col("stay_date").is_in([D("2026-12-24"), CHRISTMAS]))[
+        "occasion"].to_list() == ["Christmas 2026", "Christmas 2026"]
+
+    def season(settings: ForecastSettings) -> list[float]:
+        return method_forecasts(snapshots, CAPACITY, AS_OF, [23, 24], settings,
+                                calendar=cal)["last_year_season"].to_list()
+
+    assert season(ForecastSettings()) == pytest.approx([37.5 * 100 / 147, 40 * 100 / 147])
+    assert season(ForecastSettings(pool_occasions=False)) == pytest.approx(
+        [37.5 * 20 / 36, 40 * 30 / 37.5])

@@ -122,10 +122,11 @@ def test_a_month_with_nights_on_the_books_alone_is_not_shown(hotel: Path) -> Non
 
 def test_a_month_whose_forecast_rooms_have_no_rate_is_not_shown(hotel: Path) -> None:
     """A month shown carries the revenue of its forecast rooms. Mar 31 forecast at 7 rooms
-    over 4 on the books with 400.00, the books' revenue alone: its 3 rooms to come have no
-    rate. Shown, March would read 190 rooms at 19,000 - 700 + 400 = 18,700.00, 3 rooms at
-    0.00 (the demo's far nights of `last_year` read so: rooms without revenue)."""
-    write_and_publish(hotel, "UPDATE mart.forecast_daily SET room_revenue_forecast_net = 400 "
+    over 4 on the books, its revenue NULL: its 3 rooms to come have no rate (migration 0036;
+    before it the mart wrote the books' 400.00 alone). Shown, March would read 190 rooms at
+    19,000 - 700 = 18,300.00 with Mar 31 left out of the revenue (the demo's far nights of
+    `last_year` on a young history read so)."""
+    write_and_publish(hotel, "UPDATE mart.forecast_daily SET room_revenue_forecast_net = NULL "
                              "WHERE stay_date = DATE '2026-03-31'")
     body = _report(hotel, "--from", "2026-03-01", "--to", "2026-03-31")
     assert body["rows"] == []

@@ -21,7 +21,7 @@ from .events import CalendarError, Event
 STLY_DAYS = 364
 """Nights with no holiday or event: the same weekday a year earlier."""
 SCHEMA = {"stay_date": pl.Date, "holiday": pl.String, "event": pl.String, "ly_date": pl.Date,
-          "ly_by_name": pl.Boolean}
+          "ly_by_name": pl.Boolean, "occasion": pl.String}
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,9 @@ def calendar_nights(first: date, last: date, place: Place | None,
     """One row per night from `first` to `last`: stay_date, holiday (the public holidays'
     names, joined by '; ', null when none), event (the events'), ly_date (same night last
     year: the night of last year's occurrence of the night's first name that had one, events
-    before holidays, else 364 days back) and ly_by_name (ly_date came from a name)."""
+    before holidays, else 364 days back), ly_by_name (ly_date came from a name) and occasion
+    (that name and the year of its occurrence, "Christmas 2026": the nights of one occurrence
+    share it; null when ly_date is 364 days back)."""
     if last < first:
         raise CalendarError(f"calendar: last night {last} is before the first {first}")
     years = range(first.year - 2, last.year + 2)
@@ -97,17 +99,17 @@ def calendar_nights(first: date, last: date, place: Place | None,
     rows: list[dict[str, object]] = []
     night = first
     while night <= last:
-        ly, by_name = night - timedelta(days=STLY_DAYS), False
+        ly, by_name, occasion = night - timedelta(days=STLY_DAYS), False, None
         for key in keys.get(night, []):
             year = _occurrence_year(key, night, where)
             before = where.get((key, year - 1))
             if before is not None:
-                ly, by_name = before, True
+                ly, by_name, occasion = before, True, f"{key[0]} {year}"
                 break
         rows.append({"stay_date": night,
                      "holiday": "; ".join(holiday_names.get(night, [])) or None,
                      "event": "; ".join(event_names.get(night, [])) or None,
-                     "ly_date": ly, "ly_by_name": by_name})
+                     "ly_date": ly, "ly_by_name": by_name, "occasion": occasion})
         night += timedelta(days=1)
     return pl.DataFrame(rows, schema=SCHEMA)
 

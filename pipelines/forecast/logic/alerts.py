@@ -1,4 +1,4 @@
-"""mart.alerts: the nights to look at, as of the last snapshot date (docs/forecast.md, Alerts).
+"""mart.alerts: the nights to look at, as of the last snapshot date (docs/alerts.md).
 
 Pure polars over mart.otb_snapshots and mart.pace. Three kinds, each for the nights
 S .. S + horizon_days (S the property's last snapshot date):
@@ -42,16 +42,16 @@ class AlertSettings:
     min_gap_rooms: int = 5
     """...behind STLY by at least this many rooms..."""
     min_gap_share: float = 0.2
-    """...and by at least this share of the sellable rooms (docs/forecast.md, Alerts; 0.15
+    """...and by at least this share of the sellable rooms (docs/alerts.md; 0.15
     fired 6.5 nights a week at Florence on seed 1, 0.2 4.2)."""
     spike_weeks: int = 8
     spike_z: float = 4.0
     """pickup_spike: the z-score from which it fires (3 fired 3.7 / 4.6 nights a week on
-    seed 1, and a z against 8 weeks' pickups is wide: docs/forecast.md, Alerts)."""
+    seed 1, and a z against 8 weeks' pickups is wide: docs/alerts.md)."""
     min_spike_rooms: int = 3
     capacity_days: int = 14
     """over_capacity: the nights up to this many days ahead. Farther out the pickup expected
-    is that of the curve nights, from another season (docs/forecast.md, Alerts, measured)."""
+    is that of the curve nights, from another season (docs/alerts.md, measured)."""
 
 
 def _pct(share: pl.Expr) -> pl.Expr:

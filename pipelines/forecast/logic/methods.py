@@ -55,7 +55,9 @@ ending at D - 364 + 7 x lookback_weeks // 2, or at D - 364 when that night is no
 over that of the curve nights a year earlier; x 1 when either is missing or h >= 364). Then
 x the late premium: the net ADR of the rooms picked up from h days out over the final ADR,
 pooled over every weekday's nights of the 7 x lookback_weeks days ending at the curve nights'
-last (`_late_premium`; x 1 when they picked up no room or no revenue).
+last (`_late_premium`; x 1 when they picked up no room or no revenue). Without that ADR,
+the ADR on the books; without either (far out on a young history, nothing on the books) the
+rooms still to come have no rate and the night's revenue is NULL: not priced, not 0.
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
@@ -71,6 +73,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipelines.forecast.logic.month_band import month_bands
+from pipelines.forecast.logic.occasions import OCCASION_COLUMNS, occasion_effects
 from pipelines.forecast.logic.skill import SKILL_COLUMNS, skill
 from pipelines.vocabulary import Frame, lazy
 
@@ -100,10 +103,7 @@ TREND_CLIP = (0.8, 1.25)
 BOOKS_SUMS = ("nights", "sum_otb", "sum_final", "sum_otb2", "sum_otb_final", "sum_otb_level",
               "sum_level_final", "sum_level2")
 """The sums over season_books' training nights its share and weight are made of."""
-CALENDAR_COLUMNS = ("property_id", "stay_date", "ly_date", "ly_by_name")
-EVENT_CLIP = (0.25, 4.0)
-"""Bounds of a holiday's or event's effect on last_year_season (a night's final over its
-level a year earlier): a night of 0 or of many times its level is an accident, not a rule."""
+CALENDAR_COLUMNS = ("property_id", "stay_date", "ly_date", "ly_by_name", "occasion")
 ALIGN_REACH = 40
 """Days a night aligned by name may lie from 364 days back (Easter moves by up to 35)."""
 BOOKS_TINY = 1e-9
@@ -150,6 +150,10 @@ class ForecastSettings:
     the final on the books and its weight (each from its own forecast at the same horizon)."""
     books_min_nights: int = 28
     """season_books: fewest such nights (with a last_year_season) for a forecast."""
+    pool_occasions: bool = True
+    """A holiday's or event's effect pooled over the nights of its occurrence (last year's
+    finals of them all over their levels); False: each night its own night a year earlier
+    (`occasions.occasion_effects`; docs/forecast.md, "Holidays and events")."""
 
     def __post_init__(self) -> None:
         if self.preferred_method not in METHODS:
@@ -412,37 +416,19 @@ def _clip(expr: pl.Expr) -> pl.Expr:
     return expr.clip(lower_bound=0.0, upper_bound=pl.col("cap").cast(pl.Float64))
 
 
-def _event_effect(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
-                  finals: pl.LazyFrame) -> pl.LazyFrame:
-    """rows (with key_month, ly_date, ly_by_name) with event_effect: for a night aligned by a
-    holiday's or event's name (`pipelines.forecast.calendar`), what that night did last year against
-    its level, final(ly_date) / (its month's mean final x its weekday's factor), once its
-    month is over by S and complete; clipped to EVENT_CLIP; 1 for every other night."""
-    month = pl.col("ly_date").dt.truncate("1mo")
-    known = pl.col("ly_by_name") & (month < pl.col("key_month"))
-    effect = pl.col("ly_night_final") / (pl.col("ly_night_mean")
-                                         * pl.col("ly_night_factor").fill_null(1.0))
-    return (
-        rows.with_columns(ly_night_month=month, ly_night_weekday=pl.col("ly_date").dt.weekday())
-        .join(finals.select("property_id", ly_date="stay_date", ly_night_final="final_rooms"),
-              on=["property_id", "ly_date"], how="left")
-        .join(levels.select("property_id", ly_night_month="month", ly_night_mean="month_mean"),
-              on=["property_id", "ly_night_month"], how="left")
-        .join(shape.select("property_id", "key_month", ly_night_weekday="weekday",
-                           ly_night_factor="weekday_factor"),
-              on=["property_id", "key_month", "ly_night_weekday"], how="left")
-        .with_columns(event_effect=pl.when(known).then(effect.clip(*EVENT_CLIP).round(9))
-                      .fill_null(1.0))
-        .drop("ly_night_month", "ly_night_weekday", "ly_night_final", "ly_night_mean",
-              "ly_night_factor")
-    )
+def _event_effect(rows: pl.LazyFrame, effects: pl.LazyFrame) -> pl.LazyFrame:
+    """rows (with key_month, ly_date, occasion) with event_effect: for a night aligned by a
+    holiday's or event's name (`pipelines.forecast.calendar`), its occasion's effect as of
+    key_month (`occasions.occasion_effects`); 1 for every other night and while unknown."""
+    return rows.join(effects, on=["property_id", "key_month", "occasion", "ly_date"],
+                     how="left").with_columns(pl.col("event_effect").fill_null(1.0))
 
 
 def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
-                 finals: pl.LazyFrame) -> pl.LazyFrame:
-    """rows (property_id, as_of_date, stay_date, cap, ly_date, ly_by_name, ...) with
+                 effects: pl.LazyFrame) -> pl.LazyFrame:
+    """rows (property_id, as_of_date, stay_date, cap, ly_date, occasion, ...) with
     last_year_season: the level of the night stay_date as of as_of_date (levels and shape from
-    `_season`), x its event effect (`_event_effect`)."""
+    `_season`), x its event effect (`_event_effect`; effects: `occasion_effects`)."""
     ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
     keyed = rows.with_columns(
         key_month=pl.col("as_of_date").dt.truncate("1mo"),
@@ -450,7 +436,7 @@ def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
         weekday=pl.col("stay_date").dt.weekday(),
     )
     return (
-        _event_effect(keyed, levels, shape, finals)
+        _event_effect(keyed, effects)
         .join(ly_level, on=["property_id", "ly_month"], how="left")
         .join(shape, on=["property_id", "key_month", "weekday"], how="left")
         .with_columns(
@@ -579,17 +565,33 @@ def _reach(settings: ForecastSettings) -> int:
 def _aligned(rows: pl.LazyFrame, calendar: Frame | None) -> pl.LazyFrame:
     """rows (property_id, stay_date, ...) with ly_date, the same night last year (the
     calendar's, aligned by holiday and event: `pipelines.forecast.calendar`; else 364 days
-    back), and ly_by_name (aligned by a name)."""
+    back), ly_by_name (aligned by a name) and occasion (the name's occurrence, else null)."""
     back = pl.col("stay_date") - pl.duration(days=STLY_DAYS)
     if calendar is None:
-        return rows.with_columns(ly_date=back, ly_by_name=pl.lit(False))
-    days = lazy(calendar, "calendar", CALENDAR_COLUMNS).select(
-        pl.col("property_id").cast(rows.collect_schema()["property_id"]), "stay_date",
-        cal_ly_date="ly_date", cal_by_name="ly_by_name")
+        return rows.with_columns(ly_date=back, ly_by_name=pl.lit(False),
+                                 occasion=pl.lit(None, dtype=pl.String))
+    days = _calendar(calendar, rows.collect_schema()["property_id"]).select(
+        "property_id", "stay_date", cal_ly_date="ly_date", cal_by_name="ly_by_name",
+        cal_occasion="occasion")
     return rows.join(days, on=["property_id", "stay_date"], how="left").with_columns(
         ly_date=pl.coalesce("cal_ly_date", back),
         ly_by_name=pl.col("cal_by_name").fill_null(False),
-    ).drop("cal_ly_date", "cal_by_name")
+        occasion=pl.when(pl.col("cal_by_name")).then(pl.col("cal_occasion")),
+    ).drop("cal_ly_date", "cal_by_name", "cal_occasion")
+
+
+def _calendar(calendar: Frame, id_type: pl.DataType) -> pl.LazyFrame:
+    return lazy(calendar, "calendar", CALENDAR_COLUMNS).select(
+        pl.col("property_id").cast(id_type), "stay_date", "ly_date", "ly_by_name", "occasion")
+
+
+def _occasions(calendar: Frame | None, id_type: pl.DataType) -> pl.LazyFrame:
+    """property_id, ly_date, occasion of the calendar's nights aligned by a name."""
+    if calendar is None:
+        return pl.LazyFrame(schema={"property_id": id_type, "ly_date": pl.Date,
+                                    "occasion": pl.String})
+    return _calendar(calendar, id_type).filter(
+        pl.col("ly_by_name"), pl.col("occasion").is_not_null()).select(OCCASION_COLUMNS)
 
 
 def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
@@ -644,16 +646,21 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     caps = _capacity(capacity, finals, pl.concat([
         wanted, training.select("property_id", "as_of_date").unique()]).unique(), s)
     levels, shape = _season(finals)
+    key_months = pl.concat([wanted, training.select("property_id", "as_of_date")]).select(
+        "property_id", key_month=pl.col("as_of_date").dt.truncate("1mo")).unique()
+    effects = occasion_effects(_occasions(calendar, o.collect_schema()["property_id"]),
+                               key_months, levels, shape, finals,
+                               pooled=s.pool_occasions).collect().lazy()
 
     def with_level(rows: pl.LazyFrame) -> pl.LazyFrame:
         return _with_season(_aligned(rows, calendar).join(
-            caps, on=["property_id", "as_of_date"], how="left"), levels, shape, finals)
+            caps, on=["property_id", "as_of_date"], how="left"), levels, shape, effects)
 
     targets = with_level(targets).with_columns(
         ref_date=night - pl.duration(days=7 * (pl.col("days_before") // 7 + 1)),
         ly_as_of=pl.col("ly_date") - pl.duration(days=pl.col("days_before")),
     )
-    books = _books_fit(with_level(training).drop("ly_date", "ly_by_name"), targets, s)
+    books = _books_fit(with_level(training).drop("ly_date", "ly_by_name", "occasion"), targets, s)
     ly_final = finals.select("property_id", ly_date="stay_date", ly_final="final_rooms")
     a_year = pl.duration(days=STLY_DAYS)
     moved = pl.duration(days=ALIGN_REACH)  # a night aligned by name is within this of 364
@@ -1113,10 +1120,12 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     rooms = pl.col("rooms_forecast")
     otb = pl.col("rooms_otb").cast(pl.Float64)
     otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
-    adr_more = pl.col("pickup_adr").fill_null(otb_adr).fill_null(0.0)
+    # the ADR of the rooms still to come; none known: the night is not priced (NULL), not
+    # priced at 0 (docs/forecast.md, "Band, revenue, ADR and occupancy")
+    adr_more = pl.col("pickup_adr").fill_null(otb_adr)
     revenue = (
-        pl.when(rooms >= otb)
-        .then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        pl.when(rooms > otb).then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        .when(rooms == otb).then(pl.col("revenue_otb"))
         .otherwise(rooms * otb_adr.fill_null(0.0))
     )
     return (
