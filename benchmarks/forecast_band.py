@@ -13,10 +13,10 @@ replays the code checked out (pipelines/forecast/logic/) and prints:
   the coverage of every run of 91 consecutive nights.
 - **months**: the month's band (month_band.py, mart.forecast_daily month_rooms_low / _high)
   as of every `--step`-th day of the `--days` before the last snapshot, for each month from
-  the as-of date's on (up to 3 after it) that is over by the last snapshot: the % of such (as-of date, month)
-  whose rooms still to come (the month's nights from the as-of date on) ended inside, by
-  months ahead (0: the as-of date's own month), with the number of distinct months behind
-  each figure.
+  the as-of date's on (up to 3 after it) that is over by the last snapshot: the % of such
+  (as-of date, month) whose rooms still to come (the month's nights from the as-of date on)
+  ended inside, by months ahead (0: the as-of date's own month), with the number of distinct
+  hotel-months behind each figure.
 
     uv run --locked --no-sync python -m benchmarks.forecast_band DIR/warehouse.duckdb ...
 
