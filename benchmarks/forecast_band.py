@@ -79,9 +79,9 @@ def _calendar(con: duckdb.DuckDBPyConnection, pid: int, otb: pl.DataFrame,
 
 
 def study(path: Path, spread: int, days: int, step: int) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(nights, months) of one warehouse: nights: hotel, horizon_days, stay_date, last (the
-    block's last night), inside, width; months: hotel, as_of_date, month, ahead, inside,
-    width."""
+    """(nights, months) of one warehouse: nights: hotel (its folder and code: runs and months
+    are per warehouse and hotel), horizon_days, stay_date, inside, width; months: hotel,
+    as_of_date, month, ahead, inside, width."""
     con, otb, rooms, codes, events = _inputs(path)
     settings = ForecastSettings(backtest_days=BLOCK + spread)
     nights, months = [], []
@@ -93,12 +93,12 @@ def study(path: Path, spread: int, days: int, step: int) -> tuple[pl.DataFrame, 
             scored = scored_forecasts(o, capacity, settings, calendar)
             banded = backtest(o, capacity, settings, scored=scored).filter(method=CHOSEN)
             nights.append(banded.select(
-                "horizon_days", "stay_date", hotel=pl.lit(code),
+                "horizon_days", "stay_date", hotel=pl.lit(f"{path.parent.name} {code}"),
                 inside=pl.col("rooms_actual").is_between(pl.col("rooms_low"),
                                                          pl.col("rooms_high")),
                 width=pl.col("rooms_high") - pl.col("rooms_low")))
             months.append(_months(o, capacity, calendar, scored, settings, days, step)
-                          .with_columns(hotel=pl.lit(code)))
+                          .with_columns(hotel=pl.lit(f"{path.parent.name} {code}")))
     finally:
         con.close()
     return pl.concat(nights), pl.concat(months)
