@@ -413,3 +413,7 @@ CREATE INDEX IF NOT EXISTS folios_by_stay ON folios (reservation_room_id);
 CREATE INDEX IF NOT EXISTS stay_guests_by_stay ON stay_guests (reservation_room_id);
 CREATE INDEX IF NOT EXISTS stays_by_status ON reservation_rooms (property_id, status);
 CREATE INDEX IF NOT EXISTS stays_by_departure ON reservation_rooms (property_id, departure);
+-- The rooms held on a span of nights (availability, the simulator's occupancy): the stays not
+-- cancelled that depart after the span begins, read from the index alone (no row lookups).
+CREATE INDEX IF NOT EXISTS held_stays_by_departure ON reservation_rooms
+    (property_id, departure, arrival, room_id, room_type_id) WHERE status <> 'cancelled';

@@ -215,8 +215,24 @@ def _cancel_probability(params: DemandParams, channel: Channel, plan_code: str,
     return min(0.9, channel.cancel_rate * math.pow(lead + 1, params.cancel_lead_exponent) / mean)
 
 
+def _fitting_memo(params: DemandParams, hotel: HotelProfile, ask: RoomAsk,
+                  memo: dict[int, list[tuple[str, float]]] | None) -> list[tuple[str, float]]:
+    """`fitting_types`, remembered in `memo` by the persons of `ask` (a memo serves one
+    params and one hotel: its owner's)."""
+    if memo is None:
+        return fitting_types(params, hotel, ask)
+    persons = _persons_of(ask)
+    found = memo.get(persons)
+    if found is None:
+        found = memo[persons] = fitting_types(params, hotel, ask)
+    return found
+
+
 def draw_individual(params: DemandParams, hotel: HotelProfile, rng: random.Random, arrival: date,
-                ref: str) -> BookingPlan | None:
+                ref: str, fitting: dict[int, list[tuple[str, float]]] | None = None,
+                ) -> BookingPlan | None:
+    """One individual booking arriving on `arrival` (None: no room type holds its persons).
+    `fitting`: the caller's memo of the room types that hold so many persons."""
     channel = weighted(rng, [(c, c.share) for c in params.channels])
     source = weighted(rng, channel.sources)
     market = weighted(rng, channel.markets)
@@ -229,10 +245,10 @@ def draw_individual(params: DemandParams, hotel: HotelProfile, rng: random.Rando
                               params.lead_max_days)
     nights = _los(params, rng)
     adults, children = _persons(params, rng, market)
-    fitting = fitting_types(params, hotel, RoomAsk("", adults, children))
-    if not fitting:
+    types = _fitting_memo(params, hotel, RoomAsk("", adults, children), fitting)
+    if not types:
         return None
-    type_code = weighted(rng, fitting)
+    type_code = weighted(rng, types)
     asks = [RoomAsk(type_code, adults, children)]
     if rng.random() < params.multi_room_share and market == "leisure":
         asks.append(RoomAsk(type_code, 2))

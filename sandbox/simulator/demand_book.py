@@ -138,6 +138,8 @@ class DemandBook:
         self.type_on: Counter[tuple[date, str]] = Counter()
         self._targets: dict[date, float] = {}
         self._ceiling = params.max_occupancy * hotel.rooms
+        self._fitting: dict[int, list[tuple[str, float]]] = {}
+        """The room types that hold so many persons (draw_individual's memo)."""
 
     def target(self, night: date) -> float:
         if night not in self._targets:
@@ -166,7 +168,7 @@ class DemandBook:
                 and draws < 20 * most:
             draws += 1
             ref = f"{self.hotel.code}-{arrival:%Y%m%d}-{len(plans):03d}"
-            plan = draw_individual(self.params, self.hotel, rng, arrival, ref)
+            plan = draw_individual(self.params, self.hotel, rng, arrival, ref, self._fitting)
             if plan is None:
                 continue
             plan = self._on_sale(plan, rng)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -19,8 +20,11 @@ def rng_for(seed: int, *parts: object) -> random.Random:
     return random.Random(":".join([str(seed), *map(str, parts)]))
 
 
+_WEIGHT = itemgetter(1)
+
+
 def weighted(rng: random.Random, choices: Sequence[tuple[T, float]]) -> T:
-    total = sum(weight for _, weight in choices)
+    total = sum(map(_WEIGHT, choices))  # the same sum, in the same order, as a generator's
     point = rng.random() * total
     for value, weight in choices:
         point -= weight
