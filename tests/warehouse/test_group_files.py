@@ -1,0 +1,96 @@
+"""The group layout's pieces that need no sandbox (issue 51; docs/scaling.md, "A group: one
+file per property"): where each property's writer goes, what a writer given the directory
+says, what the group's Dagster instance settings hold, and a reader of two members.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from pipelines.defs.resources import WarehouseResource
+from pipelines.warehouse import (
+    WarehouseError,
+    WarehouseMissingError,
+    connect,
+    open_read_copy,
+    publish,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _member(group: Path, code: str, pid: int, business_date: date) -> None:
+    conn = connect(group / f"{code}.duckdb")
+    try:
+        conn.execute("INSERT INTO core.property (property_id, code, name, currency, "
+                     "business_date, timezone, last_seen_run, fetched_at) VALUES "
+                     "(?, ?, ?, 'EUR', ?, 'Europe/Rome', 'r1', now())",
+                     [pid, code, f"Hotel {code}", business_date])
+        publish(conn, group / f"{code}.duckdb")
+    finally:
+        conn.close()
+
+
+def test_a_writer_opens_its_propertys_file_and_never_the_directory(tmp_path: Path) -> None:
+    group = tmp_path / "group"
+    group.mkdir()
+    resource = WarehouseResource(path=str(group))
+    assert resource.grouped()
+    assert resource.file("GRP001") == group / "GRP001.duckdb"
+    with pytest.raises(WarehouseError, match="is a group directory"):
+        resource.file()
+    with pytest.raises(WarehouseError, match="is a group directory"):
+        connect(group)
+    with pytest.raises(WarehouseError, match="cannot name a file"):
+        resource.file("../x")
+    with resource.connect("GRP001") as conn:  # created and migrated where the writer goes
+        assert conn.execute("SELECT count(*) FROM core.property").fetchone() == (0,)
+    assert sorted(p.name for p in group.iterdir()) == ["GRP001.duckdb"]
+    single = WarehouseResource(path=str(tmp_path / "one.duckdb"))
+    assert not single.grouped()
+    assert single.file("GRP001") == tmp_path / "one.duckdb"
+
+
+def test_the_group_reads_every_published_member_as_one(tmp_path: Path) -> None:
+    group = tmp_path / "group"
+    group.mkdir()
+    with pytest.raises(WarehouseMissingError, match="no read copy in the group"):
+        open_read_copy(group)
+    _member(group, "GRP001", 901, date(2026, 3, 1))
+    _member(group, "GRP002", 902, date(2026, 3, 2))
+    connect(group / "GRP003.duckdb").close()  # a member whose first run has not published
+    conn = open_read_copy(group)
+    try:
+        assert conn.execute("SELECT property_id, code, business_date FROM core.property "
+                            "ORDER BY 1").fetchall() == [
+            (901, "GRP001", date(2026, 3, 1)), (902, "GRP002", date(2026, 3, 2))]
+        # the departments are the same in each member: read once, not once per member
+        assert conn.execute("SELECT count(*) FROM mart.departments").fetchone() == \
+            conn.execute("SELECT count(DISTINCT department) FROM mart.departments").fetchone()
+        # a publish after the reader opened does not change what it reads
+        _member(group, "GRP004", 904, date(2026, 3, 4))
+        assert conn.execute("SELECT count(*) FROM core.property").fetchone() == (2,)
+    finally:
+        conn.close()
+    again = open_read_copy(group)
+    try:
+        assert again.execute("SELECT count(*) FROM core.property").fetchone() == (3,)
+    finally:
+        again.close()
+
+
+def test_the_group_instance_runs_one_run_per_property_at_a_time(tmp_path: Path) -> None:
+    shutil.copy(REPO / "dagster.group.yaml", tmp_path / "dagster.yaml")
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        config = instance.get_concurrency_config()
+        assert config.pool_config.default_pool_limit is not None
+        assert config.pool_config.default_pool_limit > 1  # not one writer for the group
+        assert config.run_queue_config is not None
+        assert config.run_queue_config.tag_concurrency_limits == [
+            {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True},
+             "limit": 1}]
