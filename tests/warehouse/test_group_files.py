@@ -1,11 +1,16 @@
 """The group layout's pieces that need no sandbox (issue 51; docs/scaling.md, "A group: one
 file per property"): where each property's writer goes, what a writer given the directory
-says, what the group's Dagster instance settings hold, and a reader of two members.
+says, what the group's Dagster instance settings hold, a reader of two members, and a
+member's writer killed inside its transaction.
 """
 
 from __future__ import annotations
 
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -94,3 +99,62 @@ def test_the_group_instance_runs_one_run_per_property_at_a_time(tmp_path: Path) 
         assert config.run_queue_config.tag_concurrency_limits == [
             {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True},
              "limit": 1}]
+
+
+KILLED = """
+import sys, time
+from pathlib import Path
+from pipelines.warehouse import connect, transaction
+
+member, ready = sys.argv[1:3]
+conn = connect(member)
+with transaction(conn):
+    conn.execute("UPDATE core.property SET business_date = DATE '2026-03-09'")
+    conn.execute("INSERT INTO core.property (property_id, code, name, currency, business_date, "
+                 "timezone, last_seen_run, fetched_at) VALUES (999, 'HALF', 'Half', 'EUR', "
+                 "DATE '2026-03-09', 'Europe/Rome', 'r2', now())")
+    Path(ready).write_text("in the transaction")
+    time.sleep(600)
+"""
+
+
+def test_a_member_killed_mid_write_leaves_nothing_visible(tmp_path: Path) -> None:
+    """One property's writer killed (SIGKILL) inside its transaction: the group's readers and
+    that member's next writer see its last commit, the other member is untouched."""
+    group = tmp_path / "group"
+    group.mkdir()
+    _member(group, "GRP001", 901, date(2026, 3, 1))
+    _member(group, "GRP002", 902, date(2026, 3, 2))
+    ready = tmp_path / "ready"
+    child = subprocess.Popen([sys.executable, "-c", KILLED, str(group / "GRP001.duckdb"),
+                              str(ready)], cwd=REPO)
+    try:
+        deadline = time.monotonic() + 240
+        while not ready.exists():
+            assert child.poll() is None, "the writer ended before its transaction"
+            assert time.monotonic() < deadline, "the writer never reached its transaction"
+            time.sleep(0.1)
+        during = open_read_copy(group)  # a reader while the write is under way: never waits
+        try:
+            assert during.execute("SELECT code, business_date FROM core.property ORDER BY 1"
+                                  ).fetchall() == [("GRP001", date(2026, 3, 1)),
+                                                   ("GRP002", date(2026, 3, 2))]
+        finally:
+            during.close()
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+    assert child.returncode == -signal.SIGKILL
+    conn = connect(group / "GRP001.duckdb")  # the next writer of that property
+    try:
+        assert conn.execute("SELECT property_id, business_date FROM core.property").fetchall() \
+            == [(901, date(2026, 3, 1))]
+    finally:
+        conn.close()
+    after = open_read_copy(group)
+    try:
+        assert after.execute("SELECT code, business_date FROM core.property ORDER BY 1"
+                             ).fetchall() == [("GRP001", date(2026, 3, 1)),
+                                              ("GRP002", date(2026, 3, 2))]
+    finally:
+        after.close()
