@@ -25,6 +25,7 @@ from pipelines.warehouse import (
     open_read_copy,
     publish,
 )
+from pipelines.warehouse.command.warehouse import info_facts
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -87,6 +88,11 @@ def test_the_group_reads_every_published_member_as_one(tmp_path: Path) -> None:
         assert again.execute("SELECT count(*) FROM core.property").fetchone() == (3,)
     finally:
         again.close()
+    facts = info_facts(group)  # `pmsw warehouse info --warehouse DIR`
+    assert facts["error"] is None
+    assert facts["read_copy"] == f"{group}/<CODE>.read.duckdb (3 of 4 members published)"
+    assert facts["read_copy_bytes"] == sum(
+        (group / f"GRP00{n}.read.duckdb").stat().st_size for n in (1, 2, 4))
 
 
 def test_the_group_instance_runs_one_run_per_property_at_a_time(tmp_path: Path) -> None:
