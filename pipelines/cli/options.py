@@ -3,8 +3,9 @@ stderr naming the option or field (exit status 1; 2 for a usage error), dates ar
 and the options every command shares: the warehouse file and how long a writer waits for it.
 
 `--warehouse` and PMSW_WAREHOUSE mean the same file for every command (default
-data/warehouse.duckdb, `pipelines.warehouse.DEFAULT_PATH`); `--wait` and PMSW_WAREHOUSE_WAIT
-the seconds a writer waits while another writer holds it.
+data/warehouse.duckdb, `pipelines.warehouse.DEFAULT_PATH`), or a directory: a group, one file
+a property (`pipelines.warehouse.group`; `pmsw sync`, the reports and `pmsw sql` take it);
+`--wait` and PMSW_WAREHOUSE_WAIT the seconds a writer waits while another writer holds it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pipelines.warehouse import DEFAULT_PATH, WAIT_ENV, WAREHOUSE_ENV
 
 
 def _warehouse_attrs(help_text: str) -> dict[str, Any]:
-    return {"type": click.Path(dir_okay=False, path_type=Path), "envvar": WAREHOUSE_ENV,
+    return {"type": click.Path(path_type=Path), "envvar": WAREHOUSE_ENV,
             "default": DEFAULT_PATH, "show_default": True,
             "help": f"{help_text} (env {WAREHOUSE_ENV})"}
 

@@ -8,8 +8,8 @@ variable holding its key).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,18 @@ from pipelines.properties import (
     find_property,
     load_properties,
 )
-from pipelines.warehouse import connect, resolve
+from pipelines.warehouse import (
+    WarehouseError,
+    connect,
+    is_group,
+    member_path,
+    resolve,
+    thread_cursor,
+)
+
+Opener = Callable[[str], AbstractContextManager[duckdb.DuckDBPyConnection]]
+"""A property's connection: its own file in the group layout, a cursor of the step's one
+connection to the single file otherwise."""
 
 
 class PmsApiResource(dg.ConfigurableResource):  # type: ignore[type-arg]
@@ -63,7 +74,9 @@ class PmsApiResource(dg.ConfigurableResource):  # type: ignore[type-arg]
 
 
 class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
-    """The DuckDB warehouse file (migrated when opened), for assets and checks that write it.
+    """The DuckDB warehouse file (migrated when opened), for assets and checks that write it;
+    a directory is the group layout (pipelines.warehouse.group): each property's steps open
+    DIR/<CODE>.duckdb, the file of their partition (docs/scaling.md).
 
     Not dagster-duckdb's DuckDBResource: every open here goes through
     `pipelines.warehouse.connect` (waits for another writer, then one line naming the holder;
@@ -71,20 +84,69 @@ class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
     """
 
     path: str | None = None
-    """The warehouse file; None: PMSW_WAREHOUSE, else data/warehouse.duckdb."""
+    """The warehouse file or group directory; None: PMSW_WAREHOUSE, else
+    data/warehouse.duckdb."""
     wait_seconds: float | None = None
     """How long to wait for another writer; None: PMSW_WAREHOUSE_WAIT, else 600 s."""
 
-    def file(self) -> Path:
-        return resolve(self.path)
+    def grouped(self) -> bool:
+        """True in the group layout (the warehouse named is a directory)."""
+        return is_group(self.path)
+
+    def file(self, code: str | None = None) -> Path:
+        """The warehouse file; in the group layout the file of property `code`, which a step
+        must then name (one line saying so otherwise)."""
+        base = resolve(self.path)
+        if not base.is_dir():
+            return base
+        if code is None:
+            raise WarehouseError(f"the warehouse {base} is a group directory (one file a "
+                                 "property): this step does not run on the group layout yet")
+        return member_path(base, code)
 
     @contextmanager
-    def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        conn = connect(self.file(), wait=self.wait_seconds)
+    def connect(self, code: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        conn = connect(self.file(code), wait=self.wait_seconds)
         try:
             yield conn
         finally:
             conn.close()
+
+    @contextmanager
+    def per_property(self) -> Iterator[Opener]:
+        """For a step over several properties, on threads: the opener of a property's
+        connection. The single file: one connection for the step, a cursor per property
+        (DuckDB allows one writing process); the group layout: each property's own file."""
+        if self.grouped():
+            yield self.connect
+            return
+        with self.connect() as conn:
+            @contextmanager
+            def cursor(code: str) -> Iterator[duckdb.DuckDBPyConnection]:
+                own = thread_cursor(conn)  # a connection per thread, the same database
+                try:
+                    yield own
+                finally:
+                    own.close()
+
+            yield cursor
+
+    def each(self, codes: Sequence[str] | None
+             ) -> Iterator[tuple[str | None, duckdb.DuckDBPyConnection]]:
+        """(code, connection) per file the properties `codes` are in, one after another: the
+        single file once (code None); in the group layout each property's file (every member
+        when `codes` is None). For the checks, which read and sum."""
+        if not self.grouped():
+            with self.connect() as conn:
+                yield None, conn
+            return
+        base = resolve(self.path)
+        if codes is None:
+            codes = sorted(p.name.removesuffix(".duckdb") for p in base.glob("*.duckdb")
+                           if not p.name.endswith(".read.duckdb"))
+        for code in codes:
+            with self.connect(code) as conn:
+                yield code, conn
 
 
 class SyncSettingsResource(dg.ConfigurableResource, SyncSettings):  # type: ignore[type-arg]

@@ -147,6 +147,8 @@ def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
     \b
     Properties: PMSW_PROPERTIES_FILE (or ./properties.yaml), else one property from
     PMS_API_BASE_URL and PMS_API_KEY. Runs the Dagster assets of pipelines.definitions.
+    A directory as --warehouse is a group: each property syncs in its own process into
+    DIR/<CODE>.duckdb, in parallel (docs/scaling.md).
     """
     from pipelines.api import PmsError
     from pipelines.properties import PropertyConfigError
@@ -155,6 +157,15 @@ def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
         partitions = chosen_partitions(codes)
     except (PropertyConfigError, PmsError) as error:
         raise click.ClickException(str(error)) from None
+    if warehouse.is_dir():  # the group layout: a process per property, each its own file
+        from pipelines.ingest import SyncSettings
+        from pipelines.ingest.group_runs import sync_group
+
+        args = [*(a for s in streams for a in ("--stream", s)),
+                *(["--full-folio-refresh"] if full_folio_refresh else []),
+                *(["--no-marts"] if no_marts else []), "--format", fmt]
+        at_once = properties_at_once or SyncSettings().properties_at_once
+        raise SystemExit(sync_group(partitions, warehouse, args, at_once, fmt == "json"))
     code = run_sync(partitions, warehouse, list(streams) or list(STREAMS), full_folio_refresh,
                     not no_progress, not no_marts, properties_at_once, fmt == "json")
     raise SystemExit(code)

@@ -30,7 +30,7 @@ def open_warehouse(path: Path) -> duckdb.DuckDBPyConnection:
     try:
         return open_read_copy(path)
     except WarehouseMissingError as error:
-        if not path.is_file():
+        if not path.exists():  # a file, or a group's directory
             raise ReportError(f"no warehouse at {path}: {SETUP_HINT}, or pass --warehouse "
                               "(or set PMSW_WAREHOUSE)") from None
         raise ReportError(str(error)) from None

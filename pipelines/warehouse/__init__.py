@@ -1,7 +1,7 @@
 """The engine: open the DuckDB warehouse (the writer waits its turn; readers read the
-published copy), migrate it from sql/, its views, transactions, staging of frames, the one
-writing path that publishes on exit, and the export. Nothing here knows a hotel, HTTP or
-Dagster. Tables and columns: docs/warehouse.md.
+published copy; a directory is a group, one file a property), migrate it from sql/, its
+views, transactions, staging of frames, the one writing path that publishes on exit, and
+the export. Nothing here knows a hotel, HTTP or Dagster. Tables and columns: docs/warehouse.md.
 """
 
 from pipelines.warehouse.connection import (
@@ -15,7 +15,6 @@ from pipelines.warehouse.connection import (
     WarehouseSchemaError,
     connect,
     default_path,
-    open_read_copy,
     out_of_memory,
     read_copy_path,
     resolve,
@@ -23,8 +22,10 @@ from pipelines.warehouse.connection import (
 )
 from pipelines.warehouse.export import export_parquet
 from pipelines.warehouse.frames import query_frame
+from pipelines.warehouse.group import is_group, member_copies, member_path, open_group
 from pipelines.warehouse.migrate import MigrationError, migrate
 from pipelines.warehouse.publish import Published, publish
+from pipelines.warehouse.reading import open_read_copy
 from pipelines.warehouse.staging import (
     BOOL,
     DATE,
@@ -70,7 +71,11 @@ __all__ = [
     "export_parquet",
     "frame_of",
     "insert_frame",
+    "is_group",
+    "member_copies",
+    "member_path",
     "migrate",
+    "open_group",
     "open_read_copy",
     "out_of_memory",
     "publish",

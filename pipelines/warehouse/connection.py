@@ -227,6 +227,9 @@ def connect(
         return conn
     limit = None if read_only else writer_memory_limit()  # a bad value: refused, nothing made
     target = resolve(path)
+    if target.is_dir():
+        raise WarehouseError(f"the warehouse {target} is a group directory (one file a "
+                             "property, pipelines.warehouse.group): open a property's file")
     if not target.is_file():
         if read_only or not create:
             raise WarehouseMissingError(f"no warehouse at {target}")
@@ -281,8 +284,9 @@ def thread_cursor(conn: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     return cursor
 
 
-def open_read_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the read copy of the warehouse `path` (never its file).
+def open_file_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the read copy of the warehouse file `path` (never its file;
+    readers call `pipelines.warehouse.open_read_copy`, which also opens a group directory).
 
     It never waits and never takes the writer's lock: the copy is replaced by an atomic
     rename, so this connection keeps reading the copy it opened, and a new call opens the

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import duckdb
 
-from pipelines.warehouse.connection import WarehouseError, open_read_copy
+from pipelines.warehouse.connection import WarehouseError
+from pipelines.warehouse.reading import open_read_copy
 
 EXPORT_ENV = "PMSW_EXPORT_PARQUET"
 """A folder: export the marts there as Parquet after every publish of the read copy."""

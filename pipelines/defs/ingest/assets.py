@@ -17,7 +17,6 @@ from pipelines.defs.keys import INGESTION_GROUP, OWNERS, POOL, stream_key
 from pipelines.defs.partitions import ONE_RUN, PROPERTIES, one_run_accepted
 from pipelines.defs.resources import PmsApiResource, SyncSettingsResource, WarehouseResource
 from pipelines.ingest import StreamResult, sync_stream
-from pipelines.warehouse import thread_cursor
 
 EVENT_GAP_CHECK = "event_gap"
 
@@ -70,14 +69,11 @@ def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
          sync_settings: SyncSettingsResource) -> dict[str, StreamResult]:
     """The stream of every property of the step, concurrently (each_property); raises
     PropertiesFailedError naming the properties that failed once the others have landed."""
-    with warehouse.connect() as conn:
+    with warehouse.per_property() as opened:
         def one(code: str) -> StreamResult:
             endpoint = pms.endpoint(code)
-            cursor = thread_cursor(conn)  # a connection per thread, the same database
-            try:
+            with opened(code) as cursor:  # a cursor of the step's file, or the property's own
                 result = sync_stream(endpoint, cursor, context.run.run_id, stream, sync_settings)
-            finally:
-                cursor.close()
             context.log.info(f"{stream} of {endpoint.code}: {result.calls} calls, "
                              f"{result.rows} rows, {result.seconds} s"
                              + (f" ({result.message})" if result.message else ""))

@@ -46,9 +46,11 @@ def _sql_check(name: str, asset: dg.AssetKey, what: str, sql: str,
     @dg.asset_check(asset=asset, name=name, description=description, blocking=True,
                     pool=POOL)
     def _check(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-        with warehouse.connect() as conn:
-            count, examples = _violations(conn, sql)
-        return _result(count, examples, what)
+        count, examples = 0, list[str]()
+        for _, conn in warehouse.each(None):  # the file, or each of the group's
+            found, shown = _violations(conn, sql)
+            count, examples = count + found, examples + shown
+        return _result(count, examples[:5], what)
 
     return _check
 
@@ -133,8 +135,9 @@ def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiRe
         for code in codes:
             with pms.endpoint(code).client() as client:
                 pids.append(client.get_property().id)
-    with warehouse.connect() as conn:
-        rows = conn.execute(
+    rows: list[tuple[Any, ...]] = []
+    for _, conn in warehouse.each(codes):  # the file, or each property's of the group
+        rows += conn.execute(
             "SELECT coalesce(p.code, q.property_id::VARCHAR), q.stream, q.record_key, q.error "
             "FROM meta.quarantine q LEFT JOIN core.property p USING (property_id) "
             "WHERE q.released_at IS NULL AND ($all OR list_contains($p, q.property_id)) "
@@ -171,7 +174,7 @@ def count_matches_api(context: dg.AssetCheckExecutionContext, pms: PmsApiResourc
 
 def _count_one(code: str, pms: PmsApiResource,
                warehouse: WarehouseResource) -> tuple[str, int, int, int]:
-    with warehouse.connect() as conn, pms.endpoint(code).client() as client:
+    with warehouse.connect(code) as conn, pms.endpoint(code).client() as client:
         pid = client.get_property().id
         cursor = get_timestamp_cursor(conn, pid, "reservations")
         if cursor is None:

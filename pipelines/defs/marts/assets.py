@@ -29,7 +29,6 @@ from pipelines.ingest.store import property_row
 from pipelines.marts import MARTS, MartSettings, Replaced, built_marts
 from pipelines.properties import DEFAULT_CODE
 from pipelines.vocabulary import CODES
-from pipelines.warehouse import thread_cursor
 
 PREVIEW_ROWS = 5
 
@@ -121,10 +120,9 @@ def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
     built: dict[str, dict[str, dict[str, Any]]] = {code: {} for code in codes}
     # One connection for the step: what DuckDB keeps of the properties built before is
     # bounded by the writer's memory limit (docs/operations.md, "A writer's memory").
-    with warehouse.connect() as conn:
+    with warehouse.per_property() as opened:
         def one(code: str) -> None:
-            cursor = thread_cursor(conn)  # a connection per thread, the same database
-            try:
+            with opened(code) as cursor:  # a cursor of the step's file, or the property's own
                 pid = property_of_partition(cursor, code, context.run.run_id)
                 for name, rows, written in built_marts(cursor, pid, config.settings(), names,
                                                        context.run.run_id):
@@ -133,8 +131,6 @@ def _marts(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
                                      f"({rows.height} computed{computed}, {written.inserted} "
                                      f"inserted, {written.deleted} deleted)")
                     built[code][name] = _metadata(pid, rows, written)
-            finally:
-                cursor.close()
 
         # A few properties at a time, each with all its marts together (they share its
         # core.* reads); their writes take turns on the writer's lock. The memory of the
@@ -205,8 +201,10 @@ def tieout_violations(conn: duckdb.DuckDBPyConnection) -> tuple[int, list[str]]:
                 "net = room revenue of the nights sold + fees, any difference explained "
                 "(docs/kpi.md, Revenue tie-out).")
 def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    with warehouse.connect() as conn:
-        count, examples = tieout_violations(conn)
+    count, examples = 0, list[str]()
+    for _, conn in warehouse.each(None):  # the file, or each of the group's
+        found, shown = tieout_violations(conn)
+        count, examples = count + found, examples + shown
     return dg.AssetCheckResult(
         passed=count == 0, severity=dg.AssetCheckSeverity.ERROR,
         description=f"{count} date(s) with an unexplained difference" if count
@@ -221,12 +219,15 @@ def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.A
 def no_alerts(context: dg.AssetCheckExecutionContext,
               warehouse: WarehouseResource) -> dg.AssetCheckResult:
     codes = codes_of_run(context.run.tags, context.instance)
-    with warehouse.connect() as conn:
-        pids = {property_of_partition(conn, code, context.run.run_id): code
-                for code in codes} if codes else {}
-        where = f"WHERE property_id IN ({', '.join('?' * len(pids))})" if pids else ""
-        rows = conn.execute(f"SELECT property_id, alert, count(*) FROM mart.alerts {where} "
-                            "GROUP BY ALL ORDER BY ALL", list(pids)).fetchall()
+    pids: dict[int, str] = {}
+    rows: list[tuple[Any, ...]] = []
+    for member, conn in warehouse.each(codes):  # the file, or each property's of the group
+        mine = {property_of_partition(conn, code, context.run.run_id): code
+                for code in ([member] if member else codes)} if codes else {}
+        pids.update(mine)
+        where = f"WHERE property_id IN ({', '.join('?' * len(mine))})" if mine else ""
+        rows += conn.execute(f"SELECT property_id, alert, count(*) FROM mart.alerts {where} "
+                             "GROUP BY ALL ORDER BY ALL", list(mine)).fetchall()
     counts: dict[str, int] = {}
     said: dict[int, list[str]] = {}
     for pid, alert, n in rows:

@@ -20,9 +20,11 @@ STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos
 
 def _read_copy(context: dg.AssetExecutionContext,
                warehouse: WarehouseResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
-    with warehouse.connect() as conn:
-        done = publish(conn, warehouse.file())
-    context.log.info(f"published {done.path} ({done.size} bytes) in {done.seconds:.2f} s")
+    # The group layout: each property of the run publishes its own file's copy.
+    for code in context.partition_keys if warehouse.grouped() else [None]:
+        with warehouse.connect(code) as conn:
+            done = publish(conn, warehouse.file(code))
+        context.log.info(f"published {done.path} ({done.size} bytes) in {done.seconds:.2f} s")
     return dg.MaterializeResult(metadata={
         "path": str(done.path), "bytes": done.size, "seconds": round(done.seconds, 3),
         "published_at": done.published_at.isoformat()})

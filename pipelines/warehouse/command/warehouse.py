@@ -28,6 +28,7 @@ def info_facts(warehouse: Path) -> dict[str, Any]:
     from pipelines.warehouse import (
         WarehouseMissingError,
         WarehouseSchemaError,
+        member_copies,
         open_read_copy,
         read_copy_path,
     )
@@ -38,10 +39,18 @@ def info_facts(warehouse: Path) -> dict[str, Any]:
         "warehouse": str(warehouse), "warehouse_bytes": _bytes(warehouse),
         "wal_bytes": _bytes(wal), "read_copy": str(copy), "read_copy_bytes": _bytes(copy),
         "published_at": None, "properties": [], "error": None}
+    if warehouse.is_dir():  # a group: the members' files (docs/scaling.md)
+        copies = member_copies(warehouse)
+        files = [p for p in warehouse.glob("*.duckdb") if p not in copies.values()]
+        facts.update({
+            "warehouse_bytes": sum(p.stat().st_size for p in files), "wal_bytes": None,
+            "read_copy": f"{warehouse}/<CODE>.read.duckdb ({len(copies)} of {len(files)} "
+                         "members published)",
+            "read_copy_bytes": sum(p.stat().st_size for p in copies.values())})
     try:
         conn = open_read_copy(warehouse)
     except (WarehouseMissingError, WarehouseSchemaError) as error:
-        if not warehouse.is_file():
+        if not warehouse.exists():
             raise
         facts["error"] = str(error)
         return facts

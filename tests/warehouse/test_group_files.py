@@ -1,0 +1,166 @@
+"""The group layout's pieces that need no sandbox (issue 51; docs/scaling.md, "A group: one
+file per property"): where each property's writer goes, what a writer given the directory
+says, what the group's Dagster instance settings hold, a reader of two members, and a
+member's writer killed inside its transaction.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from pipelines.defs.resources import WarehouseResource
+from pipelines.warehouse import (
+    WarehouseError,
+    WarehouseMissingError,
+    connect,
+    open_read_copy,
+    publish,
+)
+from pipelines.warehouse.command.warehouse import info_facts
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _member(group: Path, code: str, pid: int, business_date: date) -> None:
+    conn = connect(group / f"{code}.duckdb")
+    try:
+        conn.execute("INSERT INTO core.property (property_id, code, name, currency, "
+                     "business_date, timezone, last_seen_run, fetched_at) VALUES "
+                     "(?, ?, ?, 'EUR', ?, 'Europe/Rome', 'r1', now())",
+                     [pid, code, f"Hotel {code}", business_date])
+        publish(conn, group / f"{code}.duckdb")
+    finally:
+        conn.close()
+
+
+def test_a_writer_opens_its_propertys_file_and_never_the_directory(tmp_path: Path) -> None:
+    group = tmp_path / "group"
+    group.mkdir()
+    resource = WarehouseResource(path=str(group))
+    assert resource.grouped()
+    assert resource.file("GRP001") == group / "GRP001.duckdb"
+    with pytest.raises(WarehouseError, match="is a group directory"):
+        resource.file()
+    with pytest.raises(WarehouseError, match="is a group directory"):
+        connect(group)
+    with pytest.raises(WarehouseError, match="cannot name a file"):
+        resource.file("../x")
+    with resource.connect("GRP001") as conn:  # created and migrated where the writer goes
+        assert conn.execute("SELECT count(*) FROM core.property").fetchone() == (0,)
+    assert sorted(p.name for p in group.iterdir()) == ["GRP001.duckdb"]
+    single = WarehouseResource(path=str(tmp_path / "one.duckdb"))
+    assert not single.grouped()
+    assert single.file("GRP001") == tmp_path / "one.duckdb"
+
+
+def test_the_group_reads_every_published_member_as_one(tmp_path: Path) -> None:
+    group = tmp_path / "group"
+    group.mkdir()
+    with pytest.raises(WarehouseMissingError, match="no read copy in the group"):
+        open_read_copy(group)
+    _member(group, "GRP001", 901, date(2026, 3, 1))
+    _member(group, "GRP002", 902, date(2026, 3, 2))
+    connect(group / "GRP003.duckdb").close()  # a member whose first run has not published
+    conn = open_read_copy(group)
+    try:
+        assert conn.execute("SELECT property_id, code, business_date FROM core.property "
+                            "ORDER BY 1").fetchall() == [
+            (901, "GRP001", date(2026, 3, 1)), (902, "GRP002", date(2026, 3, 2))]
+        # the departments are the same in each member: read once, not once per member
+        assert conn.execute("SELECT count(*) FROM mart.departments").fetchone() == \
+            conn.execute("SELECT count(DISTINCT department) FROM mart.departments").fetchone()
+        # a publish after the reader opened does not change what it reads
+        _member(group, "GRP004", 904, date(2026, 3, 4))
+        assert conn.execute("SELECT count(*) FROM core.property").fetchone() == (2,)
+    finally:
+        conn.close()
+    again = open_read_copy(group)
+    try:
+        assert again.execute("SELECT count(*) FROM core.property").fetchone() == (3,)
+    finally:
+        again.close()
+    facts = info_facts(group)  # `pmsw warehouse info --warehouse DIR`
+    assert facts["error"] is None
+    assert facts["read_copy"] == f"{group}/<CODE>.read.duckdb (3 of 4 members published)"
+    assert facts["read_copy_bytes"] == sum(
+        (group / f"GRP00{n}.read.duckdb").stat().st_size for n in (1, 2, 4))
+
+
+def test_the_group_instance_runs_one_run_per_property_at_a_time(tmp_path: Path) -> None:
+    shutil.copy(REPO / "dagster.group.yaml", tmp_path / "dagster.yaml")
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        config = instance.get_concurrency_config()
+        assert config.pool_config.default_pool_limit is not None
+        assert config.pool_config.default_pool_limit > 1  # not one writer for the group
+        assert config.run_queue_config is not None
+        assert config.run_queue_config.tag_concurrency_limits == [
+            {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True},
+             "limit": 1}]
+
+
+KILLED = """
+import sys, time
+from pathlib import Path
+from pipelines.warehouse import connect, transaction
+
+member, ready = sys.argv[1:3]
+conn = connect(member)
+with transaction(conn):
+    conn.execute("UPDATE core.property SET business_date = DATE '2026-03-09'")
+    conn.execute("INSERT INTO core.property (property_id, code, name, currency, business_date, "
+                 "timezone, last_seen_run, fetched_at) VALUES (999, 'HALF', 'Half', 'EUR', "
+                 "DATE '2026-03-09', 'Europe/Rome', 'r2', now())")
+    Path(ready).write_text("in the transaction")
+    time.sleep(600)
+"""
+
+
+def test_a_member_killed_mid_write_leaves_nothing_visible(tmp_path: Path) -> None:
+    """One property's writer killed (SIGKILL) inside its transaction: the group's readers and
+    that member's next writer see its last commit, the other member is untouched."""
+    group = tmp_path / "group"
+    group.mkdir()
+    _member(group, "GRP001", 901, date(2026, 3, 1))
+    _member(group, "GRP002", 902, date(2026, 3, 2))
+    ready = tmp_path / "ready"
+    child = subprocess.Popen([sys.executable, "-c", KILLED, str(group / "GRP001.duckdb"),
+                              str(ready)], cwd=REPO)
+    try:
+        deadline = time.monotonic() + 240
+        while not ready.exists():
+            assert child.poll() is None, "the writer ended before its transaction"
+            assert time.monotonic() < deadline, "the writer never reached its transaction"
+            time.sleep(0.1)
+        during = open_read_copy(group)  # a reader while the write is under way: never waits
+        try:
+            assert during.execute("SELECT code, business_date FROM core.property ORDER BY 1"
+                                  ).fetchall() == [("GRP001", date(2026, 3, 1)),
+                                                   ("GRP002", date(2026, 3, 2))]
+        finally:
+            during.close()
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+    assert child.returncode == -signal.SIGKILL
+    conn = connect(group / "GRP001.duckdb")  # the next writer of that property
+    try:
+        assert conn.execute("SELECT property_id, business_date FROM core.property").fetchall() \
+            == [(901, date(2026, 3, 1))]
+    finally:
+        conn.close()
+    after = open_read_copy(group)
+    try:
+        assert after.execute("SELECT code, business_date FROM core.property ORDER BY 1"
+                             ).fetchall() == [("GRP001", date(2026, 3, 1)),
+                                              ("GRP002", date(2026, 3, 2))]
+    finally:
+        after.close()
