@@ -66,6 +66,13 @@ SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
               "real limit, against each alone (`benchmarks/bench_group.py`; goals: the one-day "
               "incremental within 1.5x the slowest hotel alone, the initial load bounded by "
               "the per-key limit, peak memory flat in the number of hotels)."),
+    "group-files": (["-m", "benchmarks.bench_group_files"],
+                    ["--hotels", "2", "--days", "1", "--warmup-days", "7"],
+                    "A group as parallel runs",
+                    "Hotels of a group in the group layout (one DuckDB file each), synced as "
+                    "parallel runs by `pmsw sync --warehouse DIR`, against each alone "
+                    "(`benchmarks/bench_group_files.py`; goal: 8 hotels within 1.2x the slowest "
+                    "alone, at the real limit per key)."),
     "ingest": (["-m", "benchmarks.bench_ingest"], ["--days", "30"], "Ingestion of a year",
                "Initial load and one-day incremental of a simulated year of the 80-room hotel, "
                "calls against the floor and wall time against the rate-limit bound "
@@ -103,7 +110,7 @@ SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
 }
 PARTS = ("race", "client", "simulator", "demo", "marts", "throughput", "group", "ingest",
          "hourly", "publish", "marts-growth", "mart-writes", "snapshot-rebuild", "forecast",
-         "app")
+         "app", "group-files")
 LAYOUT: list[tuple[str, str]] = [
     ("Machine", "python -m benchmarks.run_all"),
     *((key, f"python -m benchmarks.run_all --only {part}") for part, key in (
