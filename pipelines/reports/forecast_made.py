@@ -48,17 +48,18 @@ def forecast_made(conn: duckdb.DuckDBPyConnection, pid: int, periods: list[tuple
     """The forecast of the nights of `periods` (spans, each forecast as of its eve, else as
     of the latest kept before it, else the earliest kept); why not when a night has none."""
     first, last = periods[0][0], periods[-1][1]
-    kept: dict[date, list[tuple[date, Decimal, Decimal]]] = defaultdict(list)
+    kept: dict[date, list[tuple[date, Decimal, Decimal | None]]] = defaultdict(list)
     for night, as_of, rooms, revenue in conn.execute(
             "SELECT stay_date, as_of_date, rooms_forecast, room_revenue_forecast_net "
             "FROM mart.forecast_history WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
             "ORDER BY stay_date, as_of_date", [pid, first, last]).fetchall():
-        kept[night].append((as_of, Decimal(rooms), Decimal(revenue)))
+        kept[night].append((as_of, Decimal(rooms), None if revenue is None else Decimal(revenue)))
     comp = dict(conn.execute(
         "SELECT stay_date, rooms_complimentary FROM mart.occupancy_daily WHERE property_id = ? "
         "AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchall())
     made = Made(Decimal(0), Decimal(0))
     missing: list[date] = []
+    unpriced: list[date] = []
     for start, end in periods:
         eve = start - timedelta(days=1)
         for i in range((end - start).days + 1):
@@ -72,8 +73,14 @@ def forecast_made(conn: duckdb.DuckDBPyConnection, pid: int, periods: list[tuple
             if as_of != eve:
                 made.fallbacks[eve] = min(made.fallbacks.get(eve, as_of), as_of)
             made.rooms_sold += max(rooms - Decimal(comp.get(night) or 0), Decimal(0))
-            made.room_revenue += revenue
+            if revenue is None:
+                unpriced.append(night)
+            else:
+                made.room_revenue += revenue
     if missing:
         return f"no forecast kept of {len(missing)} of its nights (first {missing[0]})"
+    if unpriced:
+        return (f"the forecast kept of {len(unpriced)} of its nights has no price "
+                f"(first {unpriced[0]}: not priced)")
     made.room_revenue = made.room_revenue.quantize(CENT, ROUND_HALF_UP)
     return made

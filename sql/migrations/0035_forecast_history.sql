@@ -7,7 +7,7 @@ CREATE TABLE mart.forecast_history (
     as_of_date DATE NOT NULL,
     stay_date DATE NOT NULL,
     rooms_forecast DECIMAL(9,2) NOT NULL,
-    room_revenue_forecast_net DECIMAL(18,2) NOT NULL,
+    room_revenue_forecast_net DECIMAL(18,2),
     method VARCHAR NOT NULL,
     kept_at TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (property_id, as_of_date, stay_date)
@@ -17,6 +17,6 @@ COMMENT ON COLUMN mart.forecast_history.property_id IS 'Property id.';
 COMMENT ON COLUMN mart.forecast_history.as_of_date IS 'As-of date S of the forecast (mart.forecast_daily.as_of_date).';
 COMMENT ON COLUMN mart.forecast_history.stay_date IS 'Stay date D forecast.';
 COMMENT ON COLUMN mart.forecast_history.rooms_forecast IS 'mart.forecast_daily.rooms_forecast of D as of S (complimentary rooms in).';
-COMMENT ON COLUMN mart.forecast_history.room_revenue_forecast_net IS 'mart.forecast_daily.room_revenue_forecast_net of D as of S, net of VAT.';
+COMMENT ON COLUMN mart.forecast_history.room_revenue_forecast_net IS 'mart.forecast_daily.room_revenue_forecast_net of D as of S, net of VAT; NULL when that forecast could not price the night (migration 0036).';
 COMMENT ON COLUMN mart.forecast_history.method IS 'mart.forecast_daily.method of D as of S.';
 COMMENT ON COLUMN mart.forecast_history.kept_at IS 'When the build that kept the row ran (the last build of S wins).';

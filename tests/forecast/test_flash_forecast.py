@@ -121,3 +121,23 @@ def test_a_month_without_its_eve_falls_back_and_says_so(hotel: Path) -> None:
     # March's fallback is the YTD's too, said once for each period
     assert "; ytd_forecast as of 2026-02-20 where none was kept as of 2026-02-28" \
         in body["report"]
+
+
+def test_a_kept_night_without_a_price_leaves_the_period_without_a_forecast(hotel: Path) -> None:
+    """A forecast that could not price a night keeps its revenue as NULL (migration 0036):
+    March's eve forecast without a price for Mar 10 leaves the month to date with no forecast
+    and the title saying why; the day (as of Mar 14, priced) keeps its own: 6 rooms,
+    735.00."""
+    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600),
+             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735))
+    write_and_publish(hotel, "UPDATE mart.forecast_history SET room_revenue_forecast_net = NULL "
+                             "WHERE as_of_date = DATE '2026-02-28' "
+                             "AND stay_date = DATE '2026-03-10';")
+    body = _report(hotel)
+    got = {row["metric"]: row for row in body["rows"]}
+    assert (got["rooms_sold"]["day_forecast"], got["room_revenue_net"]["day_forecast"]) == \
+        (6, 735)
+    assert got["rooms_sold"]["mtd_forecast"] is None
+    assert got["room_revenue_net"]["mtd_forecast"] is None
+    assert ("; mtd_forecast: none, the forecast kept of 1 of its nights has no price "
+            "(first 2026-03-10: not priced)") in body["report"]
