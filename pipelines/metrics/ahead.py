@@ -120,6 +120,9 @@ _ACCURACY = at(
     "the backtest: as of each snapshot date, scored on the last 91 nights realized",
     Metric("nights_scored", "forecast nights of the backtest scored at that horizon (their "
            "actual known)"),
+    Metric("rooms_final", "sum of the scored nights' final OTB(D, D), rooms on the books at "
+           "the end of each night: the forecast's own basis (complimentary rooms and no-shows "
+           "in, not rooms_sold), what wape_pct divides by"),
     Metric("mae_rooms", "mean absolute error, rooms: mean of |rooms_forecast - the night's "
            "final OTB(D, D)| (the forecast's own basis: complimentary rooms and no-shows in, "
            "not rooms_sold)"),

@@ -603,7 +603,8 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
                     ELSE 'option' END AS outcome,
                is_booking, is_cancelled, NOT is_booking AND lapsed_option_rooms > 0
                    AS is_lapsed_option,
-               rooms, room_nights, cancelled_rooms, cancelled_room_nights, stayed_rooms,
+               rooms AS firm_rooms, room_nights, cancelled_rooms, cancelled_room_nights,
+               stayed_rooms,
                stayed_room_nights, no_shows, hotel_cancelled_rooms, lapsed_option_rooms
         FROM l""",
         f"""CREATE OR REPLACE TEMP TABLE x_booking_kpis AS
