@@ -69,6 +69,8 @@ _OTHERS = at(
            "night's month (the month's nights from the as-of date on); rooms_expected_low adds "
            "its closed nights' rooms_sold"),
     Metric("month_rooms_high", "the high end of that band"),
+    Metric("department_revenue_net", "a department's revenue lines by posting date, net of "
+           "VAT (mart.revenue_daily; not pickup's revenue_net)"),
     Metric("revenue_gross", "a department's revenue lines by posting date, VAT included "
            "(mart.revenue_daily)"),
     Metric("expected_amount", "the amount a charge is expected at (VAT included): a line's, or "
@@ -136,8 +138,6 @@ def qualified(name: str, metrics: frozenset[str]) -> str | None:
 
 
 CLASHES: dict[str, str] = {
-    "mart.revenue_daily.revenue_net": "a department's revenue by posting date, net; "
-    "revenue_net is pickup's revenue",
     "mart.budget_monthly.rooms_sold": "the budget's: budget_rooms_sold",
     "mart.budget_monthly.room_revenue_net": "the budget's: budget_room_revenue_net",
     "mart.budget_monthly.food_beverage_revenue_net": "the budget's F&B revenue",

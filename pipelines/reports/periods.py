@@ -82,8 +82,9 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
         "coalesce(sum(room_revenue_nights_net), 0) FROM mart.occupancy_daily "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     other = conn.execute(
-        "SELECT coalesce(sum(revenue_net) FILTER (WHERE department = 'food_beverage'), 0), "
-        "coalesce(sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
+        "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
+        "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
+        "AND department NOT IN "
         "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
         "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     assert room is not None

@@ -15,3 +15,7 @@ COMMENT ON COLUMN mart.booking_outcomes.firm_rooms IS 'Firm room entries: on the
 -- rooms sold.
 ALTER TABLE mart.forecast_accuracy RENAME COLUMN rooms_actual TO rooms_final;
 COMMENT ON COLUMN mart.forecast_accuracy.rooms_final IS 'Sum of the final rooms of those nights: rooms on the books at the end of the night, OTB(D, D), the forecast''s basis (complimentary rooms and no-shows in, not rooms sold); what wape_pct divides by.';
+-- mart.revenue_daily.revenue_net is a department's revenue by posting date; revenue_net is
+-- pickup's (mart.pickup: the OTB revenue picked up over a window).
+ALTER TABLE mart.revenue_daily RENAME COLUMN revenue_net TO department_revenue_net;
+COMMENT ON COLUMN mart.revenue_daily.department_revenue_net IS 'Net revenue of the department: the sum of the net amounts of its charge lines posted that business date, reversals included (not mart.pickup''s revenue_net, OTB revenue picked up).';

@@ -178,7 +178,7 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         f"""CREATE OR REPLACE TEMP TABLE x_revenue_daily AS
         SELECT {p} AS property_id, posted_on AS date, department,
                department <> 'city_tax' AS is_revenue,
-               {cents_to_money('sum(net)')} AS revenue_net,
+               {cents_to_money('sum(net)')} AS department_revenue_net,
                {cents_to_money('sum(gross)')} AS revenue_gross,
                {cents_to_money('sum(gross) - sum(net)')} AS vat
         FROM x_lines GROUP BY ALL""",
