@@ -67,6 +67,10 @@ _BUDGET = at(
     Metric("budget_rooms_sold", "rooms sold the budget plans (`pmsw budget import`; part of "
            "a month spread as last year's nights sold, else pro rata of its days)"),
     Metric("budget_room_revenue_net", "room revenue the budget plans, net of VAT"),
+    Metric("budget_food_beverage_revenue_net", "food and beverage revenue the budget plans, "
+           "net of VAT (mart.budget_monthly; empty when the file has none)"),
+    Metric("budget_other_revenue_net", "other revenue the budget plans, net of VAT "
+           "(mart.budget_monthly; empty when the file has none)"),
     Metric("budget_occupancy_pct", "budget rooms sold over the period's actual rooms "
            "available (a budget has no supply of its own; the flash's occupancy_pct row "
            "under *_budget)", "budget_rooms_sold", "rooms_available", 100),

@@ -125,9 +125,9 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     days; the whole-property row, else the sum of its segments. None without a budget.
     `shapes` gathers the spreads used (BUDGET_SHAPES)."""
     rows = conn.execute(
-        "SELECT month, sum(rooms_sold), sum(room_revenue_net), "
-        "sum(food_beverage_revenue_net), sum(other_revenue_net), count(*), "
-        "count(food_beverage_revenue_net), count(other_revenue_net) FROM ("
+        "SELECT month, sum(budget_rooms_sold), sum(budget_room_revenue_net), "
+        "sum(budget_food_beverage_revenue_net), sum(budget_other_revenue_net), count(*), "
+        "count(budget_food_beverage_revenue_net), count(budget_other_revenue_net) FROM ("
         "  SELECT *, bool_or(segment IS NULL) OVER (PARTITION BY month) AS has_total"
         "  FROM mart.budget_monthly WHERE property_id = ? AND month BETWEEN ? AND ?)"
         " WHERE segment IS NULL OR NOT has_total GROUP BY month",

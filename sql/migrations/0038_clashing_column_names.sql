@@ -19,3 +19,14 @@ COMMENT ON COLUMN mart.forecast_accuracy.rooms_final IS 'Sum of the final rooms 
 -- pickup's (mart.pickup: the OTB revenue picked up over a window).
 ALTER TABLE mart.revenue_daily RENAME COLUMN revenue_net TO department_revenue_net;
 COMMENT ON COLUMN mart.revenue_daily.department_revenue_net IS 'Net revenue of the department: the sum of the net amounts of its charge lines posted that business date, reversals included (not mart.pickup''s revenue_net, OTB revenue picked up).';
+-- mart.budget_monthly's figures are the budget's, named like the actual figures: they take
+-- the names the reports give them (budget_rooms_sold, budget_room_revenue_net, ...). The
+-- budget FILE keeps its documented column names (docs/flash.md).
+ALTER TABLE mart.budget_monthly RENAME COLUMN rooms_sold TO budget_rooms_sold;
+ALTER TABLE mart.budget_monthly RENAME COLUMN room_revenue_net TO budget_room_revenue_net;
+ALTER TABLE mart.budget_monthly RENAME COLUMN food_beverage_revenue_net TO budget_food_beverage_revenue_net;
+ALTER TABLE mart.budget_monthly RENAME COLUMN other_revenue_net TO budget_other_revenue_net;
+COMMENT ON COLUMN mart.budget_monthly.budget_rooms_sold IS 'Rooms sold budgeted for the month (the file''s rooms_sold).';
+COMMENT ON COLUMN mart.budget_monthly.budget_room_revenue_net IS 'Room revenue budgeted, net of VAT (the file''s room_revenue_net).';
+COMMENT ON COLUMN mart.budget_monthly.budget_food_beverage_revenue_net IS 'Food and beverage revenue budgeted, net of VAT (the file''s food_beverage_revenue_net); NULL when not budgeted.';
+COMMENT ON COLUMN mart.budget_monthly.budget_other_revenue_net IS 'Other revenue budgeted, net of VAT (the file''s other_revenue_net); NULL when not budgeted.';
