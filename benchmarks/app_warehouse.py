@@ -70,8 +70,8 @@ def _budget(occupancy: pl.DataFrame, today: date) -> pl.DataFrame:
         last_year=pl.col("month").dt.offset_by("-1y"))
     rooms = (pl.col("rooms_sold") * BUDGET_UPLIFT // 100).cast(pl.Int64)
     return wanted.join(last_year, left_on="last_year", right_on="month").select(
-        "property_id", "month", rooms_sold=rooms,
-        room_revenue_net=(rooms * BUDGET_ADR).cast(pl.Decimal(18, 2)),
+        "property_id", "month", budget_rooms_sold=rooms,
+        budget_room_revenue_net=(rooms * BUDGET_ADR).cast(pl.Decimal(18, 2)),
         source_file=pl.lit("benchmarks/app_warehouse.py"),
         imported_at=pl.lit(datetime.now(UTC)))
 

@@ -50,8 +50,9 @@ def _base(conn: duckdb.DuckDBPyConnection, pid: int, first: date, last: date) ->
         "coalesce(sum(room_revenue_nights_net), 0) FROM mart.occupancy_daily "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     spent = conn.execute(
-        "SELECT coalesce(sum(revenue_net) FILTER (WHERE department = 'food_beverage'), 0), "
-        "coalesce(sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
+        "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
+        "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
+        "AND department NOT IN "
         "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
         "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     assert row is not None

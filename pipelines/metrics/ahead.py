@@ -67,6 +67,10 @@ _BUDGET = at(
     Metric("budget_rooms_sold", "rooms sold the budget plans (`pmsw budget import`; part of "
            "a month spread as last year's nights sold, else pro rata of its days)"),
     Metric("budget_room_revenue_net", "room revenue the budget plans, net of VAT"),
+    Metric("budget_food_beverage_revenue_net", "food and beverage revenue the budget plans, "
+           "net of VAT (mart.budget_monthly; empty when the file has none)"),
+    Metric("budget_other_revenue_net", "other revenue the budget plans, net of VAT "
+           "(mart.budget_monthly; empty when the file has none)"),
     Metric("budget_occupancy_pct", "budget rooms sold over the period's actual rooms "
            "available (a budget has no supply of its own; the flash's occupancy_pct row "
            "under *_budget)", "budget_rooms_sold", "rooms_available", 100),
@@ -120,6 +124,9 @@ _ACCURACY = at(
     "the backtest: as of each snapshot date, scored on the last 91 nights realized",
     Metric("nights_scored", "forecast nights of the backtest scored at that horizon (their "
            "actual known)"),
+    Metric("rooms_final", "sum of the scored nights' final OTB(D, D), rooms on the books at "
+           "the end of each night: the forecast's own basis (complimentary rooms and no-shows "
+           "in, not rooms_sold), what wape_pct divides by"),
     Metric("mae_rooms", "mean absolute error, rooms: mean of |rooms_forecast - the night's "
            "final OTB(D, D)| (the forecast's own basis: complimentary rooms and no-shows in, "
            "not rooms_sold)"),

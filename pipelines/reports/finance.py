@@ -213,13 +213,13 @@ by the latest reconciliation of each city-tax charge of the month's nights, and 
 
 _CITY_TAX_PARTS = """
 WITH charges AS (
-    SELECT status, expected_amount, posted_amount FROM recon.v_current
+    SELECT status, expected_amount, found_amount FROM recon.v_current
     WHERE property_id = $pid AND item_code = $code AND business_date BETWEEN $first AND $last)
 SELECT
     (SELECT coalesce(sum(expected_amount), 0) FROM charges
      WHERE status IN ('missing', 'failed')),
     (SELECT coalesce(sum(expected_amount), 0) FROM charges WHERE status = 'blocked'),
-    (SELECT coalesce(sum(expected_amount - posted_amount), 0) FROM charges
+    (SELECT coalesce(sum(expected_amount - found_amount), 0) FROM charges
      WHERE status = 'amount_mismatch'),
     (SELECT count(DISTINCT d) FROM range($first, $last + 1, INTERVAL 1 DAY) t(d)
      JOIN recon.runs r ON r.property_id = $pid

@@ -82,8 +82,9 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
         "coalesce(sum(room_revenue_nights_net), 0) FROM mart.occupancy_daily "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     other = conn.execute(
-        "SELECT coalesce(sum(revenue_net) FILTER (WHERE department = 'food_beverage'), 0), "
-        "coalesce(sum(revenue_net) FILTER (WHERE is_revenue AND department NOT IN "
+        "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
+        "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
+        "AND department NOT IN "
         "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
         "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     assert room is not None
@@ -124,9 +125,9 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     days; the whole-property row, else the sum of its segments. None without a budget.
     `shapes` gathers the spreads used (BUDGET_SHAPES)."""
     rows = conn.execute(
-        "SELECT month, sum(rooms_sold), sum(room_revenue_net), "
-        "sum(food_beverage_revenue_net), sum(other_revenue_net), count(*), "
-        "count(food_beverage_revenue_net), count(other_revenue_net) FROM ("
+        "SELECT month, sum(budget_rooms_sold), sum(budget_room_revenue_net), "
+        "sum(budget_food_beverage_revenue_net), sum(budget_other_revenue_net), count(*), "
+        "count(budget_food_beverage_revenue_net), count(budget_other_revenue_net) FROM ("
         "  SELECT *, bool_or(segment IS NULL) OVER (PARTITION BY month) AS has_total"
         "  FROM mart.budget_monthly WHERE property_id = ? AND month BETWEEN ? AND ?)"
         " WHERE segment IS NULL OR NOT has_total GROUP BY month",

@@ -244,8 +244,9 @@ def revenue(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     `total_revenue_net` (rooms by the night they pay, docs/kpi.md)."""
     earning = [d for d in DEPARTMENTS if d.is_revenue]
     apart = [d for d in DEPARTMENTS if not d.is_revenue]
-    sums = [f"sum(revenue_net) FILTER (WHERE department = '{d.code}')" for d in earning]
-    sums += ["sum(revenue_net) FILTER (WHERE is_revenue)",
+    sums = [f"sum(department_revenue_net) FILTER (WHERE department = '{d.code}')"
+            for d in earning]
+    sums += ["sum(department_revenue_net) FILTER (WHERE is_revenue)",
              "sum(revenue_gross) FILTER (WHERE is_revenue)"]
     sums += [f"sum(revenue_gross) FILTER (WHERE department = '{d.code}')" for d in apart]
     rows = conn.execute(

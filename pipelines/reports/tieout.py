@@ -55,8 +55,8 @@ def tieout(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     folio = {r[0]: (Decimal(r[1]), Decimal(r[2]))
              for r in conn.execute(_FOLIO_LINES, params).fetchall()}
     reported = dict(conn.execute(
-        "SELECT department, sum(revenue_net) FROM mart.revenue_daily WHERE property_id = $p "
-        "AND date BETWEEN $first AND $last GROUP BY 1", params).fetchall())
+        "SELECT department, sum(department_revenue_net) FROM mart.revenue_daily "
+        "WHERE property_id = $p AND date BETWEEN $first AND $last GROUP BY 1", params).fetchall())
     rooms = conn.execute(
         "SELECT coalesce(sum(room_revenue_nights_net), 0), coalesce(sum(room_revenue_fees_net), "
         "0), coalesce(sum(shifted_net), 0), string_agg(DISTINCT reason, '; ') FILTER (WHERE "

@@ -68,7 +68,7 @@ def _report(tmp_path: Path, floor: float | None) -> tuple[list[tuple[object, ...
     try:
         conn.execute(
             "INSERT INTO mart.forecast_accuracy (property_id, horizon_days, method, "
-            "first_night, last_night, forecasts, rooms_actual, mae_rooms, wape_pct, "
+            "first_night, last_night, forecasts, rooms_final, mae_rooms, wape_pct, "
             "bias_rooms, floor_wape_pct) VALUES (1, 7, 'chosen', DATE '2026-03-25', "
             "DATE '2026-03-28', 4, 100, 2.5, 10.0, 0.0, ?)", [floor])
         prop = PropertyRow(1, "ROMA01", "Hotel Aurelia Roma", "EUR", date(2026, 3, 29))

@@ -61,7 +61,7 @@ def test_a_method_in_use_never_scored_gets_its_row(tmp_path: Path) -> None:
         first, last = date(2026, 8, 29), date(2026, 11, 27)
         conn.executemany(
             "INSERT INTO mart.forecast_accuracy (property_id, horizon_days, method, "
-            "first_night, last_night, forecasts, rooms_actual, mae_rooms, wape_pct, "
+            "first_night, last_night, forecasts, rooms_final, mae_rooms, wape_pct, "
             "bias_rooms) VALUES (1, 30, ?, ?, ?, ?, 4550, 3.00, 6.00, 0.50)",
             [("chosen", first, last, 91), ("additive_pickup", first, last, 91),
              ("last_year", date(2026, 11, 18), last, 10)])

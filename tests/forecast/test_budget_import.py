@@ -37,8 +37,9 @@ def _rows(warehouse: Path, read_copy: bool = False) -> list[tuple[object, ...]]:
                                                                       read_only=True)
     try:
         return conn.execute(
-            "SELECT property_id, month, segment, rooms_sold, room_revenue_net, "
-            "food_beverage_revenue_net, other_revenue_net, source_file FROM mart.budget_monthly "
+            "SELECT property_id, month, segment, budget_rooms_sold, budget_room_revenue_net, "
+            "budget_food_beverage_revenue_net, budget_other_revenue_net, source_file "
+            "FROM mart.budget_monthly "
             "ORDER BY property_id, month, segment NULLS FIRST").fetchall()
     finally:
         conn.close()

@@ -50,7 +50,7 @@ def test_the_demo_budgets_the_year_from_last_year_else_the_run_rate(hotel: Path,
     assert {r["property"] for r in rows.values()} == {"ROMA01"}
     conn = connect(hotel)
     try:
-        stored = conn.execute("SELECT rooms_sold, room_revenue_net, source_file FROM "
+        stored = conn.execute("SELECT budget_rooms_sold, budget_room_revenue_net, source_file FROM "
                               "mart.budget_monthly WHERE property_id = 1 AND month = "
                               "DATE '2026-03-01'").fetchall()
     finally:

@@ -153,7 +153,7 @@ def test_a_missing_expected_end_is_said_in_the_title(hotel: Path) -> None:
     F&B and other expected 0.00, total the room revenue (190 rooms, 19,000.00). Without the
     forecast of one night ahead (Mar 31) the month's expected end is none, and the title
     says why (before: nothing said, every figure there)."""
-    write_and_publish(hotel, "UPDATE mart.revenue_daily SET revenue_net = 0 "
+    write_and_publish(hotel, "UPDATE mart.revenue_daily SET department_revenue_net = 0 "
                              "WHERE department <> 'accommodation'")
     body = _report(hotel, "--date", "2026-03-15")
     got = {row["metric"]: row for row in body["rows"]}

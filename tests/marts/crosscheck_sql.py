@@ -178,7 +178,7 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         f"""CREATE OR REPLACE TEMP TABLE x_revenue_daily AS
         SELECT {p} AS property_id, posted_on AS date, department,
                department <> 'city_tax' AS is_revenue,
-               {cents_to_money('sum(net)')} AS revenue_net,
+               {cents_to_money('sum(net)')} AS department_revenue_net,
                {cents_to_money('sum(gross)')} AS revenue_gross,
                {cents_to_money('sum(gross) - sum(net)')} AS vat
         FROM x_lines GROUP BY ALL""",
@@ -603,7 +603,8 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
                     ELSE 'option' END AS outcome,
                is_booking, is_cancelled, NOT is_booking AND lapsed_option_rooms > 0
                    AS is_lapsed_option,
-               rooms, room_nights, cancelled_rooms, cancelled_room_nights, stayed_rooms,
+               rooms AS firm_rooms, room_nights, cancelled_rooms, cancelled_room_nights,
+               stayed_rooms,
                stayed_room_nights, no_shows, hotel_cancelled_rooms, lapsed_option_rooms
         FROM l""",
         f"""CREATE OR REPLACE TEMP TABLE x_booking_kpis AS

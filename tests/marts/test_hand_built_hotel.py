@@ -101,7 +101,8 @@ def test_stay_nights_one_row_per_room_entry_and_night(
 
 
 def test_revenue_daily_by_department(db: duckdb.DuckDBPyConnection) -> None:
-    got = {(r["date"], r["department"]): (r["is_revenue"], r["revenue_net"], r["revenue_gross"],
+    got = {(r["date"], r["department"]): (r["is_revenue"], r["department_revenue_net"],
+                                          r["revenue_gross"],
                                           r["vat"])
            for r in rows(db, "SELECT * FROM mart.revenue_daily")}
     assert got == {

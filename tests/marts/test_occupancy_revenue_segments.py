@@ -152,11 +152,11 @@ def test_revenue_daily_by_department() -> None:
     out = revenue_daily(LINES, ITEMS)
     rows = {(r["date"], r["department"]): _as_text(r) for r in out.iter_rows(named=True)}
     first = d("2025-03-01")
-    assert rows[(first, "accommodation")]["revenue_net"] == "236.36"  # 100.00 + 136.36
+    assert rows[(first, "accommodation")]["department_revenue_net"] == "236.36"  # 100.00 + 136.36
     assert rows[(first, "accommodation")]["revenue_gross"] == "260.00"  # 110.00 + 150.00
     assert rows[(first, "accommodation")]["vat"] == "23.64"  # 260.00 - 236.36
     assert (
-        rows[(first, "food_beverage")]["revenue_net"],
+        rows[(first, "food_beverage")]["department_revenue_net"],
         rows[(first, "food_beverage")]["vat"],
     ) == ("20.00", "2.00")
     assert rows[(first, "other")]["vat"] == "4.40"  # parking 24.40 at 22%: 20.00 + 4.40
@@ -164,7 +164,8 @@ def test_revenue_daily_by_department() -> None:
     assert rows[(first, "city_tax")]["revenue_gross"] == "7.50"
     # 03-02: -20.00 + 5.45 = -14.55 net; -22.00 + 6.00 = -16.00 gross; VAT -1.45
     fb2 = rows[(d("2025-03-02"), "food_beverage")]
-    assert (fb2["revenue_net"], fb2["revenue_gross"], fb2["vat"]) == ("-14.55", "-16.00", "-1.45")
+    assert (fb2["department_revenue_net"], fb2["revenue_gross"], fb2["vat"]) == (
+        "-14.55", "-16.00", "-1.45")
     assert out.height == 5  # the payment is not revenue
 
 

@@ -130,7 +130,7 @@ def _last_outcome(world: World) -> Outcome:
     conn = duckdb.connect(str(world.warehouse), read_only=True)
     try:
         rows = conn.execute(
-            "SELECT key, status, posted_line_id, CAST(posted_amount * 100 AS BIGINT) "
+            "SELECT key, status, posted_line_id, CAST(found_amount * 100 AS BIGINT) "
             "FROM recon.results WHERE run_id = (SELECT max(run_id) FROM recon.runs)"
         ).fetchall()
     finally:

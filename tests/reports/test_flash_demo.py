@@ -137,7 +137,8 @@ def test_the_demo_imports_a_budget_the_flash_reads(warehouse: Path) -> None:
     conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
     try:
         month = conn.execute(
-            "SELECT rooms_sold, room_revenue_net, source_file FROM mart.budget_monthly "
+            "SELECT budget_rooms_sold, budget_room_revenue_net, source_file "
+            "FROM mart.budget_monthly "
             "WHERE property_id = 1 AND month = ? AND segment IS NULL",
             [day.replace(day=1)]).fetchone()
     finally:

@@ -171,7 +171,8 @@ def test_revenue_total_is_the_departments_and_city_tax_is_apart(warehouse: Path)
     # Each department's column is the mart's own figure (issue 14 item 1: F&B was 0.00 because
     # the report spelled the department differently from the mart).
     by_department = dict(query(
-        warehouse, "SELECT department, sum(revenue_net) FROM mart.revenue_daily WHERE "
+        warehouse, "SELECT department, sum(department_revenue_net) FROM mart.revenue_daily "
+        "WHERE "
         "property_id = ? AND date BETWEEN ? AND ? GROUP BY 1",
         [pid, bd - timedelta(days=30), bd - timedelta(days=1)]))
     for column, department in (("accommodation_net", "accommodation"),

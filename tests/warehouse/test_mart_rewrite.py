@@ -96,7 +96,7 @@ def test_a_null_equals_a_stored_null_and_a_value_replaces_it(
 def accuracy(mae: float) -> pl.DataFrame:
     return pl.DataFrame({"property_id": [1], "horizon_days": [30], "method": ["chosen"],
                          "first_night": [D], "last_night": [E], "forecasts": [91],
-                         "rooms_actual": [5000], "mae_rooms": [mae], "wape_pct": [10.0],
+                         "rooms_final": [5000], "mae_rooms": [mae], "wape_pct": [10.0],
                          "bias_rooms": [-0.5]})
 
 

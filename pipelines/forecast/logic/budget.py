@@ -24,6 +24,11 @@ SCHEMA: dict[str, pl.DataType] = {
     "rooms_sold": pl.Int64(), "room_revenue_net": pl.Decimal(18, 2),
     "food_beverage_revenue_net": pl.Decimal(18, 2), "other_revenue_net": pl.Decimal(18, 2),
 }
+TABLE_NAMES = {"rooms_sold": "budget_rooms_sold", "room_revenue_net": "budget_room_revenue_net",
+               "food_beverage_revenue_net": "budget_food_beverage_revenue_net",
+               "other_revenue_net": "budget_other_revenue_net"}
+"""The file's figure columns (docs/flash.md, as a budget names them) -> mart.budget_monthly's
+(migration 0038: the budget's, never taken for the actual figure of the same name)."""
 
 
 class BudgetError(ValueError):
@@ -77,7 +82,8 @@ def _number(value: str, integer: bool) -> Decimal | None:
 
 def budget_rows(name: str, header: Sequence[str], rows: Sequence[Sequence[str]],
                 known: Sequence[KnownProperty]) -> pl.DataFrame:
-    """The rows of mart.budget_monthly (without source_file, imported_at), or BudgetError.
+    """The rows of mart.budget_monthly (without source_file, imported_at; the figures under
+    their TABLE_NAMES), or BudgetError.
 
     Columns: property (code or id), month (YYYY-MM), rooms_sold, room_revenue_net; optional
     segment (a market segment; empty: the whole property), food_beverage_revenue_net,
@@ -139,7 +145,7 @@ def budget_rows(name: str, header: Sequence[str], rows: Sequence[Sequence[str]],
                         f"{' ' + segment if segment else ''})")
         seen[key] = line
         out.append(row)
-    return pl.DataFrame(out, schema=SCHEMA, orient="row")
+    return pl.DataFrame(out, schema=SCHEMA, orient="row").rename(TABLE_NAMES)
 
 
 def property_months(rows: pl.DataFrame) -> list[tuple[int, date]]:

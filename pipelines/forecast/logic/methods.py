@@ -1048,7 +1048,7 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
         .agg(
             first_night=pl.col("stay_date").min(), last_night=pl.col("stay_date").max(),
             forecasts=pl.len().cast(pl.Int64),
-            rooms_actual=pl.col("rooms_actual").sum().cast(pl.Int64),
+            rooms_final=pl.col("rooms_actual").sum().cast(pl.Int64),
             mae_rooms=error.abs().mean(),
             sum_abs=error.abs().sum(),
             bias_rooms=error.mean(),
@@ -1058,10 +1058,10 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
             no_level=pl.col("rooms_level").is_null().any(),
         )
         .with_columns(
-            wape_pct=pl.when(pl.col("rooms_actual") > 0)
-            .then(pl.col("sum_abs") / pl.col("rooms_actual") * 100),
-            floor_wape_pct=pl.when(pl.col("rooms_actual") > 0, ~pl.col("no_level"))
-            .then((pl.col("floor_abs") / pl.col("rooms_actual") * 100).round(2)),
+            wape_pct=pl.when(pl.col("rooms_final") > 0)
+            .then(pl.col("sum_abs") / pl.col("rooms_final") * 100),
+            floor_wape_pct=pl.when(pl.col("rooms_final") > 0, ~pl.col("no_level"))
+            .then((pl.col("floor_abs") / pl.col("rooms_final") * 100).round(2)),
             mae_rooms=pl.col("mae_rooms").round(2),
             bias_rooms=pl.col("bias_rooms").round(2),
         )
@@ -1070,7 +1070,7 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
         .drop("sum_abs", "floor_abs", "no_level")
         .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
-                "forecasts", "rooms_actual", "mae_rooms", "wape_pct", "bias_rooms",
+                "forecasts", "rooms_final", "mae_rooms", "wape_pct", "bias_rooms",
                 "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct")
         .sort("property_id", "horizon_days", "method")
     )

@@ -72,7 +72,7 @@ def booking_outcomes(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataF
         channel=pl.col("channel").first(),
         arrival=pl.col("arrival").min(),
         booked_on=pl.col("booked").min(),
-        rooms=count_of("firm"),
+        firm_rooms=count_of("firm"),
         room_nights=nights_of("firm"),
         cancelled_rooms=count_of("guest_cancelled"),
         cancelled_room_nights=nights_of("guest_cancelled"),
@@ -84,8 +84,8 @@ def booking_outcomes(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataF
     )
     lead = (pl.col("arrival") - pl.col("booked_on")).dt.total_days().cast(pl.Int32)
     label, order = lead_time_bucket(pl.col("lead_time_days"))
-    is_booking = pl.col("rooms") > 0
-    is_cancelled = is_booking & (pl.col("cancelled_rooms") == pl.col("rooms"))
+    is_booking = pl.col("firm_rooms") > 0
+    is_cancelled = is_booking & (pl.col("cancelled_rooms") == pl.col("firm_rooms"))
     return (
         heads.with_columns(lead_time_days=lead)
         .with_columns(
@@ -103,7 +103,7 @@ def booking_outcomes(rooms: Frame, timezone: str = DEFAULT_TIMEZONE) -> pl.DataF
         .select(
             "property_id", "reservation_id", "channel", "arrival", "arrival_month", "booked_on",
             "lead_time_days", "lead_time_bucket", "lead_time_order", "outcome", "is_booking",
-            "is_cancelled", "is_lapsed_option", "rooms", "room_nights", "cancelled_rooms",
+            "is_cancelled", "is_lapsed_option", "firm_rooms", "room_nights", "cancelled_rooms",
             "cancelled_room_nights", "stayed_rooms", "stayed_room_nights", "no_shows",
             "hotel_cancelled_rooms", "lapsed_option_rooms",
         )

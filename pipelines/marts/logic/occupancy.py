@@ -140,10 +140,11 @@ def other_revenue_daily(revenue_daily: Frame) -> pl.DataFrame:
     """Net revenue other than rooms (food and beverage, other) per property and date, from
     mart.revenue_daily."""
     return (
-        lazy(revenue_daily, "revenue_daily", ["property_id", "date", "department", "revenue_net"])
+        lazy(revenue_daily, "revenue_daily",
+             ["property_id", "date", "department", "department_revenue_net"])
         .filter(pl.col("department").is_in(NON_ROOM_REVENUE))
         .group_by("property_id", "date")
-        .agg(revenue_net=pl.col("revenue_net").sum().cast(pl.Decimal(18, 2)))
+        .agg(revenue_net=pl.col("department_revenue_net").sum().cast(pl.Decimal(18, 2)))
         .collect()
     )
 

@@ -14,9 +14,10 @@ __all__ = ["DEPARTMENTS", "revenue_daily"]
 def revenue_daily(lines: Frame, items: Frame) -> pl.DataFrame:
     """Build mart.revenue_daily: one row per property, posting date and department
     (accommodation, food_beverage, other, and city_tax listed apart with is_revenue false):
-    `revenue_net`, `revenue_gross`, `vat` = gross - net, summed over the charge lines posted that
-    business date, reversals included. Payments are not revenue. Totals of revenue are sums
-    over the rows where is_revenue is true: city tax is outside VAT and never revenue."""
+    `department_revenue_net`, `revenue_gross`, `vat` = gross - net, summed over the charge
+    lines posted that business date, reversals included. Payments are not revenue. Totals of
+    revenue are sums over the rows where is_revenue is true: city tax is outside VAT and never
+    revenue."""
     return (
         revenue_lines(lines, items)
         .group_by("property_id", pl.col("posted_on").alias("date"), "department")
@@ -24,7 +25,7 @@ def revenue_daily(lines: Frame, items: Frame) -> pl.DataFrame:
         .select(
             "property_id", "date", "department",
             is_revenue=pl.col("department").is_in(REVENUE_DEPARTMENTS),
-            revenue_net=from_cents(pl.col("net")),
+            department_revenue_net=from_cents(pl.col("net")),
             revenue_gross=from_cents(pl.col("gross")),
             vat=from_cents(pl.col("gross") - pl.col("net")),
         )

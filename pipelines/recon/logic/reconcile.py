@@ -31,7 +31,7 @@ from pipelines.vocabulary import with_single_room_entries
 RESULT_COLUMNS = (
     "key", "property_id", "reservation_id", "reservation_room_id", "folio_id", "item_id",
     "item_code", "business_date", "source", "source_ref", "description", "quantity",
-    "unit_price", "expected_amount", "posted_amount", "status", "idempotency_key",
+    "unit_price", "expected_amount", "found_amount", "status", "idempotency_key",
     "posted_line_id", "reason", "error_code", "reason_code",
 )
 
@@ -100,7 +100,7 @@ def results_frame(results: pl.DataFrame) -> pl.DataFrame:
             pl.Decimal(12, 3)),
         unit_price=from_cents(pl.col("unit_cents")),
         expected_amount=from_cents(pl.col("expected_cents")),
-        posted_amount=from_cents(pl.col("posted_cents")),
+        found_amount=from_cents(pl.col("posted_cents")),
         posted_line_id=pl.col("folio_line_id"),
     ).select(RESULT_COLUMNS)
 
