@@ -145,8 +145,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
     with progress.step("first_sync", "First sync: full load of reservations, events, "
                                      "availability into DuckDB (the Dagster assets and "
                                      "their checks), then the marts") as note:
-        # With the marts: the forecast as of the day before the stretch is kept
-        # (mart.forecast_history), the one the flash's month to date stands against.
+        # With the marts: the forecast made as the stretch begins is kept
+        # (mart.forecast_history), the one the flash's day and month to date stand against.
         for run in sync_all(codes, DAILY_STREAMS, marts=True):
             note(f"{run.code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
                                              in run.streams.items() if s != "reference"))
