@@ -21,6 +21,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.forecast import import_budget
+from pipelines.reports import revenue_beyond_rooms
 from pipelines.warehouse import writer
 
 OCCUPANCY_POINTS = Decimal(2)
@@ -49,16 +50,9 @@ def _base(conn: duckdb.DuckDBPyConnection, pid: int, first: date, last: date) ->
         "SELECT count(*), coalesce(sum(rooms_available), 0), coalesce(sum(rooms_sold), 0), "
         "coalesce(sum(room_revenue_nights_net), 0) FROM mart.occupancy_daily "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
-    spent = conn.execute(
-        "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
-        "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
-        "AND department NOT IN "
-        "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
-        "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
     assert row is not None
-    assert spent is not None
-    return Base(int(row[0]), Decimal(row[1]), Decimal(row[2]), Decimal(row[3]),
-                Decimal(spent[0]), Decimal(spent[1]))
+    fnb, other = revenue_beyond_rooms(conn, pid, first, last)
+    return Base(int(row[0]), Decimal(row[1]), Decimal(row[2]), Decimal(row[3]), fnb, other)
 
 
 def month_budget(base: Base, days: int) -> tuple[int, Decimal, Decimal, Decimal]:

@@ -81,18 +81,26 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
         "coalesce(sum(room_revenue_net), 0), count(*), "
         "coalesce(sum(room_revenue_nights_net), 0) FROM mart.occupancy_daily "
         "WHERE property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
-    other = conn.execute(
+    assert room is not None
+    if not room[3]:
+        return None
+    fnb, other = revenue_beyond_rooms(conn, pid, first, last)
+    return _Sums(Decimal(room[0]), Decimal(room[1]), Decimal(room[2]), fnb, other,
+                 int(room[3]), room_nights=Decimal(room[4]))
+
+
+def revenue_beyond_rooms(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+                         last: date) -> tuple[Decimal, Decimal]:
+    """food_beverage_revenue_net and other_revenue_net posted first..last (mart.revenue_daily,
+    by posting date; docs/kpi.md): the flash's and the demo budget's one computation."""
+    row = conn.execute(
         "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
         "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
         "AND department NOT IN "
         "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
         "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
-    assert room is not None
-    assert other is not None
-    if not room[3]:
-        return None
-    return _Sums(Decimal(room[0]), Decimal(room[1]), Decimal(room[2]), Decimal(other[0]),
-                 Decimal(other[1]), int(room[3]), room_nights=Decimal(room[4]))
+    assert row is not None
+    return Decimal(row[0]), Decimal(row[1])
 
 
 def _last_year_shape(conn: duckdb.DuckDBPyConnection, pid: int, month: date,
