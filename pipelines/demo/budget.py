@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.forecast import import_budget
-from pipelines.reports import revenue_beyond_rooms
+from pipelines.marts import revenue_beyond_rooms
 from pipelines.warehouse import writer
 
 OCCUPANCY_POINTS = Decimal(2)

@@ -16,6 +16,11 @@ from pipelines.faces import lazy_names
 
 if TYPE_CHECKING:
     from pipelines.marts.build import MARTS, MartSettings, build_mart, build_marts, built_marts
+    from pipelines.marts.departments import (
+        PER_ROOM_DAYS,
+        revenue_beyond_rooms,
+        revenue_per_room_sold,
+    )
     from pipelines.marts.forecast_history import keep_forecast
     from pipelines.marts.write import Replaced, replace_rows
 
@@ -23,8 +28,11 @@ __getattr__ = lazy_names(__name__, {
     **dict.fromkeys(("MARTS", "MartSettings", "build_mart", "build_marts", "built_marts"),
                     "build"),
     **dict.fromkeys(("Replaced", "replace_rows"), "write"),
+    **dict.fromkeys(("PER_ROOM_DAYS", "revenue_beyond_rooms", "revenue_per_room_sold"),
+                    "departments"),
     "keep_forecast": "forecast_history",
 })
 
-__all__ = ["MARTS", "MartSettings", "Replaced", "build_mart", "build_marts", "built_marts",
-           "keep_forecast", "replace_rows"]
+__all__ = ["MARTS", "PER_ROOM_DAYS", "MartSettings", "Replaced", "build_mart", "build_marts",
+           "built_marts", "keep_forecast", "replace_rows", "revenue_beyond_rooms",
+           "revenue_per_room_sold"]

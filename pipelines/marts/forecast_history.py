@@ -1,14 +1,19 @@
 """Keep the nights of a forecast build that a later flash compares with in
 mart.forecast_history (which ones: pipelines/forecast/logic/history.py). Called inside the
 transaction that replaces mart.forecast_daily, so the two are written all or nothing; an
-as-of date built again replaces its own kept rows, earlier ones stay."""
+as-of date built again replaces its own kept rows, earlier ones stay. Each kept night keeps
+the departments' forecast too (F&B and other: its rooms x their revenue per room sold of the
+closed days before the as-of date, `revenue_per_room_sold`)."""
 
 from __future__ import annotations
+
+from datetime import date
 
 import duckdb
 import polars as pl
 
-from pipelines.forecast.logic import kept_nights
+from pipelines.forecast.logic import kept_nights, with_departments
+from pipelines.marts.departments import revenue_per_room_sold
 from pipelines.warehouse import insert_frame, transaction
 
 
@@ -19,12 +24,15 @@ def keep_forecast(conn: duckdb.DuckDBPyConnection, property_id: int,
     if not forecast.height:
         return 0
     as_of = forecast["as_of_date"].min()
+    if not isinstance(as_of, date):
+        raise ValueError(f"forecast history: as_of_date {as_of!r} is no date")
     with transaction(conn):
         earlier = conn.execute(
             "SELECT count(*) FROM mart.forecast_history WHERE property_id = ? AND "
             "as_of_date < ?", [property_id, as_of]).fetchone()
         assert earlier is not None
-        rows = kept_nights(forecast, first_kept=not earlier[0])
+        rows = with_departments(kept_nights(forecast, first_kept=not earlier[0]),
+                                revenue_per_room_sold(conn, property_id, as_of))
         conn.execute("DELETE FROM mart.forecast_history WHERE property_id = ? AND "
                      "as_of_date = ?", [property_id, as_of])
         if rows.height:

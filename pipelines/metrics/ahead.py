@@ -61,6 +61,13 @@ _FORECAST = at(
     Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
            "rooms and no-shows in, at 0.00: not adr_net's basis)",
            "room_revenue_forecast_net", "rooms_forecast"),
+    Metric("food_beverage_revenue_forecast_net", "F&B revenue the night is forecast to bring, "
+           "net of VAT: rooms_forecast x the F&B revenue per room sold (posting date) of the "
+           "91 closed days before the as-of date, half-up to the cent (mart.forecast_history; "
+           "none when those days sold no room)"),
+    Metric("other_revenue_forecast_net", "other revenue (not rooms, not F&B) the night is "
+           "forecast to bring, net of VAT: rooms_forecast x the other revenue per room sold of "
+           "the 91 closed days before the as-of date (mart.forecast_history)"),
 )
 _BUDGET = at(
     "the budget imported for the month (`pmsw budget import`)",
@@ -86,6 +93,14 @@ _MADE = at(
     Metric("forecast_room_revenue_net", "room_revenue_forecast_net of the same nights as of "
            "the same dates, net of VAT, no fees; the flash's room_revenue_net row under "
            "*_forecast"),
+    Metric("forecast_food_beverage_revenue_net", "food_beverage_revenue_forecast_net of the "
+           "same nights as of the same dates (the flash's food_beverage_revenue_net row under "
+           "*_forecast; none when a night was kept without it)"),
+    Metric("forecast_other_revenue_net", "other_revenue_forecast_net of the same nights as of "
+           "the same dates (the flash's other_revenue_net row under *_forecast)"),
+    Metric("forecast_total_revenue_net", "forecast_room_revenue_net + "
+           "forecast_food_beverage_revenue_net + forecast_other_revenue_net (the flash's "
+           "total_revenue_net row under *_forecast)"),
     Metric("forecast_occupancy_pct", "forecast_rooms_sold over the period's actual rooms "
            "available (the flash's occupancy_pct row under *_forecast)",
            "forecast_rooms_sold", "rooms_available", 100),

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from pipelines.faces import lazy_names
 from pipelines.reports.errors import ReportError
-from pipelines.reports.periods import revenue_beyond_rooms
 from pipelines.reports.registry import REPORTS, run_report
 from pipelines.reports.render import FORMATS, render
 from pipelines.reports.reports import RANGE, SEGMENT_DIMENSIONS, Option, Report, Table
@@ -38,6 +37,5 @@ __all__ = [
     "render",
     "render_xlsx",
     "resolve_property",
-    "revenue_beyond_rooms",
     "run_report",
 ]

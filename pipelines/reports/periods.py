@@ -11,6 +11,7 @@ from typing import Any
 import duckdb
 
 from pipelines.forecast.logic import ON_THE_BOOKS
+from pipelines.marts import PER_ROOM_DAYS, revenue_beyond_rooms, revenue_per_room_sold
 from pipelines.metrics import change, change_unit, ratio, whole_rooms
 from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.errors import ReportError
@@ -89,20 +90,6 @@ def _actuals(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
                  int(room[3]), room_nights=Decimal(room[4]))
 
 
-def revenue_beyond_rooms(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
-                         last: date) -> tuple[Decimal, Decimal]:
-    """food_beverage_revenue_net and other_revenue_net posted first..last (mart.revenue_daily,
-    by posting date; docs/kpi.md): the flash's and the demo budget's one computation."""
-    row = conn.execute(
-        "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
-        "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
-        "AND department NOT IN "
-        "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
-        "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
-    assert row is not None
-    return Decimal(row[0]), Decimal(row[1])
-
-
 def _last_year_shape(conn: duckdb.DuckDBPyConnection, pid: int, month: date,
                      following: date) -> dict[date, Decimal] | None:
     """Each night of the month, its share of the month as last year's same dates sold rooms
@@ -172,31 +159,12 @@ def _budget(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     return out
 
 
-PER_ROOM_DAYS = 91
-"""The closed days before the business date whose F&B and other revenue per room sold make
-the forecast of those departments (`_per_room`)."""
-
-
-def _per_room(conn: duckdb.DuckDBPyConnection, prop: PropertyRow
-              ) -> tuple[Decimal, Decimal] | None:
-    """F&B and other net revenue per room sold (posting date, mart.revenue_daily, over the
-    rooms sold of mart.occupancy_daily) on the PER_ROOM_DAYS closed days before the business
-    date; None when they sold no room. A guest eats and spends by the room night, so the
-    nights ahead spend as the recent ones did."""
-    first = prop.business_date - timedelta(days=PER_ROOM_DAYS)
-    last = prop.business_date - timedelta(days=1)
-    sums = _actuals(conn, prop.property_id, first, last)
-    if sums is None or not sums.sold or sums.fnb is None or sums.other is None:
-        return None
-    return sums.fnb / sums.sold, sums.other / sums.sold
-
-
 def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: date,
                     last: date, sums: _Sums) -> _Sums | None:
     """The month (or year) first..last as it is expected to end: the nights before the business date
     actual (`sums` of them; changed), the others from mart.forecast_daily: rooms and room
     revenue as forecast, F&B and other revenue the forecast rooms x the revenue per room sold
-    of the recent closed days (`_per_room`; none without it)."""
+    of the recent closed days (`revenue_per_room_sold`; none without it)."""
     found = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
         "table_name = 'forecast_daily'").fetchone()
@@ -221,7 +189,7 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
         rooms_ahead = Decimal(row[1])
         if row[5] is not None and row[7] == 1 and row[0] == (last - ahead_from).days + 1:
             sums.low, sums.high = sums.sold + Decimal(row[5]), sums.sold + Decimal(row[6])
-        per_room = _per_room(conn, prop)
+        per_room = revenue_per_room_sold(conn, prop.property_id, prop.business_date)
         if per_room is None or sums.fnb is None or sums.other is None:
             sums.fnb = sums.other = None
         else:
@@ -337,7 +305,7 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
                         ("ytd_forecast", year_first)):
         made = forecast_made(conn, pid, spans(first, day))
         periods[name] = None if isinstance(made, str) else _Sums(
-            made.rooms_sold, Decimal(0), made.room_revenue, None, None)
+            made.rooms_sold, Decimal(0), made.room_revenue, made.fnb, made.other)
         made_notes.append(_made_note(name, made))
     values = {k: (None if v is None else v.values()) for k, v in periods.items()}
     supplies = {"day_budget": "day", "mtd_budget": "mtd", "month_budget": "month_expected",
@@ -381,8 +349,9 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"forecast = made before the period (the day's the day before, each month's "
-                 f"on the month's eve; rooms less the complimentary, no F&B nor other "
-                 f"forecast kept); "
+                 f"on the month's eve; rooms less the complimentary; F&B and other the "
+                 f"rooms forecast x their revenue per room sold of the {PER_ROOM_DAYS} "
+                 f"closed days before it); "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1],
                  sections=(("ahead", ahead(conn, Query(
@@ -390,12 +359,14 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
 
 
 def _made_note(name: str, made: Made | str) -> str:
-    """What the title says of a period's forecast: why there is none, or the as-of dates it
-    fell back to (nothing when each span's is of its eve)."""
+    """What the title says of a period's forecast: why there is none, the as-of dates it
+    fell back to (nothing when each span's is of its eve), why its F&B and other have none."""
     if isinstance(made, str):
         return f"; {name}: none, {made}"
     return "".join(f"; {name} as of {back} where none was kept as of {eve}"
-                   for eve, back in sorted(made.fallbacks.items()))
+                   for eve, back in sorted(made.fallbacks.items())) + (
+        "" if made.departments_missing is None else
+        f"; {name} of F&B, other and total: none, {made.departments_missing}")
 
 
 def _expected_note(name: str, expected: _Sums | None, in_part: bool) -> str:

@@ -3,8 +3,8 @@ the hand-built hotel (tests/forecast/conftest.py: flash of Mar 15, business date
 Mar 1-14 5 rooms sold at 100.00, Mar 15 8 rooms, 10 rooms available a night), with a
 forecast history written by hand:
 
-- as of Feb 28 (March's eve): every night of March 6 rooms, 600.00;
-- as of Mar 14 (the day before): Mar 15 7 rooms, 735.00;
+- as of Feb 28 (March's eve): every night of March 6 rooms, 600.00, F&B 120.00, other 12.00;
+- as of Mar 14 (the day before): Mar 15 7 rooms, 735.00, F&B 140.00, other 14.00;
 - Mar 15 ended with 1 complimentary room (the forecast counts it in, rooms sold do not).
 
 Day: forecast 7 - 1 = 6 rooms sold, 735.00, occupancy 6 / 10 = 60.00 %, ADR 735 / 6 =
@@ -17,15 +17,23 @@ ADR 9,000 / 89 = 101.12, RevPAR 60.00. Actual 78 rooms, 7,800.00, 52.00 %, ADR 1
 RevPAR 52.00: rooms -11 / 89 = -12.36 %, occupancy -7.33 pp, revenue and RevPAR -13.33 %,
 ADR -1.12 / 101.12 = -1.11 %.
 
-YTD: January and February have no forecast kept (59 nights): none, the title says so.
-No F&B nor other forecast is kept: their rows and the total have none."""
+F&B, other and total (actual: F&B posted Mar 1 100.00 and Mar 15 200.00, other Mar 15 30.00):
+day forecast F&B 140.00, other 14.00, total 735 + 140 + 14 = 889.00 against 200.00 (+60 / 140
+= +42.86 %), 30.00 (+16 / 14 = +114.29 %), 800 + 200 + 30 = 1,030.00 (+141 / 889 = +15.86 %);
+MTD forecast 15 x 120 = 1,800.00, 15 x 12 = 180.00, 9,000 + 1,800 + 180 = 10,980.00 against
+300.00 (-83.33 %), 30.00 (-83.33 %), 7,800 + 300 + 30 = 8,130.00 (-2,850 / 10,980 = -25.96 %).
+
+YTD: January and February have no forecast kept (59 nights): none, the title says so."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 from click.testing import CliRunner
 
 from pipelines.cli import main
@@ -33,31 +41,39 @@ from pipelines.cli import main
 from .conftest import write_and_publish
 
 HISTORY = """
-INSERT INTO mart.forecast_history
-SELECT 1, DATE '{as_of}', CAST(d AS DATE), {rooms}, {revenue}, 'additive_pickup', now()
+INSERT INTO mart.forecast_history (property_id, as_of_date, stay_date, rooms_forecast,
+    room_revenue_forecast_net, method, kept_at, food_beverage_revenue_forecast_net,
+    other_revenue_forecast_net)
+SELECT 1, DATE '{as_of}', CAST(d AS DATE), {rooms}, {revenue}, 'additive_pickup', now(), {fnb},
+    {other}
 FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d);
 """
 
 
-def _report(warehouse: Path) -> dict[str, Any]:
+def _flash(warehouse: Path, form: str) -> bytes:
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json", "--date",
+                                     "--property", "ROMA01", "--format", form, "--date",
                                      "2026-03-15"])
     assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
+    return done.stdout_bytes
+
+
+def _report(warehouse: Path) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(_flash(warehouse, "json"))
     return body
 
 
-def _history(warehouse: Path, *kept: tuple[str, str, str, int, int]) -> None:
+def _history(warehouse: Path, *kept: tuple[str, str, str, int, int, int, int]) -> None:
     write_and_publish(warehouse, "UPDATE mart.occupancy_daily SET rooms_complimentary = 1 "
                                  "WHERE stay_date = DATE '2026-03-15';" + "".join(
                                      HISTORY.format(as_of=a, first=f, last=t, rooms=r,
-                                                    revenue=v) for a, f, t, r, v in kept))
+                                                    revenue=v, fnb=fb, other=o)
+                                     for a, f, t, r, v, fb, o in kept))
 
 
 def test_day_and_month_to_date_against_the_forecast_made_before(hotel: Path) -> None:
-    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735))
+    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
+             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
     body = _report(hotel)
     got = {row["metric"]: row for row in body["rows"]}
     figures = ("rooms_sold", "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net")
@@ -77,9 +93,13 @@ def test_day_and_month_to_date_against_the_forecast_made_before(hotel: Path) -> 
     # the supply is the actual one, as the budget's
     assert (got["rooms_available"]["day_forecast"], got["rooms_available"]["mtd_forecast"]) \
         == (10, 150)
-    for m in ("food_beverage_revenue_net", "other_revenue_net", "total_revenue_net"):
-        assert [got[m][c] for c in ("day_forecast", "mtd_forecast", "mtd_vs_forecast")] \
-            == [None, None, None]
+    departments = ("food_beverage_revenue_net", "other_revenue_net", "total_revenue_net")
+    assert [[got[m][c] for c in ("day", "day_forecast", "day_vs_forecast")]
+            for m in departments] == [[200, 140, 42.86], [30, 14, 114.29], [1030, 889, 15.86]]
+    assert [[got[m][c] for c in ("mtd", "mtd_forecast", "mtd_vs_forecast")]
+            for m in departments] == [[300, 1800, -83.33], [30, 180, -83.33],
+                                      [8130, 10980, -25.96]]
+    assert all(got[m]["change_unit"] == "%" for m in departments)
     assert all(got[m]["ytd_forecast"] is None and got[m]["ytd_vs_forecast"] is None
                for m in got)
     assert "; ytd_forecast: none, no forecast kept of 59 of its nights (first 2026-01-01)" \
@@ -96,9 +116,13 @@ def test_a_month_without_its_eve_falls_back_and_says_so(hotel: Path) -> None:
     4 / 74 = +5.41 %, 7,800.00 is +4.00 %. The day keeps its own (as of Mar 14). With
     January and February's nights kept too (as of Dec 31 and Jan 31, 3 rooms, 240.00 a
     night: 59 x 3 = 177 rooms, 14,160.00), the year to date is each month's forecast:
-    177 + 74 = 251 rooms, 21,660.00 against 255 rooms (+1.59 %), 21,960.00 (+1.39 %)."""
-    _history(hotel, ("2026-02-20", "2026-03-01", "2026-03-31", 5, 500),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735))
+    177 + 74 = 251 rooms, 21,660.00 against 255 rooms (+1.59 %), 21,960.00 (+1.39 %). Their
+    departments (30.00 F&B, 3.00 other a night; March's fallback 100.00 and 10.00): F&B 59 x 30
+    + 15 x 100 = 3,270.00 against 300.00 (-2,970 / 3,270 = -90.83 %), other 177 + 150 =
+    327.00, total 21,660 + 3,270 + 327 = 25,257.00 against 21,960 + 300 + 30 = 22,290.00
+    (-2,967 / 25,257 = -11.75 %)."""
+    _history(hotel, ("2026-02-20", "2026-03-01", "2026-03-31", 5, 500, 100, 10),
+             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
     body = _report(hotel)
     got = {row["metric"]: row for row in body["rows"]}
     assert (got["rooms_sold"]["mtd_forecast"], got["room_revenue_net"]["mtd_forecast"]) == \
@@ -109,15 +133,20 @@ def test_a_month_without_its_eve_falls_back_and_says_so(hotel: Path) -> None:
     assert "; mtd_forecast as of 2026-02-20 where none was kept as of 2026-02-28" \
         in body["report"]
     write_and_publish(hotel, HISTORY.format(as_of="2025-12-31", first="2026-01-01",
-                                            last="2026-01-31", rooms=3, revenue=240)
+                                            last="2026-01-31", rooms=3, revenue=240, fnb=30,
+                                            other=3)
                       + HISTORY.format(as_of="2026-01-31", first="2026-02-01",
-                                       last="2026-02-28", rooms=3, revenue=240))
+                                       last="2026-02-28", rooms=3, revenue=240, fnb=30,
+                                       other=3))
     body = _report(hotel)
     got = {row["metric"]: row for row in body["rows"]}
     assert (got["rooms_sold"]["ytd_forecast"], got["room_revenue_net"]["ytd_forecast"]) == \
         (251, 21660)
     assert (got["rooms_sold"]["ytd_vs_forecast"], got["room_revenue_net"]["ytd_vs_forecast"]) \
         == (1.59, 1.39)
+    assert [(got[m]["ytd_forecast"], got[m]["ytd_vs_forecast"]) for m in (
+        "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net")] == [
+        (3270, -90.83), (327, -90.83), (25257, -11.75)]
     # March's fallback is the YTD's too, said once for each period
     assert "; ytd_forecast as of 2026-02-20 where none was kept as of 2026-02-28" \
         in body["report"]
@@ -128,8 +157,8 @@ def test_a_kept_night_without_a_price_leaves_the_period_without_a_forecast(hotel
     March's eve forecast without a price for Mar 10 leaves the month to date with no forecast
     and the title saying why; the day (as of Mar 14, priced) keeps its own: 6 rooms,
     735.00."""
-    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735))
+    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
+             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
     write_and_publish(hotel, "UPDATE mart.forecast_history SET room_revenue_forecast_net = NULL "
                              "WHERE as_of_date = DATE '2026-02-28' "
                              "AND stay_date = DATE '2026-03-10';")
@@ -141,3 +170,48 @@ def test_a_kept_night_without_a_price_leaves_the_period_without_a_forecast(hotel
     assert got["room_revenue_net"]["mtd_forecast"] is None
     assert ("; mtd_forecast: none, the forecast kept of 1 of its nights has no price "
             "(first 2026-03-10: not priced)") in body["report"]
+
+
+def test_a_night_kept_without_its_departments_leaves_them_without_a_forecast(
+        hotel: Path) -> None:
+    """A night kept before migration 0039 (or when the days before sold no room) has no F&B
+    nor other forecast: March's eve forecast without them for Mar 10 leaves the month to
+    date's F&B, other and total without a forecast, the title saying why; its rooms and room
+    revenue keep theirs (89 rooms, 9,000.00), the day keeps its departments (140.00 F&B)."""
+    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
+             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+    write_and_publish(hotel, "UPDATE mart.forecast_history SET "
+                             "food_beverage_revenue_forecast_net = NULL, "
+                             "other_revenue_forecast_net = NULL WHERE as_of_date = "
+                             "DATE '2026-02-28' AND stay_date = DATE '2026-03-10';")
+    body = _report(hotel)
+    got = {row["metric"]: row for row in body["rows"]}
+    assert (got["rooms_sold"]["mtd_forecast"], got["room_revenue_net"]["mtd_forecast"]) == \
+        (89, 9000)
+    assert [got[m]["mtd_forecast"] for m in (
+        "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net")] == \
+        [None, None, None]
+    assert got["food_beverage_revenue_net"]["mtd_vs_forecast"] is None
+    assert got["food_beverage_revenue_net"]["day_forecast"] == 140
+    assert ("; mtd_forecast of F&B, other and total: none, no F&B nor other forecast kept of 1 "
+            "of its nights (first 2026-03-10)") in body["report"]
+    assert "day_forecast of F&B" not in body["report"]
+
+
+def test_the_departments_forecast_in_csv_and_xlsx(hotel: Path) -> None:
+    """The same rows in every format: total revenue's day forecast 889.00 (+15.86 %) and
+    month to date 10,980.00 (-25.96 %), F&B's 140.00 and 1,800.00, as worked out above."""
+    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
+             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+    columns = ("day_forecast", "day_vs_forecast", "mtd_forecast", "mtd_vs_forecast")
+    text = _flash(hotel, "csv").decode().split("\n\n")[0]  # the ahead section follows
+    rows = {row["metric"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert [rows["total_revenue_net"][c] for c in columns] == \
+        ["889.00", "15.86", "10980.00", "-25.96"]
+    assert [rows["food_beverage_revenue_net"][c] for c in columns] == \
+        ["140.00", "42.86", "1800.00", "-83.33"]
+    book = openpyxl.load_workbook(io.BytesIO(_flash(hotel, "xlsx")))
+    sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
+    header, by_metric = sheet[0], {row[0]: row for row in sheet[1:]}
+    assert [float(by_metric["total_revenue_net"][header.index(c)]) for c in columns] == \
+        [889, 15.86, 10980, -25.96]

@@ -50,3 +50,27 @@ def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> N
         assert total == (84,)
     finally:
         conn.close()
+
+
+def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
+    """The hand-built hotel (tests/forecast/conftest.py). As of Mar 16 (the first as-of kept:
+    Mar 16 to Apr 30, 16 + 30 = 46 nights), the 91 closed days before it (Dec 15 - Mar 15)
+    sold 59 x 3 + 14 x 5 + 8 = 255 rooms and posted 300.00 F&B and 30.00 other: a night of
+    6.5 rooms keeps 6.5 x 300 / 255 = 7.6471 -> 7.65 F&B and 6.5 x 30 / 255 = 0.7647 -> 0.76
+    other, half-up to the cent. As of Dec 31, 2025, the days before (Oct 1 - Dec 30) sold no
+    room: its nights keep none (NULL), their rooms kept all the same."""
+    conn = connect(hotel)
+    try:
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 16), 6.5)) == 46
+        kept = conn.execute(
+            "SELECT DISTINCT food_beverage_revenue_forecast_net, other_revenue_forecast_net "
+            "FROM mart.forecast_history WHERE as_of_date = DATE '2026-03-16'").fetchall()
+        assert [(float(f), float(o)) for f, o in kept] == [(7.65, 0.76)]
+        assert keep_forecast(conn, 1, _forecast(date(2025, 12, 31), 3)) == 32
+        kept = conn.execute(
+            "SELECT count(*), count(food_beverage_revenue_forecast_net), "
+            "count(other_revenue_forecast_net), min(rooms_forecast) FROM mart.forecast_history "
+            "WHERE as_of_date = DATE '2025-12-31'").fetchall()
+        assert [(n, f, o, float(r)) for n, f, o, r in kept] == [(32, 0, 0, 3)]
+    finally:
+        conn.close()

@@ -4,7 +4,7 @@ the budget's parsing (`budget`), polars in and out."""
 
 from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.budget import BudgetError
-from pipelines.forecast.logic.history import kept_nights
+from pipelines.forecast.logic.history import kept_nights, with_departments
 from pipelines.forecast.logic.methods import (
     HORIZONS,
     ON_THE_BOOKS,
@@ -27,4 +27,5 @@ __all__ = [
     "forecast_daily",
     "kept_nights",
     "scored_forecasts",
+    "with_departments",
 ]

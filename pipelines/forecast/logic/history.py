@@ -9,16 +9,21 @@ the forecast made before the month began, so of as-of date S it keeps
   back to this one, the earliest kept).
 
 About 12 x 31 + 365 = 1,100 rows a property a year, where every as-of's 366 nights would be
-134,000."""
+134,000. Each kept night keeps the departments' forecast made with it (`with_departments`):
+its rooms x the F&B and other revenue per room sold of the recent closed days, as
+forecast-months makes them."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 import polars as pl
 
 HISTORY_COLUMNS = ("property_id", "as_of_date", "stay_date", "rooms_forecast",
                    "room_revenue_forecast_net", "method")
+DEPARTMENT_COLUMNS = ("food_beverage_revenue_forecast_net", "other_revenue_forecast_net")
+CENT = Decimal("0.01")
 
 
 def month_after_end(day: date) -> date:
@@ -42,3 +47,15 @@ def kept_nights(forecast: pl.DataFrame, first_kept: bool) -> pl.DataFrame:
     first = s if month_end or first_kept else s + timedelta(days=1)
     return forecast.filter(pl.col("stay_date").is_between(first, last)).select(
         HISTORY_COLUMNS).sort("stay_date")
+
+
+def with_departments(kept: pl.DataFrame, per_room: tuple[Decimal, Decimal] | None
+                     ) -> pl.DataFrame:
+    """`kept` (`kept_nights`) with DEPARTMENT_COLUMNS: each night's rooms_forecast (to the
+    cent, as the history keeps it) x the F&B and the other revenue per room sold of `per_room`,
+    half-up to the cent; none (NULL) without `per_room` (no room sold to take them from)."""
+    rooms = [Decimal(str(v)).quantize(CENT, ROUND_HALF_UP) for v in kept["rooms_forecast"]]
+    columns = [pl.Series(name, [None if per_room is None else (r * rate).quantize(
+        CENT, ROUND_HALF_UP) for r in rooms], dtype=pl.Decimal(18, 2))
+        for name, rate in zip(DEPARTMENT_COLUMNS, per_room or (Decimal(0),) * 2, strict=True)]
+    return kept.with_columns(columns)

@@ -1,0 +1,47 @@
+"""Revenue beyond rooms, by the room sold (docs/kpi.md, docs/flash.md): F&B and other revenue
+posted in a span of days, and per room sold over the closed days before a date, the rate the
+departments' forecast takes. One computation for the flash's actuals, the demo's budget,
+forecast-months' expected months and the forecast history's departments (`keep_forecast`)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import duckdb
+
+PER_ROOM_DAYS = 91
+"""The closed days before the as-of (business) date whose F&B and other revenue per room sold
+make the forecast of those departments (`revenue_per_room_sold`)."""
+
+
+def revenue_beyond_rooms(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
+                         last: date) -> tuple[Decimal, Decimal]:
+    """food_beverage_revenue_net and other_revenue_net posted first..last (mart.revenue_daily,
+    by posting date; docs/kpi.md)."""
+    row = conn.execute(
+        "SELECT coalesce(sum(department_revenue_net) FILTER (WHERE department = "
+        "'food_beverage'), 0), coalesce(sum(department_revenue_net) FILTER (WHERE is_revenue "
+        "AND department NOT IN "
+        "('accommodation', 'food_beverage')), 0) FROM mart.revenue_daily "
+        "WHERE property_id = ? AND date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+    assert row is not None
+    return Decimal(row[0]), Decimal(row[1])
+
+
+def revenue_per_room_sold(conn: duckdb.DuckDBPyConnection, pid: int, as_of: date
+                          ) -> tuple[Decimal, Decimal] | None:
+    """F&B and other net revenue per room sold (posting date, mart.revenue_daily, over the
+    rooms sold of mart.occupancy_daily) on the PER_ROOM_DAYS closed days before `as_of`; None
+    when they sold no room. A guest eats and spends by the room night, so the nights ahead
+    spend as the recent ones did."""
+    first, last = as_of - timedelta(days=PER_ROOM_DAYS), as_of - timedelta(days=1)
+    row = conn.execute(
+        "SELECT coalesce(sum(rooms_sold), 0) FROM mart.occupancy_daily WHERE property_id = ? "
+        "AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+    assert row is not None
+    sold = Decimal(row[0])
+    if not sold:
+        return None
+    fnb, other = revenue_beyond_rooms(conn, pid, first, last)
+    return fnb / sold, other / sold
