@@ -156,7 +156,9 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
     the forecast made the day before (else, as the title then says, the latest kept before
     it, else the earliest kept after it: here the first sync's), its rooms less the night's
     complimentary rooms, its revenue the forecast's (docs/flash.md, "Against the forecast made
-    before")."""
+    before"). Its F&B and other revenue are the kept night's departments (migration 0039): the
+    night's rooms_forecast x the department's revenue per room sold (posting date) of the 91
+    closed days before the as-of date, half-up to the cent; the total is room + F&B + other."""
     body = _flash(warehouse)
     got = {row["metric"]: row for row in body["rows"]}
     day = date.fromisoformat(body["as_of"][:10])
@@ -165,13 +167,36 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
     try:
         kept = conn.execute(
             "SELECT h.rooms_forecast - o.rooms_complimentary, h.room_revenue_forecast_net, "
-            "h.as_of_date FROM mart.forecast_history h JOIN mart.occupancy_daily o "
+            "h.as_of_date, h.rooms_forecast, h.food_beverage_revenue_forecast_net, "
+            "h.other_revenue_forecast_net FROM mart.forecast_history h "
+            "JOIN mart.occupancy_daily o "
             "USING (property_id, stay_date) WHERE h.property_id = 1 AND h.stay_date = ? "
             "ORDER BY h.as_of_date > ?, CASE WHEN h.as_of_date <= ? THEN h.as_of_date END "
             "DESC, h.as_of_date LIMIT 1", [day, eve, eve]).fetchone()
+        assert kept is not None, "no forecast of the flash's day kept"
+        window = [kept[2] - timedelta(days=91), kept[2] - timedelta(days=1)]
+        spent = conn.execute(
+            "SELECT (SELECT sum(rooms_sold) FROM mart.occupancy_daily WHERE property_id = 1 "
+            "AND stay_date BETWEEN ? AND ?), sum(department_revenue_net) FILTER (WHERE "
+            "department = 'food_beverage'), sum(department_revenue_net) FILTER (WHERE "
+            "is_revenue AND department NOT IN ('accommodation', 'food_beverage')) "
+            "FROM mart.revenue_daily WHERE property_id = 1 AND date BETWEEN ? AND ?",
+            window + window).fetchone()
     finally:
         conn.close()
-    assert kept is not None, "no forecast of the flash's day kept"
+    assert spent is not None
+    assert spent[0] > 0
+    cent = Decimal("0.01")
+    fnb, other = ((Decimal(kept[3]) * Decimal(v) / Decimal(spent[0])).quantize(
+        cent, ROUND_HALF_UP) for v in spent[1:])
+    assert (kept[4], kept[5]) == (fnb, other)
+    assert fnb > 0  # a hotel whose guests eat and spend
+    assert other > 0
+    assert got["food_beverage_revenue_net"]["day_forecast"] == float(fnb)
+    assert got["other_revenue_net"]["day_forecast"] == float(other)
+    assert got["total_revenue_net"]["day_forecast"] == float(kept[1] + fnb + other)
+    assert all(got[m]["day_vs_forecast"] is not None for m in (
+        "food_beverage_revenue_net", "other_revenue_net", "total_revenue_net"))
     # whole rooms, half-up, as the flash shows rooms (docs/kpi.md, "Whole rooms")
     whole = int(Decimal(kept[0]).quantize(Decimal(1), ROUND_HALF_UP))
     assert got["rooms_sold"]["day_forecast"] == whole
