@@ -33,15 +33,19 @@ def revenue_per_room_sold(conn: duckdb.DuckDBPyConnection, pid: int, as_of: date
                           ) -> tuple[Decimal, Decimal] | None:
     """F&B and other net revenue per room sold (posting date, mart.revenue_daily, over the
     rooms sold of mart.occupancy_daily) on the PER_ROOM_DAYS closed days before `as_of`; None
-    when they sold no room. A guest eats and spends by the room night, so the nights ahead
-    spend as the recent ones did."""
+    when they sold no room, or when mart.revenue_daily holds no revenue posted in them (the
+    warehouse has not read their folios: a first sync reads the reservations before the
+    folios, docs/flash.md), which is no spend of 0.00. A guest eats and spends by the room
+    night, so the nights ahead spend as the recent ones did."""
     first, last = as_of - timedelta(days=PER_ROOM_DAYS), as_of - timedelta(days=1)
     row = conn.execute(
-        "SELECT coalesce(sum(rooms_sold), 0) FROM mart.occupancy_daily WHERE property_id = ? "
-        "AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchone()
+        "SELECT coalesce(sum(rooms_sold), 0), (SELECT count(*) FROM mart.revenue_daily "
+        "WHERE property_id = ? AND date BETWEEN ? AND ? AND is_revenue) "
+        "FROM mart.occupancy_daily WHERE property_id = ? AND stay_date BETWEEN ? AND ?",
+        [pid, first, last, pid, first, last]).fetchone()
     assert row is not None
     sold = Decimal(row[0])
-    if not sold:
+    if not sold or not row[1]:
         return None
     fnb, other = revenue_beyond_rooms(conn, pid, first, last)
     return fnb / sold, other / sold

@@ -64,7 +64,7 @@ _FORECAST = at(
     Metric("food_beverage_revenue_forecast_net", "F&B revenue the night is forecast to bring, "
            "net of VAT: rooms_forecast x the F&B revenue per room sold (posting date) of the "
            "91 closed days before the as-of date, half-up to the cent (mart.forecast_history; "
-           "none when those days sold no room)"),
+           "none when those days sold no room or posted no revenue the warehouse had read)"),
     Metric("other_revenue_forecast_net", "other revenue (not rooms, not F&B) the night is "
            "forecast to bring, net of VAT: rooms_forecast x the other revenue per room sold of "
            "the 91 closed days before the as-of date (mart.forecast_history)"),

@@ -379,8 +379,8 @@ def _expected_note(name: str, expected: _Sums | None, in_part: bool) -> str:
         return (f"; {name}: none, mart.forecast_daily does not hold the "
                 f"{name.split('_')[0]}'s nights ahead")
     if expected.fnb is None or expected.other is None:
-        return (f"; {name} of F&B, other and total: none, no room sold in the "
-                f"{PER_ROOM_DAYS} closed days before the business date")
+        return (f"; {name} of F&B, other and total: none, no room sold or no revenue "
+                f"posted in the {PER_ROOM_DAYS} closed days before the business date")
     return ""
 
 

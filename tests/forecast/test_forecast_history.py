@@ -58,7 +58,10 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
     sold 59 x 3 + 14 x 5 + 8 = 255 rooms and posted 300.00 F&B and 30.00 other: a night of
     6.5 rooms keeps 6.5 x 300 / 255 = 7.6471 -> 7.65 F&B and 6.5 x 30 / 255 = 0.7647 -> 0.76
     other, half-up to the cent. As of Dec 31, 2025, the days before (Oct 1 - Dec 30) sold no
-    room: its nights keep none (NULL), their rooms kept all the same."""
+    room: its nights keep none (NULL), their rooms kept all the same. As of Feb 28 (a month's
+    last day: Feb 28 - Mar 31, 32 nights), the days before (Nov 29 - Feb 27) sold 58 x 3 =
+    174 rooms but the warehouse holds no revenue posted in them (their folios not read): none
+    either, not a spend of 0.00."""
     conn = connect(hotel)
     try:
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 16), 6.5)) == 46
@@ -72,5 +75,11 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
             "count(other_revenue_forecast_net), min(rooms_forecast) FROM mart.forecast_history "
             "WHERE as_of_date = DATE '2025-12-31'").fetchall()
         assert [(n, f, o, float(r)) for n, f, o, r in kept] == [(32, 0, 0, 3)]
+        assert keep_forecast(conn, 1, _forecast(date(2026, 2, 28), 3)) == 32
+        kept = conn.execute(
+            "SELECT count(*), count(food_beverage_revenue_forecast_net), "
+            "count(other_revenue_forecast_net) FROM mart.forecast_history "
+            "WHERE as_of_date = DATE '2026-02-28'").fetchall()
+        assert kept == [(32, 0, 0)]
     finally:
         conn.close()
