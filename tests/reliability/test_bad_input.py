@@ -46,7 +46,9 @@ from .broken_api import BrokenApi, serving
 from .recon import posted_lines
 from .test_recon_crash import _apply, _world
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+"""Several `pmsw sync` subprocesses a test: minutes each at load 25, so pytest's 300 s would
+fail a test on a time (the timeout stops a hang, nothing else)."""
 
 Snapshot = dict[str, list[tuple[Any, ...]]]
 
