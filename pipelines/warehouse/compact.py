@@ -7,10 +7,10 @@ CHECKPOINT (`PRAGMA database_size`: its blocks, used and free) and, when the fre
 least the threshold (or forced), rewrites it:
 
 1. as the writer (`pipelines.warehouse.writer`, no publish yet), under the process's writer
-   lock, so nothing is committed to the file while it is copied: COPY FROM DATABASE into a
-   temporary file beside it, `.<name>.compact-<pid>` (tables, views, macros, constraints and
-   comments as they are; the file's storage format kept), every table's row count checked
-   against the original, fsynced;
+   lock, so nothing is committed to the file while it is copied: into a temporary file beside
+   it, `.<name>.compact-<pid>`, the definitions (COPY FROM DATABASE ... (SCHEMA): tables,
+   views, macros, constraints and comments as they are; the file's storage format kept), then
+   each table's rows, every table's row count checked against the original, fsynced;
 2. still holding the file, `os.replace` of the temporary file onto the warehouse's name (one
    rename: a reader or a writer opening the name gets the old file or the new one, whole), and
    an fsync of the directory;
@@ -133,13 +133,21 @@ def _ident(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+def _tables(conn: duckdb.DuckDBPyConnection, database: str) -> list[tuple[str, str]]:
+    return [(str(schema), str(table)) for schema, table in conn.execute(
+        "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = ? "
+        "ORDER BY ALL", [database]).fetchall()]
+
+
+def _qualified(database: str, schema: str, table: str) -> str:
+    return ".".join(_ident(part) for part in (database, schema, table))
+
+
 def _row_counts(conn: duckdb.DuckDBPyConnection, database: str) -> dict[str, int]:
-    tables = conn.execute("SELECT schema_name, table_name FROM duckdb_tables() "
-                          "WHERE database_name = ? ORDER BY ALL", [database]).fetchall()
     counts: dict[str, int] = {}
-    for schema, table in tables:
-        name = f"{_ident(database)}.{_ident(schema)}.{_ident(table)}"
-        row = conn.execute(f"SELECT count(*) FROM {name}").fetchone()
+    for schema, table in _tables(conn, database):
+        row = conn.execute(f"SELECT count(*) FROM {_qualified(database, schema, table)}"
+                           ).fetchone()
         counts[f"{schema}.{table}"] = int(row[0]) if row else 0
     return counts
 
@@ -153,7 +161,13 @@ def _rewrite(conn: duckdb.DuckDBPyConnection, temporary: Path) -> None:
     options = f" (STORAGE_VERSION '{STORAGE_VERSION}')" if copyable(version) else ""
     conn.execute(f"ATTACH '{_quoted(str(temporary))}' AS {_ATTACHED}{options}")
     try:
-        conn.execute(f"COPY FROM DATABASE {_ident(source)} TO {_ATTACHED}")
+        # The definitions first, then each table's rows in a commit of its own: one COPY of
+        # the whole database is one transaction, which ran out of a writer's 64 MiB on a
+        # year's file (docs/operations.md, "Upkeep of the warehouse files").
+        conn.execute(f"COPY FROM DATABASE {_ident(source)} TO {_ATTACHED} (SCHEMA)")
+        for schema, table in _tables(conn, source):
+            conn.execute(f"INSERT INTO {_qualified(_ATTACHED, schema, table)} "
+                         f"SELECT * FROM {_qualified(source, schema, table)}")
         before, after = _row_counts(conn, source), _row_counts(conn, _ATTACHED)
         if before != after:
             differ = sorted(t for t in before.keys() | after.keys()
@@ -197,7 +211,7 @@ def compact(path: str | Path | None, *, threshold: float = COMPACT_THRESHOLD,
             try:
                 _rewrite(conn, temporary)
             except BaseException:
-                temporary.unlink(missing_ok=True)
+                remove_leftovers(target)
                 raise
             os.replace(temporary, target)  # still the writer: nobody wrote meanwhile
             _fsync(target.parent)
