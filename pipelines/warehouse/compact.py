@@ -214,7 +214,9 @@ def compact(path: str | Path | None, *, threshold: float = COMPACT_THRESHOLD,
                 remove_leftovers(target)
                 raise
             os.replace(temporary, target)  # still the writer: nobody wrote meanwhile
-            _fsync(target.parent)
+    # Closed at once: a writer may open the new file from the rename on; this connection,
+    # with nothing written since its CHECKPOINT, leaves that writer's WAL (same name) alone.
+    _fsync(target.parent)
     with writer(target, wait=wait, publish=False) as conn:  # the new file's read copy
         published = publish(conn, target)
     return Compacted(target, before, True, target.stat().st_size,

@@ -158,6 +158,35 @@ def test_a_compaction_killed_midway_leaves_the_old_file_whole_and_the_next_one_c
     assert _state(db_path) == expected
 
 
+def test_a_writer_arriving_during_a_compaction_waits_and_writes_the_new_file(
+        db_path: Path) -> None:
+    """The compaction holds the writer's lock from its copy to its rename: a sync arriving
+    meanwhile waits, then commits to the compacted file; nothing it writes is lost."""
+    _fill(db_path)
+    _, _, catalog = _state(db_path)
+    child = _compact_process(db_path)
+    deadline = time.monotonic() + 120
+    while child.poll() is None and time.monotonic() < deadline and not list(
+            db_path.parent.glob(f".{db_path.name}.compact-*")):
+        time.sleep(0.001)
+    assert child.poll() is None  # the rewrite is under way
+    with writer(db_path, wait=120, publish=False) as conn:
+        # Opened after the rename: the temporary file is gone, the name is the new file.
+        assert not list(db_path.parent.glob(f".{db_path.name}.compact-*"))
+        conn.execute("INSERT INTO raw.payloads VALUES (1, 'events', -1, '{\"id\": -1}', "
+                     "TIMESTAMPTZ '2026-11-02 00:00:00+00', 'late-run')")
+    assert child.wait(timeout=120) == 0
+    rows, _, after = _state(db_path)
+    assert rows == KEPT + 1
+    assert after == catalog
+    conn = connect(db_path, create=False, wait=30)
+    try:
+        assert conn.execute("SELECT run_id FROM raw.payloads WHERE entity_id = -1"
+                            ).fetchall() == [("late-run",)]
+    finally:
+        conn.close()
+
+
 @pytest.mark.verify  # make verify: five kills; make test keeps the kill mid-rewrite above
 @pytest.mark.parametrize("delay", [0.0, 0.3, 0.8, 1.5, 3.0])
 def test_a_compaction_killed_at_any_moment_leaves_a_whole_file_under_the_name(
