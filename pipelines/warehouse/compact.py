@@ -12,8 +12,8 @@ least the threshold (or forced), rewrites it:
    views, macros, constraints and comments as they are; the file's storage format kept), then
    each table's rows, every table's row count checked against the original, fsynced;
 2. still holding the file, `os.replace` of the temporary file onto the warehouse's name (one
-   rename: a reader or a writer opening the name gets the old file or the new one, whole), and
-   an fsync of the directory;
+   rename: a reader or a writer opening the name gets the old file or the new one, whole);
+   the old file's connection closed at once, then an fsync of the directory;
 3. then a writer again on the new file, which publishes its read copy.
 
 A compaction killed at any point leaves the old file under the name, intact (before the
