@@ -10,8 +10,12 @@ OWNERS = ["team:data-platform"]
 PUBLISH_GROUP = "publish"
 READ_COPY_KEY = dg.AssetKey(["meta", "read_copy"])
 """The read copy readers open, published at the end of every run that writes (publish.py)."""
+COMPACTION_KEY = dg.AssetKey(["meta", "compaction"])
+"""The warehouse file of a property rewritten when its free space passed the threshold
+(defs/warehouse/upkeep.py)."""
 RECON_KEY = dg.AssetKey(["recon", "results"])
 """The reconciliation's results of a property (recon.runs, recon.results): defs/recon/jobs.py."""
+UPKEEP_GROUP = "upkeep"
 POOL = "duckdb"
 """Every step that writes (or reads) the DuckDB file holds this pool (size 1: dagster.yaml)."""
 

@@ -1,9 +1,17 @@
 """The engine: open the DuckDB warehouse (the writer waits its turn; readers read the
 published copy; a directory is a group, one file a property), migrate it from sql/, its
-views, transactions, staging of frames, the one writing path that publishes on exit, and
-the export. Nothing here knows a hotel, HTTP or Dagster. Tables and columns: docs/warehouse.md.
+views, transactions, staging of frames, the one writing path that publishes on exit, the
+compaction of a file, and the export. Nothing here knows a hotel, HTTP or Dagster. Tables and
+columns: docs/warehouse.md.
 """
 
+from pipelines.warehouse.compact import (
+    COMPACT_THRESHOLD,
+    Compacted,
+    FileSpace,
+    compact,
+    files_to_compact,
+)
 from pipelines.warehouse.connection import (
     DEFAULT_PATH,
     MEMORY_ENV,
@@ -48,6 +56,7 @@ from pipelines.warehouse.writer import writer
 
 __all__ = [
     "BOOL",
+    "COMPACT_THRESHOLD",
     "DATE",
     "DEC",
     "DEFAULT_PATH",
@@ -58,17 +67,21 @@ __all__ = [
     "TS",
     "WAIT_ENV",
     "WAREHOUSE_ENV",
+    "Compacted",
+    "FileSpace",
     "MigrationError",
     "Published",
     "WarehouseError",
     "WarehouseLockedError",
     "WarehouseMissingError",
     "WarehouseSchemaError",
+    "compact",
     "connect",
     "dec",
     "default_path",
     "drop",
     "export_parquet",
+    "files_to_compact",
     "frame_of",
     "insert_frame",
     "is_group",

@@ -1,1 +1,2 @@
-"""Dagster wiring of the engine: the read copy published after the marts."""
+"""Dagster wiring of the engine: the read copy published after the marts; the files' weekly
+compaction."""

@@ -1,10 +1,13 @@
-"""`pmsw warehouse info|publish`: the warehouse file, its read copy and what that copy holds.
+"""`pmsw warehouse info|publish|compact`: the warehouse file, its read copy and what that copy
+holds, and the file's upkeep.
 
     pmsw warehouse info                 # files, sizes, publish time, runs held per property
     pmsw warehouse publish              # publish the read copy now (waits for a writer)
+    pmsw warehouse compact              # rewrite the file when 20 % or more of it is free
 
 What `dlt pipeline info` is for dlt users. `info` reads the read copy only, so it never waits
-for a running sync; `publish` is a writer (docs/operations.md, "Reading while syncing").
+for a running sync; `publish` and `compact` are writers (docs/operations.md, "Reading while
+syncing", "Upkeep of the warehouse files").
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 import click
 
 from pipelines.cli.options import as_json, format_option, wait_option, warehouse_option
+from pipelines.warehouse import COMPACT_THRESHOLD
 
 
 def _bytes(path: Path) -> int | None:
@@ -157,3 +161,35 @@ def publish(warehouse: Path) -> None:
     except WarehouseError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in {done.seconds:.2f} s")
+
+
+@warehouse.command()
+@warehouse_option("DuckDB warehouse file, or a group directory (every member's file)")
+@click.option("--property", "code", default=None, metavar="CODE",
+              help="In a group directory, only this property's file.")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=COMPACT_THRESHOLD,
+              show_default=True,
+              help="Rewrite a file when at least this share of its blocks is free.")
+@click.option("--force", is_flag=True, help="Rewrite whatever the free share.")
+@wait_option()
+def compact(warehouse: Path, code: str | None, threshold: float, force: bool) -> None:
+    """Rewrite the warehouse file when --threshold or more of it is free space (a DuckDB file
+    never shrinks after deletes and rebuilt marts), swap it in atomically and publish its read
+    copy. A writer: waits while another writer holds the file. Weekly in Dagster
+    (`warehouse_upkeep`); docs/operations.md, "Upkeep of the warehouse files"."""
+    from pipelines.warehouse import WarehouseError, files_to_compact
+    from pipelines.warehouse import compact as compact_file
+
+    try:
+        for path in files_to_compact(warehouse, code):
+            done = compact_file(path, threshold=threshold, force=force)
+            free = f"{done.before.free_share:.0%} free ({_size(done.before.free_bytes)})"
+            if done.rewritten:
+                click.echo(f"compacted {path}: {_size(done.before.file_bytes)} -> "
+                           f"{_size(done.after_bytes)}, was {free}, in {done.seconds:.2f} s; "
+                           "read copy published")
+            else:
+                click.echo(f"left {path} as it is: {_size(done.before.file_bytes)}, {free}, "
+                           f"below {threshold:.0%}")
+    except WarehouseError as error:
+        raise click.ClickException(str(error)) from None
