@@ -120,14 +120,15 @@ def test_alerts_as_of_the_last_closed_day_read_nothing_after_it() -> None:
         (LAST + timedelta(days=2), "pickup_spike"), (LAST + timedelta(days=4), "over_capacity")}
 
 
-def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]]) -> dict[int, str]:
+def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]],
+                 settings: AlertSettings | None = None) -> dict[int, str]:
     """days_before -> message of the pace alerts as of S in a hotel of `rooms` sellable rooms,
     pace_rows (days_before, rooms on the books, STLY) of the nights S + days_before."""
     pace = pl.DataFrame([(1, LAST + timedelta(days=k), k, otb, stly) for k, otb, stly
                          in pace_rows], orient="row", schema=[
         "property_id", "stay_date", "days_before", "rooms_otb", "stly_rooms_otb"])
     got = alerts(snapshots(), pace, pl.DataFrame({"property_id": [1], "rooms": [rooms]}),
-                 forecast_settings=ForecastSettings(overbooking_rooms=99))
+                 settings, forecast_settings=ForecastSettings(overbooking_rooms=99))
     return {(row["stay_date"] - LAST).days: row["message"]
             for row in got.filter(pl.col("alert") == "pace_below_stly").to_dicts()}
 
@@ -148,6 +149,17 @@ def test_in_a_small_hotel_five_rooms_behind_are_needed() -> None:
     fired = _pace_alerts(20, [(10, 6, 10), (11, 5, 10)])
 
     assert set(fired) == {11}
+
+
+def test_the_stly_a_pace_alert_needs_scales_with_the_hotel() -> None:
+    """STLY at least min_stly_share of the sellable rooms: with 0.4, at 40 rooms 16. 2 against
+    15 (13 behind, above the 8 = 20 % of the rooms a gap needs) is no alert, 3 against 16
+    is; at 10 rooms 0.4 is 4 rooms, under min_stly_rooms' 5: 0 against 5 (5 behind, -100 %)
+    fires, 0 against 4 does not."""
+    scaled = AlertSettings(min_stly_share=0.4)
+
+    assert set(_pace_alerts(40, [(20, 2, 15), (21, 3, 16)], scaled)) == {21}
+    assert set(_pace_alerts(10, [(20, 0, 4), (21, 0, 5)], scaled)) == {21}
 
 
 def test_each_alert_says_its_reason_in_words() -> None:

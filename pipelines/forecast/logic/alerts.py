@@ -39,6 +39,8 @@ class AlertSettings:
     """pace_below_stly: the books at least this share below STLY..."""
     min_stly_rooms: int = 5
     """...STLY at least this many rooms..."""
+    min_stly_share: float = 0.0
+    """...and at least this share of the sellable rooms (a quiet night far out is no pace)..."""
     min_gap_rooms: int = 5
     """...behind STLY by at least this many rooms..."""
     min_gap_share: float = 0.2
@@ -65,13 +67,15 @@ def _pace_below(pace: pl.LazyFrame, as_of: pl.LazyFrame, rooms: pl.LazyFrame,
     gap = pl.col("stly_rooms_otb") - pl.col("rooms_otb")
     need = pl.max_horizontal(pl.lit(float(s.min_gap_rooms)),
                              pl.col("rooms").fill_null(0) * s.min_gap_share)
+    stly_need = pl.max_horizontal(pl.lit(float(s.min_stly_rooms)),
+                                  pl.col("rooms").fill_null(0) * s.min_stly_share)
     return (
         pace.join(as_of, on="property_id")
         .join(rooms, on="property_id", how="left")
         .filter(pl.col("stay_date") - pl.duration(days=pl.col("days_before"))
                 == pl.col("as_of_date"),
                 pl.col("days_before") <= s.horizon_days,
-                pl.col("stly_rooms_otb") >= s.min_stly_rooms)
+                pl.col("stly_rooms_otb") >= stly_need)
         .with_columns(value=share, gap=gap, need=need)
         .filter(pl.col("value") <= -s.pace_share, pl.col("gap") >= pl.col("need"))
         .select(
