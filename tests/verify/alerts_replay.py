@@ -56,6 +56,7 @@ from pipelines.forecast import (
 
 REPO = Path(__file__).resolve().parents[2]
 KINDS = ("pace_below_stly", "pickup_spike", "over_capacity")
+ALL = "(all kinds)"
 OFF = 0.10
 BUILD = """
 import sys
@@ -119,11 +120,15 @@ def stretches(fired: pl.DataFrame) -> pl.DataFrame:
 
 
 def weekly(fired: pl.DataFrame, weeks: int) -> pl.DataFrame:
-    """code, alert, one figure per week: the alerts (stretches) that week, and the mean of the
-    weeks' alerts and of their nights alerted."""
+    """code, alert (and `(all kinds)`, the hotel's), one figure per week: the alerts
+    (stretches) that week, the mean and most of the weeks' alerts, the mean nights alerted."""
     counts = stretches(fired).group_by("code", "alert", "week").agg(
         alerts=pl.len(), nights=pl.col("nights").sum())
-    grid = (fired.select("code").unique().join(pl.DataFrame({"alert": KINDS}), how="cross")
+    counts = pl.concat([counts, counts.group_by("code", "week").agg(
+        alert=pl.lit(ALL), alerts=pl.col("alerts").sum(), nights=pl.col("nights").sum())
+        .select(counts.columns)])
+    grid = (fired.select("code").unique()
+            .join(pl.DataFrame({"alert": [*KINDS, ALL]}), how="cross")
             .join(pl.DataFrame({"week": list(range(weeks))}, schema={"week": pl.Int32}),
                   how="cross"))
     return (grid.join(counts, on=["code", "alert", "week"], how="left")
