@@ -13,7 +13,7 @@ rule); the forecast and the occupancy on the last sync. The page says so."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from pipelines.reports import Table
@@ -48,7 +48,7 @@ class Morning:
     """stay_date, weekday, then COLUMNS' values (None where the report has no row)."""
     total: tuple[Any, ...]
     looks: dict[date, list[str]]
-    """The nights that need a look: their alerts' messages."""
+    """The nights that need a look: the messages of the alerts (stretches) they are in."""
     reports: dict[str, Table]
     as_of: str
 
@@ -82,9 +82,11 @@ def morning(reader: Reader, first: date, last: date) -> Morning:
         nights.append((day, f"{day:%a}", *(found[page].get(day) for page, _, _ in COLUMNS)))
     total = ("total", "", *(_total(reports[name], column) for _, name, column in COLUMNS))
     looks: dict[date, list[str]] = {}
-    at = list(reports["alerts"].columns).index("message")
-    for row in reports["alerts"].rows:
-        looks.setdefault(row[0], []).append(str(row[at]))
+    alert_columns = list(reports["alerts"].columns)
+    at, until = alert_columns.index("message"), alert_columns.index("last_night")
+    for row in reports["alerts"].rows:  # an alert is a stretch: each of its nights needs a look
+        for k in range((row[until] - row[0]).days + 1):
+            looks.setdefault(row[0] + timedelta(days=k), []).append(str(row[at]))
     as_of = (f"{reader.as_of()}; pace, pickup and alerts as of "
              f"{reports['pace'].as_of}; forecast and ADR on the books as of the last sync")
     return Morning(first, last, ("stay_date", "weekday", *(c for c, _, _ in COLUMNS)),

@@ -24,6 +24,7 @@ from pipelines.forecast.logic.methods import (
     forecast_daily,
     scored_forecasts,
 )
+from pipelines.forecast.logic.stretches import alert_stretches, stretch
 
 if TYPE_CHECKING:
     from pipelines.forecast.budget_import import import_budget
@@ -52,6 +53,6 @@ __getattr__ = lazy_names(__name__, {
 
 __all__ = ["EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "HORIZONS", "AlertSettings", "BudgetError",
            "CalendarError", "Event", "Fixed", "ForecastSettings", "FromEaster", "NthWeekday",
-           "Place", "accuracy", "alerts", "backtest", "calendar_nights", "events_file",
-           "forecast_daily", "import_budget", "load_events", "nth_weekday", "property_calendars",
-           "scored_forecasts"]
+           "Place", "accuracy", "alert_stretches", "alerts", "backtest", "calendar_nights",
+           "events_file", "forecast_daily", "import_budget", "load_events", "nth_weekday",
+           "property_calendars", "scored_forecasts", "stretch"]

@@ -163,9 +163,12 @@ _ACCURACY = at(
 _ALERTS = at(
     "mart.alerts' as-of date: the last closed business date",
     Metric("value", "an alert's measure, read with `alert`: pace_below_stly the change of "
-           "rooms_otb against stly_rooms_otb as a fraction, pickup_spike the z-score of the "
-           "day's pickup, over_capacity the rooms on the books"),
+           "rooms_otb against stly_rooms_otb as a fraction (a stretch: of its nights' sums), "
+           "pickup_spike the z-score of the day's pickup, over_capacity the rooms on the books "
+           "(a stretch: of its night furthest past the threshold)"),
     Metric("threshold", "the alert's threshold, in the unit of its value"),
+    Metric("alert_nights", "the nights of an alert: a stretch of consecutive nights of one "
+           "kind, last_night - first_night + 1 (docs/alerts.md)"),
 )
 AHEAD: tuple[Metric, ...] = (*_BOOKS, *_PICKUP, *_LAST_YEAR, *_FORECAST, *_BUDGET, *_MADE,
                              *_EXPECTED, *_ACCURACY, *_ALERTS)

@@ -123,8 +123,10 @@ Nights to look at, as of the last closed business date: pace a fifth or more bel
 year, pickup spikes (z-score over the last 8 weeks), on the books above capacity plus
 overbooking (default: the next 90 nights).
 
-Each alert stands beside stly_is_rebuilt (its STLY rebuilt from the reservations' history)
-and last year's actual (ly_actual_rooms_sold, ly_actual_room_revenue_net); docs/alerts.md.
+One row per alert: a stretch of consecutive nights of one kind (first_night, last_night,
+alert_nights), its reason in words, its books and STLY (rooms_otb, stly_rooms_otb), beside
+stly_is_rebuilt (its STLY rebuilt from the reservations' history) and last year's actual
+(ly_actual_rooms_sold, ly_actual_room_revenue_net); docs/alerts.md.
 Examples:
   pmsw report alerts --property ROMA01
   pmsw report alerts --property ROMA01 --format csv"""),

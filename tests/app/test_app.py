@@ -140,7 +140,10 @@ def test_the_morning_page_is_the_reports_night_by_night(app_url: str, warehouse:
     assert_rows(nights, report(warehouse, "occupancy", *dates),
                 {"stay_date": "stay_date", "adr_otb_net": "adr_net"})
     alerts = report(warehouse, "alerts", *dates)
-    assert nights.marked == {row["stay_date"] for row in alerts["rows"]}
+    # an alert is a stretch of nights: each of them is marked
+    assert nights.marked == {
+        str(date.fromisoformat(row["first_night"]) + timedelta(days=k))
+        for row in alerts["rows"] for k in range(row["alert_nights"])}
     assert_rows(shown["alerts"], alerts)
     months = report(warehouse, "forecast-months", "--property", CODE)
     assert_rows(shown["months"], months)

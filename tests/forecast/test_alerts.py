@@ -5,10 +5,11 @@ books at h days before are round(c(D) x (20 - h)), c(D) = 0.8, 1.0 or 1.2 by D's
 mod 3, so a week's pickup at the same days before is 5.6 to 8.4 rooms. On S two nights move:
 S + 2 gains 10 rooms (a spike) and S + 4 stands at 41 rooms (above the 40 the hotel sells with
 the 3 to 5 rooms its weekday picks up from 4 days out still to come, and a spike too). Pace,
-by hand, as of S, in a hotel of 40 sellable rooms: S + 5 has 2 rooms against
-10 a year earlier (-80 %, 8 rooms behind: 20 % of the rooms), S + 6 has 9 against 10 (-10 %),
-S + 7 has 0 against 3 (too quiet to count), S + 8 has 2 against 9 (-77.8 %, but 7 rooms
-behind: 17.5 % of the rooms, under the 20 % = 8 rooms a pace alert needs)."""
+by hand, as of S, in a hotel of 40 sellable rooms: S + 5 has 8 rooms against
+16 a year earlier (-50 %, 8 rooms behind: 20 % of the rooms; STLY 16 = 40 % of the rooms), S + 6
+has 9 against 10 (-10 %), S + 7 has 0 against 15 (-100 %, but STLY under the 40 % = 16 rooms
+a pace alert needs: too quiet to count), S + 8 has 9 against 16 (-43.8 %, but 7 rooms behind:
+17.5 % of the rooms, under the 20 % = 8 rooms a pace alert needs)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def snapshots() -> pl.DataFrame:
 
 PACE = pl.DataFrame({
     "property_id": [1, 1, 1, 1], "stay_date": [LAST + timedelta(days=d) for d in (5, 6, 7, 8)],
-    "days_before": [5, 6, 7, 8], "rooms_otb": [2, 9, 0, 2], "stly_rooms_otb": [10, 10, 3, 9]})
+    "days_before": [5, 6, 7, 8], "rooms_otb": [8, 9, 0, 9], "stly_rooms_otb": [16, 10, 15, 16]})
 
 
 def _z(stay: date) -> float:
@@ -86,7 +87,7 @@ def test_each_kind_of_alert() -> None:
     spike, full, slow = (LAST + timedelta(days=d) for d in (2, 4, 5))
     assert set(found) == {(spike, "pickup_spike"), (full, "pickup_spike"),
                           (full, "over_capacity"), (slow, "pace_below_stly")}
-    assert found[(slow, "pace_below_stly")]["value"] == pytest.approx(-0.8)
+    assert found[(slow, "pace_below_stly")]["value"] == pytest.approx(-0.5)
     assert found[(full, "over_capacity")]["value"] == 41
     assert _heading(full) > 41
     assert found[(full, "over_capacity")]["threshold"] == 40
@@ -120,14 +121,15 @@ def test_alerts_as_of_the_last_closed_day_read_nothing_after_it() -> None:
         (LAST + timedelta(days=2), "pickup_spike"), (LAST + timedelta(days=4), "over_capacity")}
 
 
-def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]]) -> dict[int, str]:
+def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]],
+                 settings: AlertSettings | None = None) -> dict[int, str]:
     """days_before -> message of the pace alerts as of S in a hotel of `rooms` sellable rooms,
     pace_rows (days_before, rooms on the books, STLY) of the nights S + days_before."""
     pace = pl.DataFrame([(1, LAST + timedelta(days=k), k, otb, stly) for k, otb, stly
                          in pace_rows], orient="row", schema=[
         "property_id", "stay_date", "days_before", "rooms_otb", "stly_rooms_otb"])
     got = alerts(snapshots(), pace, pl.DataFrame({"property_id": [1], "rooms": [rooms]}),
-                 forecast_settings=ForecastSettings(overbooking_rooms=99))
+                 settings, forecast_settings=ForecastSettings(overbooking_rooms=99))
     return {(row["stay_date"] - LAST).days: row["message"]
             for row in got.filter(pl.col("alert") == "pace_below_stly").to_dicts()}
 
@@ -135,9 +137,9 @@ def _pace_alerts(rooms: int, pace_rows: list[tuple[int, int, int]]) -> dict[int,
 def test_a_few_rooms_behind_far_out_is_no_pace_alert() -> None:
     """Issue 49: at Rome (78 sellable rooms) 73 days out, 2 rooms on the books against 11 a
     year earlier (-81.8 %) fired; 9 rooms behind is 11.5 % of the rooms, under the 20 %
-    (15.6 rooms) a pace alert needs, and so is 0 against 15 (19.2 %). 0 against 16 (16
-    behind, 20.5 %) fires."""
-    fired = _pace_alerts(78, [(73, 2, 11), (74, 0, 15), (75, 0, 16)])
+    (15.6 rooms) a pace alert needs (and STLY 11 is under the 40 % = 31.2 rooms), and so is
+    17 against 32 (15 behind, 19.2 %). 16 against 32 (16 behind, 20.5 %) fires."""
+    fired = _pace_alerts(78, [(73, 2, 11), (74, 17, 32), (75, 16, 32)])
 
     assert set(fired) == {75}
 
@@ -150,6 +152,16 @@ def test_in_a_small_hotel_five_rooms_behind_are_needed() -> None:
     assert set(fired) == {11}
 
 
+def test_the_stly_a_pace_alert_needs_scales_with_the_hotel() -> None:
+    """STLY at least min_stly_share of the sellable rooms: 0.4 by default, at 40 rooms 16. 2
+    against 15 (13 behind, above the 8 = 20 % of the rooms a gap needs) is no alert (with no
+    share it is), 3 against 16 is; at 10 rooms 0.4 is 4 rooms, under min_stly_rooms' 5: 0
+    against 5 (5 behind, -100 %) fires, 0 against 4 does not."""
+    assert set(_pace_alerts(40, [(20, 2, 15), (21, 3, 16)])) == {21}
+    assert set(_pace_alerts(40, [(20, 2, 15)], AlertSettings(min_stly_share=0.0))) == {20}
+    assert set(_pace_alerts(10, [(20, 0, 4), (21, 0, 5)])) == {21}
+
+
 def test_each_alert_says_its_reason_in_words() -> None:
     got = alerts(snapshots(), PACE, CAPACITY,
                  forecast_settings=ForecastSettings(overbooking_rooms=0))
@@ -157,8 +169,8 @@ def test_each_alert_says_its_reason_in_words() -> None:
     spike, full, slow = (LAST + timedelta(days=d) for d in (2, 4, 5))
 
     assert said[(slow, "pace_below_stly")] == (
-        "behind last year: 2 rooms on the books 5 days before, 10 at the same time last year, "
-        "8 rooms (80.0%) behind, 20.0% of the 40 rooms; alerts from 20.0% and 8 rooms behind")
+        "behind last year: 8 rooms on the books 5 days before, 16 at the same time last year, "
+        "8 rooms (50.0%) behind, 20.0% of the 40 rooms; alerts from 20.0% and 8 rooms behind")
     heading = _heading(full)
     assert said[(full, "over_capacity")] == (
         f"heading over capacity: 41 rooms on the books 4 days before and "

@@ -137,8 +137,11 @@ def test_alerts_flag_rebuilt_stly_and_show_last_years_actual(hotel: Path) -> Non
     assert "STLY rebuilt" in out["report"]
     assert "on 1 of 1 alerts" in out["report"]
     [row] = out["rows"]
-    assert (row["stay_date"], row["alert"], row["value"], row["stly_is_rebuilt"],
-            row["ly_actual_rooms_sold"]) == ("2026-03-20", "pace_below_stly", -0.3333, True, 10)
+    # one alert of one night (a stretch of 1): its books and STLY from mart.pace at 5 days before
+    assert (row["first_night"], row["last_night"], row["alert_nights"], row["alert"],
+            row["value"], row["rooms_otb"], row["stly_rooms_otb"], row["stly_is_rebuilt"],
+            row["ly_actual_rooms_sold"]) == ("2026-03-20", "2026-03-20", 1, "pace_below_stly",
+                                             -0.3333, 6, 9, True, 10)
     assert Decimal(str(row["ly_actual_room_revenue_net"])) == Decimal("950")
 
 

@@ -105,7 +105,7 @@ def test_christmas_is_forecast_by_last_christmas(warehouse: Path) -> None:
             pl.col("stay_date").is_in([EVE, DAY]), pl.col("alert") == "pace_below_stly")
 
     # by the share of STLY alone, the calendar is what keeps Christmas Day quiet...
-    share_only = AlertSettings(min_gap_rooms=0, min_gap_share=0.0)
+    share_only = AlertSettings(min_gap_rooms=0, min_gap_share=0.0, min_stly_share=0.0)
     assert christmas_alerts(pace_of(otb, occupancy), share_only).filter(
         pl.col("stay_date") == DAY).height == 1
     assert christmas_alerts(pace, share_only).filter(pl.col("stay_date") == DAY).is_empty()

@@ -25,6 +25,7 @@ from pipelines.defs.keys import (
 from pipelines.defs.keys import OWNERS, POOL, READ_COPY_KEY, stream_key
 from pipelines.defs.partitions import ONE_RUN, PROPERTIES, codes_of_run, one_run_accepted
 from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
+from pipelines.forecast import alert_stretches
 from pipelines.ingest.store import property_row
 from pipelines.marts import MARTS, MartSettings, Replaced, built_marts
 from pipelines.properties import DEFAULT_CODE
@@ -212,8 +213,15 @@ def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.A
         metadata={"violations": count, "examples": ", ".join(examples) or "none"})
 
 
+NIGHTS_SCHEMA = {"property_id": pl.Int64, "as_of_date": pl.Date, "stay_date": pl.Date,
+                 "alert": pl.String, "value": pl.Float64, "threshold": pl.Float64,
+                 "message": pl.String, "rooms_otb": pl.Int64, "stly_rooms_otb": pl.Int64}
+"""mart.alerts' nights as `alert_stretches` reads them (no books needed to count them)."""
+
+
 @dg.asset_check(asset=mart_key("alerts"), name="no_alerts", blocking=False, pool=POOL,
-                description="Warns (never blocks) when mart.alerts holds a night to look at: "
+                description="Warns (never blocks) when mart.alerts holds a night to look at, "
+                            "counting alerts (stretches of nights, docs/alerts.md): "
                             "pace well below last year, a pickup spike, on the books above "
                             "capacity plus overbooking (`pmsw report alerts`).")
 def no_alerts(context: dg.AssetCheckExecutionContext,
@@ -226,8 +234,12 @@ def no_alerts(context: dg.AssetCheckExecutionContext,
                 for code in ([member] if member else codes)} if codes else {}
         pids.update(mine)
         where = f"WHERE property_id IN ({', '.join('?' * len(mine))})" if mine else ""
-        rows += conn.execute(f"SELECT property_id, alert, count(*) FROM mart.alerts {where} "
-                             "GROUP BY ALL ORDER BY ALL", list(mine)).fetchall()
+        nights = pl.DataFrame(conn.execute(
+            "SELECT property_id, as_of_date, stay_date, alert, value, threshold, message, NULL, "
+            f"NULL FROM mart.alerts {where}", list(mine)).fetchall(), orient="row",
+            schema=NIGHTS_SCHEMA)
+        rows += (alert_stretches(nights).group_by("property_id", "alert").len()
+                 .sort("property_id", "alert").rows())  # an alert is a stretch of nights
     counts: dict[str, int] = {}
     said: dict[int, list[str]] = {}
     for pid, alert, n in rows:

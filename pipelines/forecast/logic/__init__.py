@@ -14,6 +14,7 @@ from pipelines.forecast.logic.methods import (
     forecast_daily,
     scored_forecasts,
 )
+from pipelines.forecast.logic.stretches import alert_stretches, stretch
 
 __all__ = [
     "HORIZONS",
@@ -22,10 +23,12 @@ __all__ = [
     "BudgetError",
     "ForecastSettings",
     "accuracy",
+    "alert_stretches",
     "alerts",
     "backtest",
     "forecast_daily",
     "kept_nights",
     "scored_forecasts",
+    "stretch",
     "with_departments",
 ]

@@ -3,7 +3,8 @@
 Pure polars over mart.otb_snapshots and mart.pace. Three kinds, each for the nights
 S .. S + horizon_days (S the property's last snapshot date):
 - pace_below_stly: rooms on the books at least `pace_share` below the same time last year
-  (STLY at least `min_stly_rooms`, so a quiet night is no alert), and behind it by at least
+  (STLY at least `min_stly_rooms` and `min_stly_share` of the sellable rooms, so a quiet
+  night is no alert), and behind it by at least
   `min_gap_rooms` rooms and `min_gap_share` of the hotel's sellable rooms: a gap of a few
   rooms far out is a night's own luck, not a pace to act on;
 - pickup_spike: the rooms picked up over the last 7 days, as a z-score against the 7-day
@@ -39,6 +40,10 @@ class AlertSettings:
     """pace_below_stly: the books at least this share below STLY..."""
     min_stly_rooms: int = 5
     """...STLY at least this many rooms..."""
+    min_stly_share: float = 0.4
+    """...and at least this share of the sellable rooms: a night last year's books held few
+    of the rooms of at that point is no pace to act on (docs/alerts.md; tuned on seeds 13
+    and 14: 0.3 changed next to nothing, 0.5 left Rome 0.8 alerts a week)..."""
     min_gap_rooms: int = 5
     """...behind STLY by at least this many rooms..."""
     min_gap_share: float = 0.2
@@ -65,13 +70,15 @@ def _pace_below(pace: pl.LazyFrame, as_of: pl.LazyFrame, rooms: pl.LazyFrame,
     gap = pl.col("stly_rooms_otb") - pl.col("rooms_otb")
     need = pl.max_horizontal(pl.lit(float(s.min_gap_rooms)),
                              pl.col("rooms").fill_null(0) * s.min_gap_share)
+    stly_need = pl.max_horizontal(pl.lit(float(s.min_stly_rooms)),
+                                  pl.col("rooms").fill_null(0) * s.min_stly_share)
     return (
         pace.join(as_of, on="property_id")
         .join(rooms, on="property_id", how="left")
         .filter(pl.col("stay_date") - pl.duration(days=pl.col("days_before"))
                 == pl.col("as_of_date"),
                 pl.col("days_before") <= s.horizon_days,
-                pl.col("stly_rooms_otb") >= s.min_stly_rooms)
+                pl.col("stly_rooms_otb") >= stly_need)
         .with_columns(value=share, gap=gap, need=need)
         .filter(pl.col("value") <= -s.pace_share, pl.col("gap") >= pl.col("need"))
         .select(
