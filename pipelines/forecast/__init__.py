@@ -26,7 +26,7 @@ from pipelines.forecast.logic.methods import (
 )
 
 if TYPE_CHECKING:
-    from pipelines.forecast.budget_import import import_budget
+    from pipelines.forecast.budget_import import import_budget, import_budget_group
     from pipelines.forecast.calendar import (
         EVENTS_FILE_ENV,
         EVENTS_FILE_NAME,
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 __getattr__ = lazy_names(__name__, {
     "import_budget": "budget_import",
+    "import_budget_group": "budget_import",
     **dict.fromkeys(("EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "CalendarError", "Event", "Fixed",
                      "FromEaster", "NthWeekday", "Place", "calendar_nights", "events_file",
                      "load_events", "nth_weekday", "property_calendars"), "calendar"),
@@ -53,5 +54,5 @@ __getattr__ = lazy_names(__name__, {
 __all__ = ["EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "HORIZONS", "AlertSettings", "BudgetError",
            "CalendarError", "Event", "Fixed", "ForecastSettings", "FromEaster", "NthWeekday",
            "Place", "accuracy", "alerts", "backtest", "calendar_nights", "events_file",
-           "forecast_daily", "import_budget", "load_events", "nth_weekday", "property_calendars",
-           "scored_forecasts"]
+           "forecast_daily", "import_budget", "import_budget_group", "load_events",
+           "nth_weekday", "property_calendars", "scored_forecasts"]
