@@ -22,9 +22,10 @@ DEFAULT_PORT = 8765
               help=f"Address to listen on; other than loopback it needs {TOKEN_ENV}.")
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT,
               show_default=True, help="Port to listen on.")
-@click.option("--warehouse", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--warehouse", type=click.Path(path_type=Path),
               envvar=WAREHOUSE_ENV, default=DEFAULT_PATH, show_default=True,
-              help=f"DuckDB warehouse file; the app reads its read copy (env {WAREHOUSE_ENV})")
+              help="DuckDB warehouse file, or a group directory (one file a property); the "
+                   f"app reads its read copy, a group's every member's (env {WAREHOUSE_ENV})")
 def app(host: str, port: int, warehouse: Path) -> None:
     """The revenue manager's morning page and the controller's desk in a browser.
 

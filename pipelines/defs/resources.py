@@ -29,6 +29,7 @@ from pipelines.warehouse import (
     WarehouseError,
     connect,
     is_group,
+    member_files,
     member_path,
     resolve,
     thread_cursor,
@@ -140,10 +141,8 @@ class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
             with self.connect() as conn:
                 yield None, conn
             return
-        base = resolve(self.path)
         if codes is None:
-            codes = sorted(p.name.removesuffix(".duckdb") for p in base.glob("*.duckdb")
-                           if not p.name.endswith(".read.duckdb"))
+            codes = list(member_files(self.path))
         for code in codes:
             with self.connect(code) as conn:
                 yield code, conn

@@ -27,7 +27,7 @@ from pipelines.forecast.logic.methods import (
 from pipelines.forecast.logic.stretches import alert_stretches, stretch
 
 if TYPE_CHECKING:
-    from pipelines.forecast.budget_import import import_budget
+    from pipelines.forecast.budget_import import import_budget, import_budget_group
     from pipelines.forecast.calendar import (
         EVENTS_FILE_ENV,
         EVENTS_FILE_NAME,
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 __getattr__ = lazy_names(__name__, {
     "import_budget": "budget_import",
+    "import_budget_group": "budget_import",
     **dict.fromkeys(("EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "CalendarError", "Event", "Fixed",
                      "FromEaster", "NthWeekday", "Place", "calendar_nights", "events_file",
                      "load_events", "nth_weekday", "property_calendars"), "calendar"),
@@ -54,5 +55,5 @@ __getattr__ = lazy_names(__name__, {
 __all__ = ["EVENTS_FILE_ENV", "EVENTS_FILE_NAME", "HORIZONS", "AlertSettings", "BudgetError",
            "CalendarError", "Event", "Fixed", "ForecastSettings", "FromEaster", "NthWeekday",
            "Place", "accuracy", "alert_stretches", "alerts", "backtest", "calendar_nights",
-           "events_file", "forecast_daily", "import_budget", "load_events", "nth_weekday",
-           "property_calendars", "scored_forecasts", "stretch"]
+           "events_file", "forecast_daily", "import_budget", "import_budget_group",
+           "load_events", "nth_weekday", "property_calendars", "scored_forecasts", "stretch"]

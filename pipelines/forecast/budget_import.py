@@ -1,6 +1,11 @@
 """`pmsw budget import`: read a budget file (CSV or XLSX, its first sheet), check it
 (pipelines.forecast.logic.budget) and replace the budget of the property-months it holds in
-mart.budget_monthly, all or nothing."""
+mart.budget_monthly, all or nothing.
+
+On a group directory (one file a property, docs/scaling.md) `import_budget_group` checks the
+whole file against the group's properties (every member's read copy) before it writes
+anything, then writes each property's rows into that property's own file through `writer()`,
+which publishes that member's read copy only: all or nothing per property."""
 
 from __future__ import annotations
 
@@ -24,7 +29,13 @@ from pipelines.forecast.logic.budget import (
     known_properties,
     property_months,
 )
-from pipelines.warehouse import insert_frame, transaction
+from pipelines.warehouse import (
+    insert_frame,
+    open_read_copy,
+    property_file,
+    transaction,
+    writer,
+)
 
 
 def read_table(path: Path) -> tuple[list[str], list[list[str]]]:
@@ -149,13 +160,43 @@ def check_file(conn: duckdb.DuckDBPyConnection, path: Path) -> pl.DataFrame:
     return budget_rows(path.name, header, rows, known_properties(codes, segments))
 
 
-def import_budget(conn: duckdb.DuckDBPyConnection, path: Path) -> pl.DataFrame:
-    """Check the file, then replace the property-months it holds; return the rows written."""
-    rows = check_file(conn, path).with_columns(
-        source_file=pl.lit(path.name), imported_at=pl.lit(datetime.now(UTC)))
+def _stamped(rows: pl.DataFrame, path: Path) -> pl.DataFrame:
+    return rows.with_columns(source_file=pl.lit(path.name),
+                             imported_at=pl.lit(datetime.now(UTC)))
+
+
+def _replace(conn: duckdb.DuckDBPyConnection, rows: pl.DataFrame) -> None:
+    """Replace the property-months `rows` hold with them, in one transaction."""
     with transaction(conn):
         for pid, month in property_months(rows):
             conn.execute("DELETE FROM mart.budget_monthly WHERE property_id = ? AND month = ?",
                          [pid, month])
         insert_frame(conn, "mart.budget_monthly", rows)
+
+
+def import_budget(conn: duckdb.DuckDBPyConnection, path: Path) -> pl.DataFrame:
+    """Check the file, then replace the property-months it holds; return the rows written."""
+    rows = _stamped(check_file(conn, path), path)
+    _replace(conn, rows)
+    return rows
+
+
+def import_budget_group(group: Path, path: Path, *, wait: float | None = None
+                        ) -> pl.DataFrame:
+    """The group layout (module doc): the file checked whole against the group's read
+    copies, then each property's rows replaced in its own file (its read copy published);
+    return the rows written. A property of the file without a file in the group is refused
+    in one line before anything is written."""
+    reader = open_read_copy(group)
+    try:
+        rows = _stamped(check_file(reader, path), path)
+        codes = {int(pid): str(code) for pid, code in
+                 reader.execute("SELECT property_id, code FROM core.property").fetchall()}
+    finally:
+        reader.close()
+    files = {pid: property_file(group, codes[pid])
+             for pid in sorted(set(rows["property_id"].to_list()))}
+    for pid, member in files.items():
+        with writer(member, wait=wait) as conn:
+            _replace(conn, rows.filter(pl.col("property_id") == pid))
     return rows

@@ -5,9 +5,11 @@
 
 The same run as the Dagster job `reconcile` (pipelines.recon), on the warehouse
 (`--warehouse`). `--property` is the PMS property code (default: the warehouse's only
-property). A dry run reads the warehouse only; `--apply` posts through the API of that
-property (pipelines.properties). Exit status 1 when the run could not be made or a charge
-`failed` (then one line on stderr says why: the error codes and the first reason).
+property; on a group directory it is required and names the member file DIR/<CODE>.duckdb
+the run reads, writes and publishes). A dry run reads the warehouse only; `--apply` posts
+through the API of that property (pipelines.properties). Exit status 1 when the run could
+not be made or a charge `failed` (then one line on stderr says why: the error codes and the
+first reason).
 """
 
 from __future__ import annotations
@@ -76,8 +78,9 @@ def failure_line(report: ReconReport) -> str:
 @click.option("--apply", "apply_", is_flag=True,
               help="Post the missing charges (default: dry run, nothing posted).")
 @click.option("--property", "code", metavar="CODE", default=None,
-              help="PMS property code (default: the warehouse's only property).")
-@warehouse_option("DuckDB warehouse file (must exist)")
+              help="PMS property code (default: the warehouse's only property; required on a "
+                   "group directory).")
+@warehouse_option("DuckDB warehouse file (must exist), or a group directory")
 @wait_option()
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Rules YAML merged over the shipped defaults.")
@@ -113,7 +116,7 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
     from pipelines.properties import PropertyConfigError, find_property, load_properties
     from pipelines.recon import Mode, ReconInputError, run_reconciliation
     from pipelines.recon.logic import RulesConfigError, load_rules
-    from pipelines.warehouse import WarehouseError
+    from pipelines.warehouse import WarehouseError, property_file
 
     if one_date is not None and (first is not None or last is not None):
         raise click.UsageError("give --date, or --from and --to, not both")
@@ -126,6 +129,7 @@ def reconcile(ctx: click.Context, one_date: date | None, first: date | None,
     if backlog and fmt == "json":
         raise click.UsageError("--backlog prints a progress bar and a summary: no --format json")
     try:
+        warehouse = property_file(warehouse, code)  # a group: the property's own file
         rules = load_rules(rules_file)
         endpoint = (find_property(load_properties(), code).endpoint() if mode is Mode.APPLY
                     else None)
@@ -237,8 +241,9 @@ def _close(warehouse: Path, rules: object, endpoint: object,
 @click.option("--by", "resolved_by", default=None,
               help="Who resolves it (default: the login name).")
 @click.option("--property", "code", default=None,
-              help="Property code, when an item id is shared by several properties.")
-@warehouse_option("DuckDB warehouse file (must exist)")
+              help="Property code, when an item id is shared by several properties (required on "
+                   "a group directory).")
+@warehouse_option("DuckDB warehouse file (must exist), or a group directory")
 def resolve(item: str, state: str, note: str, resolved_by: str | None, code: str | None,
             warehouse: Path) -> None:
     """Record the resolution of a worklist ITEM (append-only: who, when, note).

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipelines.recon.logic import RESOLUTION_STATES
 from pipelines.recon.store import ReconInputError, add_resolution, find_item
-from pipelines.warehouse import writer
+from pipelines.warehouse import WarehouseError, is_group, property_file, writer
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,11 @@ def resolve_item(warehouse: str | Path, item: str, state: str, *, resolved_by: s
     refused with ReconInputError, writing nothing, on an unknown state, property or item."""
     if state not in RESOLUTION_STATES:
         raise ReconInputError(f"unknown state {state!r}: one of {', '.join(RESOLUTION_STATES)}")
+    if is_group(warehouse):  # the group layout: the property's own file
+        try:
+            warehouse = property_file(warehouse, property_code)
+        except WarehouseError as error:
+            raise ReconInputError(str(error)) from None
     if not Path(warehouse).is_file():
         raise ReconInputError(f"no warehouse at {warehouse}: sync and reconcile first")
     with writer(warehouse, wait=wait) as conn:

@@ -30,7 +30,14 @@ from pipelines.warehouse.connection import (
 )
 from pipelines.warehouse.export import export_parquet
 from pipelines.warehouse.frames import query_frame
-from pipelines.warehouse.group import is_group, member_copies, member_path, open_group
+from pipelines.warehouse.group import (
+    is_group,
+    member_copies,
+    member_files,
+    member_path,
+    open_group,
+    property_file,
+)
 from pipelines.warehouse.migrate import MigrationError, migrate
 from pipelines.warehouse.publish import Published, publish
 from pipelines.warehouse.reading import open_read_copy
@@ -86,11 +93,13 @@ __all__ = [
     "insert_frame",
     "is_group",
     "member_copies",
+    "member_files",
     "member_path",
     "migrate",
     "open_group",
     "open_read_copy",
     "out_of_memory",
+    "property_file",
     "publish",
     "query_frame",
     "read_copy_path",

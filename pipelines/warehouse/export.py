@@ -8,7 +8,10 @@ DuckDB's `COPY ... (FORMAT parquet, PARTITION_BY (property_id))`), each of schem
 `DIR/recon/t/...`; one without a property_id column (mart.departments) is one file
 `DIR/t/data_0.parquet`. Each is written to a temporary folder beside its target and swapped
 in, so a reader never sees one half written (they are swapped one after another, not all at
-once).
+once). A partitioned one is swapped in property by property, and only the partitions of the
+properties the warehouse holds (core.property) are replaced or removed: a group's member
+(docs/scaling.md, "A group: one file per property") exporting after its publish replaces its
+own property's partitions and leaves the other members'.
 """
 
 from __future__ import annotations
@@ -61,10 +64,35 @@ def folder_of(target: Path, schema: str, name: str) -> Path:
     return target / name if schema == "mart" else target / schema / name
 
 
+def _swap(new: Path | None, final: Path) -> None:
+    """Put the folder `new` where `final` is (removing what was there); None: remove it."""
+    if final.exists():
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
+        os.replace(final, old)
+        if new is not None:
+            os.replace(new, final)
+        shutil.rmtree(old, ignore_errors=True)
+    elif new is not None:
+        os.replace(new, final)
+
+
+def _swap_partitions(temporary: Path, final: Path, held: list[int]) -> None:
+    """The partitions written in `temporary` and those of the properties `held` swapped into
+    `final` one by one (a held property without rows: its partition removed); the others
+    left as they are."""
+    final.mkdir(exist_ok=True)
+    written = {p.name for p in temporary.iterdir() if p.is_dir()}
+    for folder in sorted(written | {f"{PARTITION}={pid}" for pid in held}):
+        _swap(temporary / folder if folder in written else None, final / folder)
+    shutil.rmtree(temporary, ignore_errors=True)
+
+
 def export_relations(conn: duckdb.DuckDBPyConnection, target: Path) -> list[Exported]:
     """Write every table and view of SCHEMAS of `conn` (a read copy connection) under
     `target`."""
     done: list[Exported] = []
+    held = [int(r[0]) for r in
+            conn.execute("SELECT property_id FROM core.property ORDER BY 1").fetchall()]
     for schema, name, partitioned in relations(conn):
         final = folder_of(target, schema, name)
         final.parent.mkdir(parents=True, exist_ok=True)
@@ -80,13 +108,10 @@ def export_relations(conn: duckdb.DuckDBPyConnection, target: Path) -> list[Expo
             out = temporary if partitioned else temporary / "data_0.parquet"
             conn.execute(f"COPY (SELECT * FROM {relation} ORDER BY ALL) "
                          f"TO '{_quoted(out)}' ({options})")
-        if final.exists():
-            old = final.with_name(f".{name}.old-{os.getpid()}")
-            os.replace(final, old)
-            os.replace(temporary, final)
-            shutil.rmtree(old, ignore_errors=True)
+        if partitioned:
+            _swap_partitions(temporary, final, held)
         else:
-            os.replace(temporary, final)
+            _swap(temporary, final)
         done.append(Exported(f"{schema}.{name}", final, rows, partitioned))
     return done
 

@@ -52,6 +52,35 @@ def member_path(group: str | Path | None, code: str) -> Path:
     return resolve(group) / f"{code}.duckdb"
 
 
+def member_files(group: str | Path | None) -> dict[str, Path]:
+    """The warehouse files of the group's members, by property code (sorted)."""
+    folder = resolve(group)
+    return {path.name[:-len(".duckdb")]: path for path in sorted(folder.glob("*.duckdb"))
+            if not path.name.endswith(READ_COPY_SUFFIX)}
+
+
+def property_file(warehouse: str | Path | None, code: str | None) -> Path:
+    """The file a writer for property `code` opens: the warehouse itself when it is a file;
+    in the group layout the member DIR/<CODE>.duckdb (the code matched without regard to
+    case), which must exist. One-line errors: a group and no property named (--property), a
+    property without a file in the group."""
+    target = resolve(warehouse)
+    if not target.is_dir():
+        return target
+    if code is None:
+        raise WarehouseError(f"the warehouse {target} is a group (one file a property): "
+                             "name the property with --property")
+    members = member_files(target)
+    found = [path for name, path in members.items() if name.lower() == code.lower()]
+    if not found:
+        member_path(target, code)  # a code that cannot name a file: said so
+        raise WarehouseMissingError(
+            f"property {code} has no file in the group {target} (members: "
+            f"{', '.join(members) or 'none'}): sync it first, "
+            f"`pmsw sync --property {code} --warehouse {target}`")
+    return found[0]
+
+
 def member_copies(group: str | Path | None) -> dict[str, Path]:
     """The read copies of the group's members that have one, by property code (sorted)."""
     folder = resolve(group)

@@ -12,9 +12,11 @@ import subprocess
 import sys
 import time
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 import pytest
 
 from pipelines.defs.resources import WarehouseResource
@@ -164,3 +166,44 @@ def test_a_member_killed_mid_write_leaves_nothing_visible(tmp_path: Path) -> Non
                                               ("GRP002", date(2026, 3, 2))]
     finally:
         after.close()
+
+
+def test_the_budget_asset_on_a_group_writes_each_property_its_own_file(tmp_path: Path) -> None:
+    """Dagster's `mart/budget_monthly` with the warehouse resource on a directory: the file
+    checked whole first (a property of no member fails the run in one line, nothing written),
+    then each property's rows in its own file and read copy."""
+    from pipelines.defs.forecast.budget import budget_monthly
+
+    group = tmp_path / "group"
+    group.mkdir()
+    _member(group, "GRP001", 901, date(2026, 3, 1))
+    _member(group, "GRP002", 902, date(2026, 3, 2))
+    good, bad = tmp_path / "budget.csv", tmp_path / "bad.csv"
+    good.write_text("property,month,rooms_sold,room_revenue_net\nGRP001,2026-04,1500,150000\n"
+                    "grp002,2026-04,700,63000.5\nGRP002,2026-05,720,64800\n", encoding="utf-8")
+    bad.write_text(good.read_text(encoding="utf-8") + "GRP003,2026-04,1,1\n", encoding="utf-8")
+
+    def run(file: Path) -> dg.ExecuteInProcessResult:
+        return dg.materialize(
+            [budget_monthly], resources={"warehouse": WarehouseResource(path=str(group))},
+            run_config={"ops": {"mart__budget_monthly": {"config": {"file": str(file)}}}},
+            raise_on_error=False)
+
+    before = {p.name: p.stat().st_mtime_ns for p in group.iterdir()}
+    failed = run(bad)
+    assert not failed.success
+    assert {p.name: p.stat().st_mtime_ns for p in group.iterdir()} == before
+    assert run(good).success
+    held = {}
+    for code in ("GRP001", "GRP002"):
+        copy = duckdb.connect(str(group / f"{code}.read.duckdb"), read_only=True)
+        try:
+            held[code] = copy.execute("SELECT property_id, month, budget_rooms_sold, "
+                                      "budget_room_revenue_net FROM mart.budget_monthly "
+                                      "ORDER BY ALL").fetchall()
+        finally:
+            copy.close()
+    assert held == {
+        "GRP001": [(901, date(2026, 4, 1), 1500, Decimal("150000.00"))],
+        "GRP002": [(902, date(2026, 4, 1), 700, Decimal("63000.50")),
+                   (902, date(2026, 5, 1), 720, Decimal("64800.00"))]}

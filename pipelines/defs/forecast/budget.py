@@ -1,6 +1,7 @@
 """The budget as an asset: `mart/budget_monthly`, imported from a budget file given as run
 config (CSV or the first sheet of an XLSX; docs/flash.md, "Budget"), the same import as
-`pmsw budget import`: all or nothing, then the read copy published (one writing path).
+`pmsw budget import`: all or nothing, then the read copy published (one writing path); on a
+group directory each property's rows in its own file (`import_budget_group`).
 
     ops:
       mart__budget_monthly:
@@ -13,8 +14,8 @@ import dagster as dg
 
 from pipelines.defs.keys import OWNERS, POOL
 from pipelines.defs.resources import WarehouseResource
-from pipelines.forecast import BudgetError, import_budget
-from pipelines.warehouse import writer
+from pipelines.forecast import BudgetError, import_budget, import_budget_group
+from pipelines.warehouse import WarehouseError, resolve, writer
 
 BUDGET_KEY = dg.AssetKey(["mart", "budget_monthly"])
 
@@ -34,9 +35,13 @@ def budget_monthly(context: dg.AssetExecutionContext, config: BudgetFile,
                    ) -> dg.MaterializeResult:  # type: ignore[type-arg]
     path = Path(config.file)
     try:
-        with writer(warehouse.file(), wait=warehouse.wait_seconds) as conn:
-            rows = import_budget(conn, path)
-    except BudgetError as error:
+        if warehouse.grouped():  # one file a property: each property's rows in its own
+            rows = import_budget_group(resolve(warehouse.path), path,
+                                       wait=warehouse.wait_seconds)
+        else:
+            with writer(warehouse.file(), wait=warehouse.wait_seconds) as conn:
+                rows = import_budget(conn, path)
+    except (BudgetError, WarehouseError) as error:
         raise dg.Failure(str(error)) from None  # one line naming the row and field
     months = rows.select("property_id", "month").unique().height
     context.log.info(f"{path.name}: {rows.height} budget rows, {months} property-months")

@@ -80,7 +80,7 @@ def reconcile_folios(context: dg.AssetExecutionContext, config: ReconcileConfig,
     with pms.endpoint(code).client() if apply else nullcontext() as client:
         if config.mode == "close":
             assert client is not None
-            done = daily_close(warehouse.file(), rules, client,
+            done = daily_close(warehouse.file(code), rules, client,
                                property_id=client.get_property().id,
                                auto_sources=config.auto_apply)
             pre = done.pre_departure
@@ -95,7 +95,7 @@ def reconcile_folios(context: dg.AssetExecutionContext, config: ReconcileConfig,
                 "pre_departure_run_id": -1 if pre is None else pre.run_id,
                 "pre_departure_posted": 0 if pre is None else pre.summary["posted"][0]})
         report = run_reconciliation(
-            warehouse.file(), rules, mode=Mode(config.mode),
+            warehouse.file(code), rules, mode=Mode(config.mode),
             first=_date(config.first_date, "first_date"),
             last=_date(config.last_date, "last_date"),
             property_ref=None if code == DEFAULT_CODE else code, client=client)

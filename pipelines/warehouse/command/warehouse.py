@@ -5,6 +5,10 @@ holds, and the file's upkeep.
     pmsw warehouse publish              # publish the read copy now (waits for a writer)
     pmsw warehouse compact              # rewrite the file when 20 % or more of it is free
 
+On a group directory (one file a property, docs/scaling.md) `info` tells the members together
+(their sizes summed, the runs held per property) and `publish` publishes each member's read
+copy in turn, or only that of `--property CODE`.
+
 What `dlt pipeline info` is for dlt users. `info` reads the read copy only, so it never waits
 for a running sync; `publish` and `compact` are writers (docs/operations.md, "Reading while
 syncing", "Upkeep of the warehouse files").
@@ -142,25 +146,48 @@ def info(warehouse: Path, fmt: str) -> None:
 
 
 @warehouse.command()
-@warehouse_option()
+@warehouse_option("DuckDB warehouse file, or a group directory (one file a property)")
+@click.option("--property", "code", metavar="CODE", default=None,
+              help="On a group directory: publish this property's file only (default: every "
+                   "member's, one after another).")
 @wait_option()
-def publish(warehouse: Path) -> None:
+def publish(warehouse: Path, code: str | None) -> None:
     """Publish the read copy now (a writer: waits while another writer holds the file).
 
     Every sync, mart build and reconciliation already publishes at its end; this is for a
-    warehouse written by an older version or by hand."""
-    from pipelines.warehouse import WarehouseError, connect
+    warehouse written by an older version or by hand. On a group directory each member's
+    file is published to its own read copy."""
+    from pipelines.warehouse import (
+        WarehouseError,
+        connect,
+        is_group,
+        member_files,
+        property_file,
+    )
     from pipelines.warehouse import publish as publish_copy
 
     try:
-        conn = connect(warehouse, create=False)
-        try:
-            done = publish_copy(conn, warehouse)
-        finally:
-            conn.close()
+        if is_group(warehouse):
+            files = ([property_file(warehouse, code)] if code is not None
+                     else list(member_files(warehouse).values()))
+            if not files:
+                raise WarehouseError(f"the group {warehouse} has no member file yet: run "
+                                     "`pmsw sync` with the group as --warehouse")
+        elif code is not None:
+            raise click.UsageError("--property is for a group directory; a warehouse file "
+                                   "is published whole")
+        else:
+            files = [warehouse]
+        for file in files:
+            conn = connect(file, create=False)
+            try:
+                done = publish_copy(conn, file)
+            finally:
+                conn.close()
+            click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in "
+                       f"{done.seconds:.2f} s")
     except WarehouseError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in {done.seconds:.2f} s")
 
 
 @warehouse.command()
