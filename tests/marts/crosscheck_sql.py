@@ -25,19 +25,31 @@ test_alerts.py (docs/forecast.md, docs/alerts.md)."""
 ON_THE_BOOKS = "('confirmed', 'checked_in', 'checked_out')"
 HORIZON = 365
 WINDOWS = (1, 7, 14, 30)
-ROME_SAME_NIGHT = (
-    # Rome's public holidays (Italy's and the city's patron saints, 29 June) of 2026 and early
-    # 2027, each with its night a year earlier (docs/calendar.md): fixed dates a year back,
-    # Easter Sunday and Monday with Easter 2025 (20 April) and 2026 (5 April). 4 October
-    # 2026, Saint Francis, is a holiday from 2026 on: no night a year earlier, so 364 days.
+ITALY_SAME_NIGHT = (
+    # Italy's public holidays from 2026 to the cross-check's last stay date (a year after its
+    # last business date, 5 January 2027), each with its night of the same name a year earlier
+    # (docs/calendar.md): fixed dates a year back; Easter Sunday and Monday with Easter 2025
+    # (20 April), 2026 (5 April); Saint Francis, a holiday from 2026 on, has no 2025 night
+    # (4 October 2026: 364 days back); National Unity Day, the first Sunday of November, was
+    # 1 November in 2026, a night named for All Saints too.
     ("2026-01-01", "2025-01-01"), ("2026-01-06", "2025-01-06"), ("2026-04-05", "2025-04-20"),
     ("2026-04-06", "2025-04-21"), ("2026-04-25", "2025-04-25"), ("2026-05-01", "2025-05-01"),
-    ("2026-06-02", "2025-06-02"), ("2026-06-29", "2025-06-29"), ("2026-08-15", "2025-08-15"),
-    ("2026-11-01", "2025-11-01"), ("2026-12-08", "2025-12-08"), ("2026-12-25", "2025-12-25"),
-    ("2026-12-26", "2025-12-26"), ("2027-01-01", "2026-01-01"), ("2027-01-06", "2026-01-06"),
-    ("2027-03-28", "2026-04-05"), ("2027-03-29", "2026-04-06"))
-"""Same night last year of the holidays the cross-check's stay dates (2026-01 to 2027-02)
-meet at a property in Rome (country IT, province RM); every other night: 364 days back."""
+    ("2026-06-02", "2025-06-02"), ("2026-08-15", "2025-08-15"), ("2026-11-01", "2025-11-01"),
+    ("2026-12-08", "2025-12-08"), ("2026-12-25", "2025-12-25"), ("2026-12-26", "2025-12-26"),
+    ("2027-01-01", "2026-01-01"), ("2027-01-06", "2026-01-06"), ("2027-03-28", "2026-04-05"),
+    ("2027-03-29", "2026-04-06"), ("2027-04-25", "2026-04-25"), ("2027-05-01", "2026-05-01"),
+    ("2027-06-02", "2026-06-02"), ("2027-08-15", "2026-08-15"), ("2027-10-04", "2026-10-04"),
+    ("2027-11-01", "2026-11-01"), ("2027-11-07", "2026-11-01"), ("2027-12-08", "2026-12-08"),
+    ("2027-12-25", "2026-12-25"), ("2027-12-26", "2026-12-26"), ("2028-01-01", "2027-01-01"),
+    ("2028-01-06", "2027-01-06"))
+CITY_SAME_NIGHT = {
+    # The city's patron saint: Rome (RM) Saints Peter and Paul, 29 June; Florence (FI) Saint
+    # John the Baptist, 24 June.
+    "RM": (("2026-06-29", "2025-06-29"), ("2027-06-29", "2026-06-29")),
+    "FI": (("2026-06-24", "2025-06-24"), ("2027-06-24", "2026-06-24")),
+}
+"""Same night last year of the holidays the cross-check's stay dates (2026-01 to 2028-01)
+meet at a property in Italy, by its province; every other night: 364 days back."""
 
 
 def half_up(num: str, den: str) -> str:
@@ -449,10 +461,12 @@ def _statements(p: int, tz: str, vat_bp: int) -> list[str]:
         f"""CREATE OR REPLACE TEMP TABLE x_pace AS
         WITH named AS (
             SELECT CAST(night AS DATE) AS stay_date, CAST(ly AS DATE) AS ly_date
-            FROM (VALUES {', '.join(f"('{n}', '{ly}')" for n, ly in ROME_SAME_NIGHT)})
-                 AS t(night, ly)
-            WHERE (SELECT country = 'IT' AND province = 'RM' FROM core.property
-                   WHERE property_id = {p})),
+            FROM (VALUES {', '.join(f"('{n}', '{ly}', '{province}')"
+                                    for province, city in CITY_SAME_NIGHT.items()
+                                    for n, ly in ITALY_SAME_NIGHT + city)})
+                 AS t(night, ly, province)
+            WHERE (province, 'IT') = (SELECT (province, country) FROM core.property
+                                      WHERE property_id = {p})),
         o AS (
             SELECT s.*, coalesce(n.ly_date, s.stay_date - 364) AS ly_date
             FROM x_otb_snapshots s LEFT JOIN named n USING (stay_date))
