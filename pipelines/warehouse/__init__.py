@@ -10,7 +10,6 @@ from pipelines.warehouse.compact import (
     Compacted,
     FileSpace,
     compact,
-    files_to_compact,
 )
 from pipelines.warehouse.connection import (
     DEFAULT_PATH,
@@ -31,6 +30,7 @@ from pipelines.warehouse.connection import (
 from pipelines.warehouse.export import export_parquet
 from pipelines.warehouse.frames import query_frame
 from pipelines.warehouse.group import (
+    files_of,
     is_group,
     member_copies,
     member_files,
@@ -88,7 +88,7 @@ __all__ = [
     "default_path",
     "drop",
     "export_parquet",
-    "files_to_compact",
+    "files_of",
     "frame_of",
     "insert_frame",
     "is_group",

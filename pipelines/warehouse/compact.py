@@ -31,13 +31,10 @@ from pathlib import Path
 import duckdb
 
 from pipelines.warehouse.connection import (
-    READ_COPY_SUFFIX,
     STORAGE_VERSION,
     WarehouseError,
-    WarehouseMissingError,
     resolve,
 )
-from pipelines.warehouse.group import member_path
 from pipelines.warehouse.publish import Published, copyable, publish, storage_version
 from pipelines.warehouse.transaction import WRITER_LOCK
 from pipelines.warehouse.writer import writer
@@ -80,24 +77,6 @@ class Compacted:
     seconds: float
     published: Published | None = None
     """The read copy published after the rewrite; None when not rewritten."""
-
-
-def files_to_compact(warehouse: str | Path | None, code: str | None = None) -> list[Path]:
-    """The warehouse files a compaction of `warehouse` covers: the file itself; in the group
-    layout the file of property `code`, else every member's file (never a read copy)."""
-    target = resolve(warehouse)
-    if not target.is_dir():
-        if code is not None:
-            raise WarehouseError(f"--property {code}: the warehouse {target} is one file, "
-                                 "not a group directory")
-        return [target]
-    if code is not None:
-        member = member_path(target, code)
-        if not member.is_file():
-            raise WarehouseMissingError(f"no warehouse of property {code} in the group "
-                                        f"{target} ({member})")
-        return [member]
-    return sorted(p for p in target.glob("*.duckdb") if not p.name.endswith(READ_COPY_SUFFIX))
 
 
 def temporary_name(path: Path) -> Path:

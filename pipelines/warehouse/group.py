@@ -81,6 +81,23 @@ def property_file(warehouse: str | Path | None, code: str | None) -> Path:
     return found[0]
 
 
+def files_of(warehouse: str | Path | None, code: str | None = None) -> list[Path]:
+    """The files a command over `warehouse` writes, each in turn (`pmsw warehouse publish`,
+    `compact`): the warehouse itself when it is a file; in the group layout the file of
+    property `code` (`property_file`), else every member's. One-line errors: a property
+    without a file, a group without a member yet."""
+    target = resolve(warehouse)
+    if not target.is_dir():
+        return [target]
+    if code is not None:
+        return [property_file(target, code)]
+    files = list(member_files(target).values())
+    if not files:
+        raise WarehouseMissingError(f"the group {target} has no member file yet: run "
+                                    "`pmsw sync` with the group as --warehouse")
+    return files
+
+
 def member_copies(group: str | Path | None) -> dict[str, Path]:
     """The read copies of the group's members that have one, by property code (sorted)."""
     folder = resolve(group)

@@ -23,7 +23,7 @@ from pipelines.defs.partitions import instance_with
 from pipelines.warehouse import (
     compact,
     connect,
-    files_to_compact,
+    files_of,
     open_read_copy,
     read_copy_path,
     writer,
@@ -216,7 +216,7 @@ def test_the_command_compacts_every_member_of_a_group_or_one_and_errors_in_one_l
         member = group / f"{code}.duckdb"
         member.write_bytes(migrated_template.read_bytes())
         _fill(member)
-    assert files_to_compact(group) == [group / "FIRE01.duckdb", group / "ROMA01.duckdb"]
+    assert files_of(group) == [group / "FIRE01.duckdb", group / "ROMA01.duckdb"]
     runner = CliRunner()
 
     one = runner.invoke(main, ["warehouse", "compact", "--warehouse", str(group),
@@ -237,12 +237,12 @@ def test_the_command_compacts_every_member_of_a_group_or_one_and_errors_in_one_l
                                    "--property", "NAPL01"])
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines() == [
-        f"Error: no warehouse of property NAPL01 in the group {group} "
-        f"({group / 'NAPL01.duckdb'})"]
+        f"Error: property NAPL01 has no file in the group {group} (members: FIRE01, "
+        f"ROMA01): sync it first, `pmsw sync --property NAPL01 --warehouse {group}`"]
     not_group = runner.invoke(main, ["warehouse", "compact", "--warehouse",
                                      str(group / "ROMA01.duckdb"), "--property", "ROMA01"])
-    assert not_group.exit_code == 1
-    assert "is one file, not a group directory" in not_group.output
+    assert not_group.exit_code == 2  # a usage error
+    assert "--property is for a group directory" in not_group.output
     bad = runner.invoke(main, ["warehouse", "compact", "--warehouse", str(group),
                                "--threshold", "1.5"])
     assert bad.exit_code == 2

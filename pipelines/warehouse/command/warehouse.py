@@ -157,28 +157,11 @@ def publish(warehouse: Path, code: str | None) -> None:
     Every sync, mart build and reconciliation already publishes at its end; this is for a
     warehouse written by an older version or by hand. On a group directory each member's
     file is published to its own read copy."""
-    from pipelines.warehouse import (
-        WarehouseError,
-        connect,
-        is_group,
-        member_files,
-        property_file,
-    )
+    from pipelines.warehouse import WarehouseError, connect
     from pipelines.warehouse import publish as publish_copy
 
     try:
-        if is_group(warehouse):
-            files = ([property_file(warehouse, code)] if code is not None
-                     else list(member_files(warehouse).values()))
-            if not files:
-                raise WarehouseError(f"the group {warehouse} has no member file yet: run "
-                                     "`pmsw sync` with the group as --warehouse")
-        elif code is not None:
-            raise click.UsageError("--property is for a group directory; a warehouse file "
-                                   "is published whole")
-        else:
-            files = [warehouse]
-        for file in files:
+        for file in _files(warehouse, code):
             conn = connect(file, create=False)
             try:
                 done = publish_copy(conn, file)
@@ -204,11 +187,11 @@ def compact(warehouse: Path, code: str | None, threshold: float, force: bool) ->
     never shrinks after deletes and rebuilt marts), swap it in atomically and publish its read
     copy. A writer: waits while another writer holds the file. Weekly in Dagster
     (`warehouse_upkeep`); docs/operations.md, "Upkeep of the warehouse files"."""
-    from pipelines.warehouse import WarehouseError, files_to_compact
+    from pipelines.warehouse import WarehouseError
     from pipelines.warehouse import compact as compact_file
 
     try:
-        for path in files_to_compact(warehouse, code):
+        for path in _files(warehouse, code):
             done = compact_file(path, threshold=threshold, force=force)
             free = f"{done.before.free_share:.0%} free ({_size(done.before.free_bytes)})"
             if done.rewritten:
@@ -220,3 +203,14 @@ def compact(warehouse: Path, code: str | None, threshold: float, force: bool) ->
                            f"below {threshold:.0%}")
     except WarehouseError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _files(warehouse: Path, code: str | None) -> list[Path]:
+    """The files `publish` and `compact` write, each in turn (pipelines.warehouse.files_of);
+    --property on a warehouse file is a usage error."""
+    from pipelines.warehouse import files_of, is_group
+
+    if code is not None and not is_group(warehouse):
+        raise click.UsageError(f"--property is for a group directory; {warehouse} is one "
+                               "file, taken whole")
+    return files_of(warehouse, code)
