@@ -1,11 +1,14 @@
 """Jobs, schedules and the event sensor: the whole automation of the ingestion and the marts.
 
 - `pms_sync`: every ingestion asset but the availability snapshot, their checks, then every
-  mart, then the read copy. The schedules start ONE run of every property (a range of the
-  partitions), whose steps sync the properties concurrently; the event sensor one run per
-  property with new events. The checks are blocking, so in the same run
-  a failed check stops the marts built on it. Started by the hourly schedule
-  `pms_sync_hourly`, and by the `pms_events_sensor` when a property's log has new events.
+  mart, then the read copy. On the single file the schedules start ONE run of every property
+  (a range of the partitions), whose steps sync the properties concurrently in one writer
+  process; in the group layout (the warehouse a directory, one file a property) ONE RUN PER
+  PROPERTY, which the run queue runs at once, one at a time per property (dagster.group.yaml,
+  docs/scaling.md). The event sensor starts one run per property with new events. The
+  checks are blocking, so in the same run a failed check stops the marts built on it.
+  Started by the hourly schedule `pms_sync_hourly`, and by the `pms_events_sensor` when a
+  property's log has new events.
 - `pms_availability_snapshot`: the 365-night availability snapshot, then every mart (the
   occupancy marts read it), daily after the night audit (06:00 UTC by default: the business
   date has moved by then in European hotels).
@@ -24,7 +27,7 @@ import dagster as dg
 from pipelines.api import PmsError
 from pipelines.defs.keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
 from pipelines.defs.partitions import RANGE_END, RANGE_START, known_codes, partition_requests
-from pipelines.defs.resources import PmsApiResource
+from pipelines.defs.resources import PmsApiResource, WarehouseResource
 from pipelines.properties import PropertyConfigError
 
 AVAILABILITY = stream_key("availability")
@@ -42,33 +45,46 @@ pms_availability_snapshot = dg.define_asset_job(
     description="Snapshot 365 nights of availability, then rebuild the marts.")
 
 
-def every_property(run_key: str, instance: dg.DagsterInstance) -> dg.RunRequest | dg.SkipReason:
-    """ONE run of every property partition (a range over them all): its steps sync the
-    properties concurrently (pipelines.defs.each_property), one writer of the DuckDB file."""
+def every_property(stamp: str, instance: dg.DagsterInstance, grouped: bool
+                   ) -> list[dg.RunRequest] | dg.SkipReason:
+    """The runs of a schedule's tick over every property partition.
+
+    The single file: ONE run (a range over them all), whose steps sync the properties
+    concurrently (pipelines.defs.each_property): the file has one writer process, so runs of
+    one property each would only queue behind the pool `duckdb` of size 1. The group layout:
+    one run per property (run key `<CODE>:<stamp>`), each writing its own file; the run queue
+    (dagster.group.yaml) starts them at once, never two of one property."""
     codes = known_codes(instance)
     if not codes:
         return dg.SkipReason("no property partition yet: properties_sensor adds them")
+    if grouped:
+        return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code) for code in codes]
     if len(codes) == 1:
-        return dg.RunRequest(run_key=run_key, partition_key=codes[0])
-    return dg.RunRequest(run_key=run_key, tags={RANGE_START: codes[0], RANGE_END: codes[-1]})
+        return [dg.RunRequest(run_key=f"all:{stamp}", partition_key=codes[0])]
+    return [dg.RunRequest(run_key=f"all:{stamp}",
+                          tags={RANGE_START: codes[0], RANGE_END: codes[-1]})]
+
+
+def _stamp(context: dg.ScheduleEvaluationContext) -> str:
+    when = context.scheduled_execution_time
+    return when.isoformat() if when else ""
 
 
 @dg.schedule(job=pms_sync, cron_schedule="0 * * * *", name="pms_sync_hourly",
-             description="Sync every property each hour, in one run.")
-def pms_sync_hourly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest | dg.SkipReason:
-    stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
-        else ""
-    return every_property(f"all:{stamp}", context.instance)
+             description="Sync every property each hour: one run (a single file), or one run "
+                         "per property (a group directory).")
+def pms_sync_hourly(context: dg.ScheduleEvaluationContext, warehouse: WarehouseResource
+                    ) -> list[dg.RunRequest] | dg.SkipReason:
+    return every_property(_stamp(context), context.instance, warehouse.grouped())
 
 
 @dg.schedule(job=pms_availability_snapshot, cron_schedule="0 6 * * *",
              name="pms_availability_daily",
-             description="Snapshot availability once a day, after the night audits, in one run.")
-def pms_availability_daily(context: dg.ScheduleEvaluationContext
-                           ) -> dg.RunRequest | dg.SkipReason:
-    stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
-        else ""
-    return every_property(f"all:{stamp}", context.instance)
+             description="Snapshot availability once a day, after the night audits: one run "
+                         "(a single file), or one run per property (a group directory).")
+def pms_availability_daily(context: dg.ScheduleEvaluationContext, warehouse: WarehouseResource
+                           ) -> list[dg.RunRequest] | dg.SkipReason:
+    return every_property(_stamp(context), context.instance, warehouse.grouped())
 
 
 @dg.sensor(job=pms_sync, name="pms_events_sensor", minimum_interval_seconds=60,
