@@ -21,10 +21,11 @@ stopped; switch them on in the UI (Automation) or with `dagster schedule start`.
 """
 
 import json
+from typing import Any
 
 import dagster as dg
 
-from pipelines.api import PmsError
+from pipelines.api import PmsClient, PmsError
 from pipelines.defs.keys import INGESTION_GROUP, MARTS_GROUP, READ_COPY_KEY, stream_key
 from pipelines.defs.partitions import RANGE_END, RANGE_START, known_codes, partition_requests
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
@@ -45,6 +46,16 @@ pms_availability_snapshot = dg.define_asset_job(
     description="Snapshot 365 nights of availability, then rebuild the marts.")
 
 
+ONE_PROCESS: dict[str, Any] = {"execution": {"config": {"in_process": {}}}}
+"""The run config of a group-layout run: its steps in the run's own process. They open one
+file, the property's, and take turns on its lock, so a process per step (the default
+executor) only adds a Python start per step; one process per property is also what
+`pmsw sync --warehouse DIR` runs. Under load 28 on the 2 cores here a step process took 60-90 s
+to start and end (docs/operations.md, "A group under the Dagster daemon")."""
+EVENT_PAGES_PER_TICK = 20
+"""Pages of GET /events (500 events each) the event sensor follows per property and tick."""
+
+
 def every_property(stamp: str, instance: dg.DagsterInstance, grouped: bool
                    ) -> list[dg.RunRequest] | dg.SkipReason:
     """The runs of a schedule's tick over every property partition.
@@ -58,7 +69,8 @@ def every_property(stamp: str, instance: dg.DagsterInstance, grouped: bool
     if not codes:
         return dg.SkipReason("no property partition yet: properties_sensor adds them")
     if grouped:
-        return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code) for code in codes]
+        return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code,
+                              run_config=ONE_PROCESS) for code in codes]
     if len(codes) == 1:
         return [dg.RunRequest(run_key=f"all:{stamp}", partition_key=codes[0])]
     return [dg.RunRequest(run_key=f"all:{stamp}",
@@ -87,25 +99,39 @@ def pms_availability_daily(context: dg.ScheduleEvaluationContext, warehouse: War
     return every_property(_stamp(context), context.instance, warehouse.grouped())
 
 
+def newest_event(client: PmsClient, after: int) -> int | None:
+    """The id of the newest event after `after`, the log followed up to EVENT_PAGES_PER_TICK
+    pages: a backlog (a new property, a long stop) asks one run, not one per page."""
+    newest = None
+    for _ in range(EVENT_PAGES_PER_TICK):
+        batch = client.get_events(after, limit=500)
+        if batch.data:
+            newest = batch.data[-1].id
+        if not batch.has_more or batch.next_after <= after:
+            break
+        after = batch.next_after
+    return newest
+
+
 @dg.sensor(job=pms_sync, name="pms_events_sensor", minimum_interval_seconds=60,
            description="Start a sync of a property when GET /events shows events after the "
-                       "last one seen (one call per property and tick).")
-def pms_events_sensor(context: dg.SensorEvaluationContext,
-                      pms: PmsApiResource) -> dg.SensorResult:
+                       "last one seen (one call per property and tick, more on a backlog).")
+def pms_events_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResource,
+                      warehouse: WarehouseResource) -> dg.SensorResult:
     seen: dict[str, int] = json.loads(context.cursor) if context.cursor else {}
     requests: list[dg.RunRequest] = []
+    run_config = ONE_PROCESS if warehouse.grouped() else {}
     for code in known_codes(context.instance):
-        after = seen.get(code, 0)
         try:
             with pms.endpoint(code).client(max_attempts=2) as client:
-                batch = client.get_events(after, limit=500)
+                newest = newest_event(client, seen.get(code, 0))
         except (PmsError, ValueError) as error:
             context.log.warning(f"property {code}: events not read: {error}")
             continue
-        if batch.data:
-            seen[code] = batch.data[-1].id
-            requests.append(dg.RunRequest(run_key=f"{code}:events:{seen[code]}",
-                                          partition_key=code))
+        if newest is not None:
+            seen[code] = newest
+            requests.append(dg.RunRequest(run_key=f"{code}:events:{newest}",
+                                          partition_key=code, run_config=run_config))
     return dg.SensorResult(run_requests=requests, cursor=json.dumps(seen, sort_keys=True))
 
 
