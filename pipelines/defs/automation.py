@@ -99,12 +99,14 @@ def pms_availability_daily(context: dg.ScheduleEvaluationContext, warehouse: War
     return every_property(_stamp(context), context.instance, warehouse.grouped())
 
 
-def newest_event(client: PmsClient, after: int) -> int | None:
-    """The id of the newest event after `after`, the log followed up to EVENT_PAGES_PER_TICK
-    pages: a backlog (a new property, a long stop) asks one run, not one per page."""
+def newest_event(client: PmsClient, after: int, *, limit: int = 500,
+                 pages: int = EVENT_PAGES_PER_TICK) -> int | None:
+    """The id of the newest event after `after`, the log followed up to `pages` pages of
+    `limit`: a backlog (a new property, a long stop) asks one run, not one per page; past the
+    cap the next tick reads on."""
     newest = None
-    for _ in range(EVENT_PAGES_PER_TICK):
-        batch = client.get_events(after, limit=500)
+    for _ in range(pages):
+        batch = client.get_events(after, limit=limit)
         if batch.data:
             newest = batch.data[-1].id
         if not batch.has_more or batch.next_after <= after:

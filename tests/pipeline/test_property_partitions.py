@@ -12,6 +12,7 @@ from pathlib import Path
 import dagster as dg
 
 from pipelines.definitions import defs
+from pipelines.defs.automation import ONE_PROCESS
 from pipelines.defs.partitions import RANGE_END, RANGE_START, codes_of_run, known_codes
 from pipelines.defs.resources import PmsApiResource, WarehouseResource
 
@@ -121,7 +122,9 @@ def test_on_a_group_directory_the_schedules_request_one_run_per_property(
             assert [r.run_key for r in requests] == [
                 f"{code}:2026-11-29T03:00:00+00:00" for code in ("ROMA01", "FIRE01", "MILA01")]
             assert all(RANGE_START not in r.tags for r in requests)
+            assert all(r.run_config == ONE_PROCESS for r in requests)  # a process a run
         single = _requests(instance, tmp_path / "w.duckdb")  # the single file: one range
         assert isinstance(single, list)
         assert len(single) == 1
+        assert single[0].run_config == {}  # the job's default executor
         assert codes_of_run(single[0].tags, instance) == ["ROMA01", "FIRE01", "MILA01"]
