@@ -56,7 +56,18 @@ EVENT_PAGES_PER_TICK = 20
 """Pages of GET /events (500 events each) the event sensor follows per property and tick."""
 
 
-def every_property(stamp: str, instance: dg.DagsterInstance, grouped: bool
+WAITING = [dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.QUEUED]
+
+
+def waiting(instance: dg.DagsterInstance, job: str, code: str) -> bool:
+    """True when a run of `job` for property `code` is asked and not yet started: it will read
+    whatever a new run would, so no other is asked (the queue would only pile them up behind
+    the property's run in progress)."""
+    return bool(instance.get_runs(dg.RunsFilter(job_name=job, statuses=WAITING,
+                                                tags={"dagster/partition": code}), limit=1))
+
+
+def every_property(stamp: str, instance: dg.DagsterInstance, grouped: bool, job: str
                    ) -> list[dg.RunRequest] | dg.SkipReason:
     """The runs of a schedule's tick over every property partition.
 
@@ -64,13 +75,15 @@ def every_property(stamp: str, instance: dg.DagsterInstance, grouped: bool
     concurrently (pipelines.defs.each_property): the file has one writer process, so runs of
     one property each would only queue behind the pool `duckdb` of size 1. The group layout:
     one run per property (run key `<CODE>:<stamp>`), each writing its own file; the run queue
-    (dagster.group.yaml) starts them at once, never two of one property."""
+    (dagster.group.yaml) starts them at once, never two of one property; a property whose run
+    of `job` still waits in the queue is left to it."""
     codes = known_codes(instance)
     if not codes:
         return dg.SkipReason("no property partition yet: properties_sensor adds them")
     if grouped:
         return [dg.RunRequest(run_key=f"{code}:{stamp}", partition_key=code,
-                              run_config=ONE_PROCESS) for code in codes]
+                              run_config=ONE_PROCESS) for code in codes
+                if not waiting(instance, job, code)]
     if len(codes) == 1:
         return [dg.RunRequest(run_key=f"all:{stamp}", partition_key=codes[0])]
     return [dg.RunRequest(run_key=f"all:{stamp}",
@@ -87,7 +100,8 @@ def _stamp(context: dg.ScheduleEvaluationContext) -> str:
                          "per property (a group directory).")
 def pms_sync_hourly(context: dg.ScheduleEvaluationContext, warehouse: WarehouseResource
                     ) -> list[dg.RunRequest] | dg.SkipReason:
-    return every_property(_stamp(context), context.instance, warehouse.grouped())
+    return every_property(_stamp(context), context.instance, warehouse.grouped(),
+                          pms_sync.name)
 
 
 @dg.schedule(job=pms_availability_snapshot, cron_schedule="0 6 * * *",
@@ -96,7 +110,8 @@ def pms_sync_hourly(context: dg.ScheduleEvaluationContext, warehouse: WarehouseR
                          "(a single file), or one run per property (a group directory).")
 def pms_availability_daily(context: dg.ScheduleEvaluationContext, warehouse: WarehouseResource
                            ) -> list[dg.RunRequest] | dg.SkipReason:
-    return every_property(_stamp(context), context.instance, warehouse.grouped())
+    return every_property(_stamp(context), context.instance, warehouse.grouped(),
+                          pms_availability_snapshot.name)
 
 
 def newest_event(client: PmsClient, after: int, *, limit: int = 500,
@@ -131,7 +146,9 @@ def pms_events_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResource,
             context.log.warning(f"property {code}: events not read: {error}")
             continue
         if newest is not None:
-            seen[code] = newest
+            seen[code] = newest  # a run still queued for the property will read them
+            if waiting(context.instance, pms_sync.name, code):
+                continue
             requests.append(dg.RunRequest(run_key=f"{code}:events:{newest}",
                                           partition_key=code, run_config=run_config))
     return dg.SensorResult(run_requests=requests, cursor=json.dumps(seen, sort_keys=True))

@@ -77,3 +77,25 @@ def test_a_backlog_asks_one_run_of_the_property(
             again = sensor(context)
         assert isinstance(again, dg.SensorResult)
         assert not again.run_requests  # no event since: no run
+
+
+def test_a_property_whose_run_waits_in_the_queue_is_asked_no_other(
+        lived: RunningSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of the property asked and not started yet will read the new events: the tick
+    moves the cursor on and asks nothing more (the queue would pile runs up behind it)."""
+    monkeypatch.setenv("KEY_ROMA01", ALL_SCOPES_KEY)
+    properties = write_properties(tmp_path / "properties.yaml", lived.base_url,
+                                  codes={"ROMA01": "KEY_ROMA01"})
+    (tmp_path / "group").mkdir()
+    resources = {"pms": PmsApiResource(properties_file=str(properties)),
+                 "warehouse": WarehouseResource(path=str(tmp_path / "group"))}
+    sensor = defs.resolve_sensor_def("pms_events_sensor")
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("properties", ["ROMA01"])
+        instance.add_run(dg.DagsterRun(job_name="pms_sync", status=dg.DagsterRunStatus.NOT_STARTED,
+                                       tags={"dagster/partition": "ROMA01"}))
+        with dg.build_sensor_context(instance=instance, resources=resources) as context:
+            result = sensor(context)
+        assert isinstance(result, dg.SensorResult)
+        assert not result.run_requests
+        assert json.loads(result.cursor or "{}") == {"ROMA01": _log_ids(lived)[-1]}

@@ -123,6 +123,15 @@ def test_on_a_group_directory_the_schedules_request_one_run_per_property(
                 f"{code}:2026-11-29T03:00:00+00:00" for code in ("ROMA01", "FIRE01", "MILA01")]
             assert all(RANGE_START not in r.tags for r in requests)
             assert all(r.run_config == ONE_PROCESS for r in requests)  # a process a run
+        # A property whose run still waits in the queue is left to that run.
+        instance.add_run(dg.DagsterRun(job_name="pms_sync", status=dg.DagsterRunStatus.NOT_STARTED,
+                                       tags={"dagster/partition": "FIRE01"}))
+        requests = _requests(instance, group)
+        assert isinstance(requests, list)
+        assert [r.partition_key for r in requests] == ["ROMA01", "MILA01"]
+        daily = _requests(instance, group, "pms_availability_daily")  # another job: not held
+        assert isinstance(daily, list)
+        assert len(daily) == 3
         single = _requests(instance, tmp_path / "w.duckdb")  # the single file: one range
         assert isinstance(single, list)
         assert len(single) == 1
