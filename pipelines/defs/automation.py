@@ -50,8 +50,9 @@ ONE_PROCESS: dict[str, Any] = {"execution": {"config": {"in_process": {}}}}
 """The run config of a group-layout run: its steps in the run's own process. They open one
 file, the property's, and take turns on its lock, so a process per step (the default
 executor) only adds a Python start per step; one process per property is also what
-`pmsw sync --warehouse DIR` runs. Under load 28 on the 2 cores here a step process took 60-90 s
-to start and end (docs/operations.md, "A group under the Dagster daemon")."""
+`pmsw sync --warehouse DIR` runs. At load 28 on the 2 cores here a step's process took 80-85 s
+from its start to the step's success; a whole run in one process, 89 s (docs/operations.md,
+"A group under the Dagster daemon")."""
 EVENT_PAGES_PER_TICK = 20
 """Pages of GET /events (500 events each) the event sensor follows per property and tick."""
 
