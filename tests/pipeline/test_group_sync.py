@@ -253,8 +253,9 @@ with dg.instance_for_test() as instance:  # a schedule reads the instance by its
                                             list(request.partition_keys))
     with dg.build_schedule_context(
             instance=instance,
-            scheduled_execution_time=datetime(2026, 11, 25, 12, tzinfo=UTC)) as context:
-        requests = [schedule(context)]
+            scheduled_execution_time=datetime(2026, 11, 25, 12, tzinfo=UTC),
+            resources={"warehouse": WarehouseResource(path=sys.argv[1])}) as context:
+        requests = schedule(context)
     result = job.execute_in_process(
         instance=instance, tags=requests[0].tags,
         resources={"warehouse": WarehouseResource(path=sys.argv[1])})

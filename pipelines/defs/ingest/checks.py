@@ -45,9 +45,12 @@ def _sql_check(name: str, asset: dg.AssetKey, what: str, sql: str,
                description: str) -> dg.AssetChecksDefinition:
     @dg.asset_check(asset=asset, name=name, description=description, blocking=True,
                     pool=POOL)
-    def _check(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    def _check(context: dg.AssetCheckExecutionContext,
+               warehouse: WarehouseResource) -> dg.AssetCheckResult:
         count, examples = 0, list[str]()
-        for _, conn in warehouse.each(None):  # the file, or each of the group's
+        # The file; in the group layout the files of the run's properties only: a run never
+        # opens another property's file, which that property's own run may be writing.
+        for _, conn in warehouse.each(codes_of_run(context.run.tags, context.instance)):
             found, shown = _violations(conn, sql)
             count, examples = count + found, examples + shown
         return _result(count, examples[:5], what)

@@ -201,9 +201,12 @@ def tieout_violations(conn: duckdb.DuckDBPyConnection) -> tuple[int, list[str]]:
                 pool=POOL, description="Every business date closed ties: folio accommodation "
                 "net = room revenue of the nights sold + fees, any difference explained "
                 "(docs/kpi.md, Revenue tie-out).")
-def revenue_tieout_has_no_unexplained_cent(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+def revenue_tieout_has_no_unexplained_cent(context: dg.AssetCheckExecutionContext,
+                                            warehouse: WarehouseResource
+                                            ) -> dg.AssetCheckResult:
     count, examples = 0, list[str]()
-    for _, conn in warehouse.each(None):  # the file, or each of the group's
+    # The file, or the files of the run's properties (never another property's file).
+    for _, conn in warehouse.each(codes_of_run(context.run.tags, context.instance)):
         found, shown = tieout_violations(conn)
         count, examples = count + found, examples + shown
     return dg.AssetCheckResult(
