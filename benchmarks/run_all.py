@@ -16,7 +16,8 @@ the last ones written of the parts not run, and nothing else (`results.compose`)
   its own process with its peak RSS (benchmarks/marts_scale.py);
 - throughput: the sandbox's requests per second (benchmarks/throughput.py);
 - the others run one script each and keep what it prints (SCRIPTS).
-The parts run one after the other.
+The parts run one after the other. `--rewrite` runs none and writes the file again from its
+last sections (after a change to the layout or to `compose`).
 """
 
 from __future__ import annotations
@@ -274,7 +275,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="the benchmarks' quick sizes (a check that they run, not figures)")
     parser.add_argument("--keep", type=Path, help="keep the race's runs (JSON) in this folder")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--rewrite", action="store_true",
+                        help="run no part: write the file again from its last sections")
     args = parser.parse_args(argv)
+    if args.rewrite:
+        write(args.output, [])
+        return
     parts = args.only or list(PARTS)
     command = "python -m benchmarks.run_all " + " ".join(argv if argv is not None
                                                           else sys.argv[1:])
