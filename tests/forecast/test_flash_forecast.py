@@ -22,13 +22,10 @@ No F&B nor other forecast is kept: their rows and the total have none."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-
-from pipelines.cli import main
+from tests.report_json import report_json
 
 from .conftest import write_and_publish
 
@@ -40,12 +37,7 @@ FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d);
 
 
 def _report(warehouse: Path) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json", "--date",
-                                     "2026-03-15"])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, "flash", "--property", "ROMA01", "--date", "2026-03-15")
 
 
 def _history(warehouse: Path, *kept: tuple[str, str, str, int, int]) -> None:

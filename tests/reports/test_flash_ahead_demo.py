@@ -5,22 +5,16 @@ counts them; occupancy and ADR on the books are `occupancy`'s of the night."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import duckdb
-from click.testing import CliRunner
 
-from pipelines.cli import main
+from tests.report_json import report_json
 
 
 def _json(warehouse: Path, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, *args, "--property", "ROMA01")
 
 
 def test_nights_ahead_agree_with_occupancy(warehouse: Path) -> None:

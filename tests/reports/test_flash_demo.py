@@ -6,16 +6,14 @@ view that the flash reads."""
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 import duckdb
-from click.testing import CliRunner
 
-from pipelines.cli import main
+from tests.report_json import report_json
 
 BOOKED = "r.status IN ('confirmed', 'checked_in', 'checked_out') AND r.departure > r.arrival"
 PERSONS = ("r.adults + coalesce((SELECT sum(CAST(j.value AS INTEGER)) FROM json_each(r.brackets) j "
@@ -63,11 +61,7 @@ STATS = ("arrivals", "departures", "rooms_in_house", "persons", "no_shows", "wal
 
 
 def _flash(warehouse: Path) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, "flash", "--property", "ROMA01")
 
 
 def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> None:

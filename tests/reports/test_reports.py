@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -19,14 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-
-
-def report(warehouse: Path, *args: str) -> Any:
-    """Run `pmsw report ... --format json` and parse its output."""
-    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                       "--format", "json"])
-    assert result.exit_code == 0, result.output + result.stderr
-    return json.loads(result.stdout)
+from tests.report_json import report_json as report
 
 
 def query(warehouse: Path, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
