@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from tests.report_json import report_json
+from tests.stored_rows import stored_rows
 
 BOOKED = "r.status IN ('confirmed', 'checked_in', 'checked_out') AND r.departure > r.arrival"
 PERSONS = ("r.adults + coalesce((SELECT sum(CAST(j.value AS INTEGER)) FROM json_each(r.brackets) j "
@@ -128,16 +129,11 @@ def test_the_demo_imports_a_budget_the_flash_reads(warehouse: Path) -> None:
             else:
                 assert got[metric][column] is not None, (metric, column)
         assert (got[metric]["ytd_vs_budget"] is None) is (got[metric]["ytd"] is None)
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
-        month = conn.execute(
-            "SELECT budget_rooms_sold, budget_room_revenue_net, source_file "
-            "FROM mart.budget_monthly "
-            "WHERE property_id = 1 AND month = ? AND segment IS NULL",
-            [day.replace(day=1)]).fetchone()
-    finally:
-        conn.close()
-    assert month is not None
+    [month] = stored_rows(warehouse.with_suffix(".read.duckdb"),
+                          "SELECT budget_rooms_sold, budget_room_revenue_net, source_file "
+                          "FROM mart.budget_monthly "
+                          "WHERE property_id = 1 AND month = ? AND segment IS NULL",
+                          [day.replace(day=1)])
     assert (got["rooms_sold"]["month_budget"], got["room_revenue_net"]["month_budget"]) == (
         month[0], float(month[1]))
     assert month[2] == f"budget-{day.year}.csv"
@@ -155,17 +151,15 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
     got = {row["metric"]: row for row in body["rows"]}
     day = date.fromisoformat(body["as_of"][:10])
     eve = day - timedelta(days=1)
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
-        kept = conn.execute(
-            "SELECT h.rooms_forecast - o.rooms_complimentary, h.room_revenue_forecast_net, "
-            "h.as_of_date FROM mart.forecast_history h JOIN mart.occupancy_daily o "
-            "USING (property_id, stay_date) WHERE h.property_id = 1 AND h.stay_date = ? "
-            "ORDER BY h.as_of_date > ?, CASE WHEN h.as_of_date <= ? THEN h.as_of_date END "
-            "DESC, h.as_of_date LIMIT 1", [day, eve, eve]).fetchone()
-    finally:
-        conn.close()
-    assert kept is not None, "no forecast of the flash's day kept"
+    found = stored_rows(
+        warehouse.with_suffix(".read.duckdb"),
+        "SELECT h.rooms_forecast - o.rooms_complimentary, h.room_revenue_forecast_net, "
+        "h.as_of_date FROM mart.forecast_history h JOIN mart.occupancy_daily o "
+        "USING (property_id, stay_date) WHERE h.property_id = 1 AND h.stay_date = ? "
+        "ORDER BY h.as_of_date > ?, CASE WHEN h.as_of_date <= ? THEN h.as_of_date END "
+        "DESC, h.as_of_date LIMIT 1", [day, eve, eve])
+    assert found, "no forecast of the flash's day kept"
+    kept = found[0]
     # whole rooms, half-up, as the flash shows rooms (docs/kpi.md, "Whole rooms")
     whole = int(Decimal(kept[0]).quantize(Decimal(1), ROUND_HALF_UP))
     assert got["rooms_sold"]["day_forecast"] == whole

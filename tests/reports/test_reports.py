@@ -11,22 +11,13 @@ import io
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any
 
-import duckdb
 import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
 from tests.report_json import report_json as report
-
-
-def query(warehouse: Path, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
+from tests.stored_rows import stored_rows as query
 
 
 def business_date(warehouse: Path, code: str) -> tuple[int, date]:
