@@ -48,24 +48,3 @@ def describe() -> dict[str, str]:
         "libraries": ", ".join(f"{n} {_version(n)}" for n in LIBRARIES),
         "load average at start (1/5/15 min)": f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}",
     }
-
-
-def rss_mib(pid: int | None = None) -> float:
-    """Resident memory (VmRSS) of process `pid` (this one by default) in MiB. OSError once it
-    has exited: ProcessLookupError while a zombie (it has no VmRSS), FileNotFoundError once
-    reaped."""
-    return _status_mib(pid, "VmRSS")
-
-
-def high_water_mib(pid: int | None = None) -> float:
-    """The highest resident memory process `pid` has had so far (VmHWM), in MiB: a peak
-    shorter than any sampling interval is in it. OSError once it has exited."""
-    return _status_mib(pid, "VmHWM")
-
-
-def _status_mib(pid: int | None, field: str) -> float:
-    status = Path(f"/proc/{'self' if pid is None else pid}/status").read_text()
-    for line in status.splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1]) / 1024
-    raise ProcessLookupError(f"process {pid} has exited")

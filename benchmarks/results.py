@@ -66,9 +66,10 @@ def split(text: str) -> list[tuple[str, str]]:
 def compose(existing: str, sections: list[Section], layout: list[tuple[str, str]]) -> str:
     """The whole file: for each (key, how to measure it) of `layout`, in its order, the section
     of that key among `sections`, else the one `existing` holds, else a section saying the
-    benchmark was not measured yet and by what. Every other section of `existing` is left out."""
+    benchmark was not measured yet and by what. Every other section of `existing` is left out,
+    and so is a `###` part of a kept one: no part writes one, so it was added by hand."""
     new = {s.key: s.text() for s in sections}
-    old = split(existing)
+    old = [(h, re.split(r"(?m)^(?=### )", t)[0]) for h, t in split(existing)]
     body = []
     for key, how in layout:
         text = new.get(key) or next((t for h, t in old if _is(h, key)), None)

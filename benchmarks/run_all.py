@@ -16,7 +16,8 @@ the last ones written of the parts not run, and nothing else (`results.compose`)
   its own process with its peak RSS (benchmarks/marts_scale.py);
 - throughput: the sandbox's requests per second (benchmarks/throughput.py);
 - the others run one script each and keep what it prints (SCRIPTS).
-The parts run one after the other.
+The parts run one after the other. `--rewrite` runs none and writes the file again from its
+last sections (after a change to the layout or to `compose`).
 """
 
 from __future__ import annotations
@@ -90,14 +91,6 @@ SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
                      "Marts against history and change",
                      "The marts of one 80-room property at 1, 2 and 3 years, after 1 %, 10 % "
                      "and 100 % of its room entries changed (`benchmarks/bench_marts_growth.py`)."),
-    "mart-writes": (["-m", "benchmarks.bench_mart_writes"], ["--years", "1"],
-                    "Writing only what changed",
-                    "The marts' rows that changed written by `replace_rows`, against replacing "
-                    "a property's rows whole (`benchmarks/bench_mart_writes.py`)."),
-    "snapshot-rebuild": (["-m", "benchmarks.bench_snapshot_rebuild"], ["--years", "1"],
-                         "Computing only the snapshots that can change",
-                         "The snapshot marts after a sync computed from the first changed day, "
-                         "against computed whole (`benchmarks/bench_snapshot_rebuild.py`)."),
     "forecast": (["-m", "benchmarks.bench_forecast"], ["--quick"], "Forecast",
                  "The marts (otb_snapshots + pickup + pace) and then forecast_daily + backtest "
                  "+ accuracy on bench_marts' synthetic history, 1 and 10 hotels x 3 years, in "
@@ -109,8 +102,7 @@ SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
             "(`benchmarks/bench_app.py`; goal: under 1 s warm, under 3 s cold)."),
 }
 PARTS = ("race", "client", "simulator", "demo", "marts", "throughput", "group", "ingest",
-         "hourly", "publish", "marts-growth", "mart-writes", "snapshot-rebuild", "forecast",
-         "app", "group-files")
+         "hourly", "publish", "marts-growth", "forecast", "app", "group-files")
 LAYOUT: list[tuple[str, str]] = [
     ("Machine", "python -m benchmarks.run_all"),
     *((key, f"python -m benchmarks.run_all --only {part}") for part, key in (
@@ -274,7 +266,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="the benchmarks' quick sizes (a check that they run, not figures)")
     parser.add_argument("--keep", type=Path, help="keep the race's runs (JSON) in this folder")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--rewrite", action="store_true",
+                        help="run no part: write the file again from its last sections")
     args = parser.parse_args(argv)
+    if args.rewrite:
+        write(args.output, [])
+        return
     parts = args.only or list(PARTS)
     command = "python -m benchmarks.run_all " + " ".join(argv if argv is not None
                                                           else sys.argv[1:])

@@ -14,6 +14,12 @@ from .seed import GROUP_FIRST_ID, GROUP_MAX, KEYS, group_hotels, group_key, stor
 from .settings import SandboxSettings
 
 
+class UsageExit(click.ClickException):
+    """A refused argument: one line `Error: ...` and exit 2, as every usage error."""
+
+    exit_code = 2
+
+
 @click.group(name="sandbox")
 def sandbox() -> None:
     """The local PMS that speaks API v1: serve it, simulate a hotel, administer it."""
@@ -240,8 +246,8 @@ def simulate(db_path: str, days: int, seed: int, start: datetime | None,
             pos_export=pos_export, group=group,
             on_day=(lambda done, total: click.echo(f"day {done}/{total}", err=True))
             if progress else None)
-    except (FileExistsError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    except (FileExistsError, ValueError) as exc:  # an argument the simulator refuses
+        raise UsageExit(str(exc)) from exc
     if events_file is not None:
         from .simulator.events_file import write_events_file
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 import os
 import re
 import shutil
@@ -36,6 +35,7 @@ from pipelines.cli import main
 from pipelines.demo.sandbox_process import free_port
 from tests.chromium import browser
 from tests.demo_warehouse import REPO
+from tests.report_json import report_json as report
 
 from .conftest import (
     HtmlTable,
@@ -47,14 +47,6 @@ from .conftest import (
 )
 
 CODE = "ROMA01"
-
-
-def report(warehouse: Path, *args: str) -> Any:
-    """`pmsw report ... --format json`, parsed."""
-    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                       "--format", "json"])
-    assert result.exit_code == 0, result.output + result.stderr
-    return json.loads(result.stdout)
 
 
 def report_file(warehouse: Path, out: Path, *args: str) -> bytes:

@@ -13,7 +13,6 @@ A failure names the figure and prints every surface's value, so the one that dri
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -25,6 +24,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 from tests.demo_warehouse import demo_warehouse
+from tests.report_json import report_json
 
 PROPERTIES = ("ROMA01", "FIRE01")
 Value = Decimal | int | None
@@ -47,11 +47,7 @@ def parquet(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def report(warehouse: Path, name: str, code: str, *args: str) -> dict[str, Any]:
     """`pmsw report NAME --format json` parsed."""
-    done = CliRunner().invoke(main, ["report", name, "--property", code, "--warehouse",
-                                     str(warehouse), "--format", "json", *args])
-    assert done.exit_code == 0, done.output + done.stderr
-    parsed: dict[str, Any] = json.loads(done.stdout)
-    return parsed
+    return report_json(warehouse, name, "--property", code, *args)
 
 
 def read_copy(warehouse: Path) -> duckdb.DuckDBPyConnection:

@@ -5,7 +5,6 @@ finance resolves them."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import Counter
 from decimal import Decimal
@@ -17,17 +16,13 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.recon import Mode
+from tests.report_json import report_json
 
 from .conftest import FIRST, LAST, Stretch, World
 
 
 def loss(world: World) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["report", "interface-loss", "--warehouse",
-                                       str(world.warehouse), "--from", str(FIRST), "--to",
-                                       str(LAST), "--format", "json"])
-    assert result.exit_code == 0, result.output + result.stderr
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
+    return report_json(world.warehouse, "interface-loss", "--from", str(FIRST), "--to", str(LAST))
 
 
 def test_lost_lines_are_the_dropped_tickets_and_apply_recovers_the_open_ones(

@@ -3,7 +3,6 @@ API reports, folio by folio, and the category view sums them by aging bucket."""
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -13,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from tests.report_json import report_json
 
 from .conftest import World
 
@@ -20,11 +20,7 @@ pytestmark = pytest.mark.slow
 
 
 def ledger(world: World, *args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["report", "ledger", "--warehouse",
-                                       str(world.warehouse), "--format", "json", *args])
-    assert result.exit_code == 0, result.output + result.stderr
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
+    return report_json(world.warehouse, "ledger", *args)
 
 
 def test_ledger_equals_the_api_balances_folio_by_folio(world: World) -> None:

@@ -2,7 +2,8 @@
 forecast part of benchmarks/run_all.py at its quick size (1 hotel x 1 year, never the 10 x 3
 here) puts the marts' time, the forecast's, their ratio and the WAPE at 30 days (also as a
 multiple of the floor) in its section, keeps every other benchmark's last section, and drops a
-section written by hand. No time is asserted (tests never fail on a measurement)."""
+section written by hand and a `###` part added by hand to a kept one. No time is asserted
+(tests never fail on a measurement)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ REPO = Path(__file__).resolve().parents[2]
 def test_quick_forecast_part_writes_the_whole_file(tmp_path: Path) -> None:
     output = tmp_path / "results.md"
     shipped = dict(split(RESULTS.read_text()))
-    output.write_text(RESULTS.read_text() + "\n## A journal by hand\n\nold figures\n")
+    by_hand = RESULTS.read_text().replace(  # a `###` part added by hand to a kept section
+        "\n## Sandbox throughput", "\n### A note by hand\n\nold figures\n\n## Sandbox throughput")
+    assert "### A note by hand" in by_hand
+    output.write_text(by_hand + "\n## A journal by hand\n\nold figures\n")
     run = subprocess.run([sys.executable, "-m", "benchmarks.run_all", "--only", "forecast",
                           "--quick", "--output", str(output)],
                          capture_output=True, text=True, timeout=300, check=False, cwd=REPO)
@@ -39,6 +43,7 @@ def test_quick_forecast_part_writes_the_whole_file(tmp_path: Path) -> None:
     assert "chosen" in forecast
     assert "as a multiple of the floor" in forecast  # issue 49 item 5
     assert "A journal by hand" not in text
+    assert "A note by hand" not in text
     for heading, kept in found.items():  # the parts not run keep their last figures
         if heading not in ("Forecast", "Machine", "Notes"):
             assert kept == shipped[heading], heading

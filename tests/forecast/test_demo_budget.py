@@ -18,14 +18,11 @@ FIRE01 has no night sold: no budget."""
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from pipelines.cli import main
 from pipelines.demo import import_demo_budget
 from pipelines.warehouse import connect
+from tests.report_json import report_json
 
 from .conftest import OCCUPANCY, write_and_publish
 
@@ -57,8 +54,6 @@ def test_the_demo_budgets_the_year_from_last_year_else_the_run_rate(hotel: Path,
         conn.close()
     assert [(r, float(v), f) for r, v, f in stored] == [(113, 10120.28, "budget-2026.csv")]
     # published with the import: the flash reads it
-    flash = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
-                                      "--property", "ROMA01", "--format", "json"])
-    assert flash.exit_code == 0, flash.stderr
-    got = {row["metric"]: row for row in json.loads(flash.stdout)["rows"]}
+    flash = report_json(hotel, "flash", "--property", "ROMA01")
+    got = {row["metric"]: row for row in flash["rows"]}
     assert (got["rooms_sold"]["ytd_budget"], got["rooms_sold"]["year_budget"]) == (287, 1346)

@@ -21,7 +21,6 @@ Flash for Mar 15 (15 of March's 31 days):
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +28,13 @@ import openpyxl
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from tests.report_json import report_json
 
 from .conftest import OCCUPANCY, write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json", *args])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
+    body = report_json(warehouse, "flash", "--property", "ROMA01", *args)
     assert body["report"].startswith("Manager's flash for 2026-03-15 (Sun)")
     return body
 
@@ -122,11 +119,9 @@ def test_adr_is_of_the_nights_sold_and_revenue_keeps_the_fees(hotel: Path) -> No
     assert {c: got["room_revenue_net"][c] for c in ("day", "mtd")} == {"day": 860,
                                                                        "mtd": 7860}
     assert {c: got["revpar_net"][c] for c in ("day", "mtd")} == {"day": 86, "mtd": 52.4}
-    done = CliRunner().invoke(main, ["report", "occupancy", "--warehouse", str(hotel),
-                                     "--property", "ROMA01", "--from", "2026-03-01", "--to",
-                                     "2026-03-15", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    assert json.loads(done.stdout)["total"]["adr_net"] == got["adr_net"]["mtd"]
+    occupancy = report_json(hotel, "occupancy", "--property", "ROMA01", "--from", "2026-03-01",
+                            "--to", "2026-03-15")
+    assert occupancy["total"]["adr_net"] == got["adr_net"]["mtd"]
 
 
 def test_a_period_the_warehouse_holds_in_part_is_not_shown(hotel: Path) -> None:
@@ -383,11 +378,8 @@ def test_flash_room_statistics(hotel: Path) -> None:
             got["cancellations_made"]["mtd_last_year"]) == (1, 100, 1)
     assert got["rooms_in_house"]["mtd_budget"] is None
     # pmsw report occupancy reads the same definition: complimentary rooms beside rooms sold
-    done = CliRunner().invoke(main, ["report", "occupancy", "--warehouse", str(hotel),
-                                     "--property", "ROMA01", "--from", "2026-03-01", "--to",
-                                     "2026-03-15", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    occupancy = json.loads(done.stdout)
+    occupancy = report_json(hotel, "occupancy", "--property", "ROMA01", "--from", "2026-03-01",
+                            "--to", "2026-03-15")
     assert occupancy["columns"][2:5] == ["rooms_sold", "rooms_complimentary", "rooms_house_use"]
     assert (occupancy["total"]["rooms_sold"], occupancy["total"]["rooms_complimentary"],
             occupancy["total"]["rooms_house_use"]) == (78, 16, 15)

@@ -16,13 +16,13 @@ read: a room entry there the mart has not counted does not show."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from tests.report_json import report_json
 
 from .conftest import OCCUPANCY, write_and_publish
 
@@ -50,11 +50,7 @@ def _add_stays(warehouse: Path) -> None:
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", "flash-ahead", "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json", *args])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, "flash-ahead", "--property", "ROMA01", *args)
 
 
 def test_tomorrow_and_the_7_nights_after(hotel: Path) -> None:
@@ -90,10 +86,7 @@ def test_the_flash_carries_the_same_nights_ahead(hotel: Path) -> None:
     columns and every figure to the cent, in JSON, CSV (its own block after the flash's) and
     the text."""
     _add_stays(hotel)
-    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(hotel),
-                                     "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    flash = json.loads(done.stdout)
+    flash = report_json(hotel, "flash", "--property", "ROMA01")
     assert flash["rows"][0]["metric"] == "rooms_sold"  # the flash's own rows first
     assert flash["sections"]["ahead"] == _report(hotel)
     assert [r["room_revenue_forecast_net"] for r in flash["sections"]["ahead"]["rows"]] \

@@ -22,24 +22,16 @@ Mar 16 covers Mar 16-31.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-
-from pipelines.cli import main
+from tests.report_json import report_json
 
 from .conftest import write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", "forecast-months", "--warehouse",
-                                     str(warehouse), "--property", "ROMA01", "--format",
-                                     "json", *args])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, "forecast-months", "--property", "ROMA01", *args)
 
 
 FIGURES = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",

@@ -17,16 +17,14 @@ The reports, on the hand-built hotel of tests/forecast/conftest.py (business dat
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-from click.testing import CliRunner
 
-from pipelines.cli import main
 from pipelines.forecast import forecast_daily
+from tests.report_json import report_json
 
 from .conftest import write_and_publish
 
@@ -51,11 +49,7 @@ def test_a_night_without_a_rate_for_its_rooms_to_come_has_no_revenue() -> None:
 
 
 def _report(warehouse: Path, name: str, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", name, "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json", *args])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, name, "--property", "ROMA01", *args)
 
 
 def test_the_reports_say_a_night_is_not_priced(hotel: Path) -> None:

@@ -7,15 +7,13 @@ mart keeps. The hand-built hotel of tests/forecast/conftest.py (10 rooms, busine
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from pipelines.cli import main
 from pipelines.metrics import whole_rooms
+from tests.report_json import report_json
 
 from .conftest import write_and_publish
 
@@ -24,11 +22,7 @@ FRACTIONS = ("UPDATE mart.forecast_daily SET rooms_forecast = 7.30, rooms_low = 
 
 
 def _report(warehouse: Path, name: str, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", name, "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json", *args])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, name, "--property", "ROMA01", *args)
 
 
 @pytest.fixture

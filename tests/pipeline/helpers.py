@@ -46,14 +46,32 @@ def advance(root_url: str, days: int = 1, property_ids: list[int] | None = None)
 
 
 def sync(db: Path, base_url: str, run_id: str, key: str = ALL_SCOPES_KEY,
-         settings: SyncSettings | None = None) -> dict[str, Any]:
-    """One sync of every stream (the core the assets run); {stream: StreamResult}."""
+         settings: SyncSettings | None = None,
+         streams: list[str] | None = None) -> dict[str, Any]:
+    """One sync of `streams` (default every one: the core the assets run); {stream:
+    StreamResult}."""
     conn = connect(db)
     try:
-        results = sync_property(endpoint(base_url, key), conn, run_id, settings)
+        results = sync_property(endpoint(base_url, key), conn, run_id, settings, streams)
     finally:
         conn.close()
     return {r.stream: r for r in results}
+
+
+def query(db: Path, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    """The rows of `sql` on the warehouse file `db`, opened for it and closed."""
+    conn = connect(db)
+    try:
+        return conn.execute(sql, params or []).fetchall()
+    finally:
+        conn.close()
+
+
+def folio_reads(db: Path, run_id: str, klass: str) -> set[int]:
+    """The reservations whose folios the run read in `klass` (meta.folio_reads)."""
+    return {int(r) for (r,) in query(
+        db, "SELECT reservation_id FROM meta.folio_reads WHERE run_id = ? AND class = ?",
+        [run_id, klass])}
 
 
 def write_properties(path: Path, base_url: str, *, codes: dict[str, str]) -> Path:

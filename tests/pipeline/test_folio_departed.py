@@ -18,11 +18,10 @@ from typing import Any
 import httpx
 import pytest
 
-from pipelines.ingest import SyncSettings, sync_property
-from pipelines.warehouse import connect
+from pipelines.ingest import SyncSettings
 from tests.conftest import MakeSandbox
 
-from .helpers import Api, advance, clock, endpoint
+from .helpers import Api, advance, clock, query, sync
 
 pytestmark = pytest.mark.slow
 
@@ -31,33 +30,18 @@ LATE_CHARGE = Decimal("7.50")
 
 
 def _sync(db: Path, base_url: str, run_id: str, settings: SyncSettings) -> Any:
-    conn = connect(db)
-    try:
-        results = sync_property(endpoint(base_url), conn, run_id, settings, STREAMS)
-    finally:
-        conn.close()
-    return {r.stream: r for r in results}["folios"]
+    return sync(db, base_url, run_id, settings=settings, streams=STREAMS)["folios"]
 
 
 def _reads(db: Path, run_id: str) -> dict[int, str]:
     """reservation id -> the class its folios were read in by the run (meta.folio_reads)."""
-    conn = connect(db)
-    try:
-        return {int(r): str(c) for r, c in conn.execute(
-            "SELECT reservation_id, class FROM meta.folio_reads WHERE run_id = ?",
-            [run_id]).fetchall()}
-    finally:
-        conn.close()
+    return {int(r): str(c) for r, c in query(
+        db, "SELECT reservation_id, class FROM meta.folio_reads WHERE run_id = ?", [run_id])}
 
 
 def _line_total(db: Path, line_id: int) -> Decimal | None:
-    conn = connect(db)
-    try:
-        row = conn.execute("SELECT total FROM core.folio_lines WHERE folio_line_id = ?",
-                           [line_id]).fetchone()
-    finally:
-        conn.close()
-    return None if row is None else Decimal(str(row[0]))
+    rows = query(db, "SELECT total FROM core.folio_lines WHERE folio_line_id = ?", [line_id])
+    return Decimal(str(rows[0][0])) if rows else None
 
 
 def _folios(api: Api, reservation_id: int) -> list[dict[str, Any]]:

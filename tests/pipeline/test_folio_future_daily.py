@@ -17,12 +17,11 @@ from typing import Any
 import httpx
 import pytest
 
-from pipelines.ingest import SyncSettings, sync_property
 from pipelines.ingest.store import forget_folio_reads
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
-from .helpers import Api, advance, clock, endpoint
+from .helpers import Api, advance, clock, folio_reads, query, sync
 
 pytestmark = pytest.mark.slow
 
@@ -31,30 +30,11 @@ DEPOSIT = Decimal("150.00")
 
 
 def _sync(db: Path, base_url: str, run_id: str) -> Any:
-    conn = connect(db)
-    try:
-        results = sync_property(endpoint(base_url), conn, run_id, SyncSettings(), STREAMS)
-    finally:
-        conn.close()
-    return {r.stream: r for r in results}["folios"]
-
-
-def _query(db: Path, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    conn = connect(db)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
-
-
-def _reads(db: Path, run_id: str, klass: str) -> set[int]:
-    return {int(r) for (r,) in _query(
-        db, "SELECT reservation_id FROM meta.folio_reads WHERE run_id = ? AND class = ?",
-        [run_id, klass])}
+    return sync(db, base_url, run_id, streams=STREAMS)["folios"]
 
 
 def _deposit_line(db: Path, line_id: int) -> tuple[Any, ...] | None:
-    rows = _query(db, "SELECT type, total, posted_on FROM core.folio_lines "
+    rows = query(db, "SELECT type, total, posted_on FROM core.folio_lines "
                       "WHERE folio_line_id = ?", [line_id])
     return rows[0] if rows else None
 
@@ -105,7 +85,7 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
     hourly = _sync(db, sandbox.base_url, "hourly")
     assert (hourly.details["read_future"], hourly.details["calls_future"]) == (0, 0)
     assert hourly.details["future_candidates"] > 0
-    assert stay["id"] not in _reads(db, "hourly", "sweep")
+    assert stay["id"] not in folio_reads(db, "hourly", "sweep")
     assert _deposit_line(db, line["id"]) is None
 
     # The night audit rolls the business date: the next run reads the whole future book.
@@ -123,14 +103,14 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
     finally:
         api.close()
     assert new_date == today + timedelta(days=1)
-    read = _reads(db, "daily", "future")
+    read = folio_reads(db, "daily", "future")
     assert stay["id"] in read
     # Exactly the API's future book, less the reservations a class read every run took.
-    assert read == future - _reads(db, "daily", "changed")
+    assert read == future - folio_reads(db, "daily", "changed")
     assert daily.details["read_future"] == daily.details["calls_future"] == len(read)
-    assert _query(db, "SELECT payments FROM core.folios WHERE folio_id = ?",
+    assert query(db, "SELECT payments FROM core.folios WHERE folio_id = ?",
                   [folio["id"]]) == [(payments,)]
-    assert _query(db, "SELECT cursor_value FROM meta.sync_state WHERE stream = "
+    assert query(db, "SELECT cursor_value FROM meta.sync_state WHERE stream = "
                       "'folios_future'", []) == [(new_date.isoformat(),)]
 
     # The hourly run right after it reads no future folio, but one whose read a post of ours
@@ -142,6 +122,6 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
         conn.close()
     _hour(sandbox)
     after = _sync(db, sandbox.base_url, "after")
-    assert _reads(db, "after", "future") == {stay["id"]}
+    assert folio_reads(db, "after", "future") == {stay["id"]}
     assert (after.details["read_future"], after.details["calls_future"]) == (1, 1)
     assert after.details["future_candidates"] >= len(read)  # the book is there, not read

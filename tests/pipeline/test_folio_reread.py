@@ -12,10 +12,9 @@ from pathlib import Path
 import httpx
 
 from pipelines.ingest import SyncSettings
-from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox, auth
 
-from .helpers import clock, sync
+from .helpers import clock, query, sync
 
 
 def _book(client: httpx.Client, arrival: date, nights: int) -> int:
@@ -74,9 +73,5 @@ def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(
 
 def _read_in(db: Path, run_id: str) -> set[int]:
     """Reservations whose folios the run read (meta.folio_reads)."""
-    conn = connect(db)
-    try:
-        return {int(r) for (r,) in conn.execute(
-            "SELECT reservation_id FROM meta.folio_reads WHERE run_id = ?", [run_id]).fetchall()}
-    finally:
-        conn.close()
+    return {int(r) for (r,) in query(
+        db, "SELECT reservation_id FROM meta.folio_reads WHERE run_id = ?", [run_id])}

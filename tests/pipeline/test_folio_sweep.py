@@ -17,11 +17,10 @@ from typing import Any
 
 import pytest
 
-from pipelines.ingest import SyncSettings, sync_property
-from pipelines.warehouse import connect
+from pipelines.ingest import SyncSettings
 from tests.conftest import MakeSandbox
 
-from .helpers import Api, advance, clock, endpoint
+from .helpers import Api, advance, clock, folio_reads, query, sync
 
 pytestmark = pytest.mark.slow
 
@@ -31,33 +30,19 @@ STREAMS = ["reservations", "folios"]
 
 def _sync(db: Path, base_url: str, run_id: str, settings: SyncSettings,
           streams: list[str] | None = STREAMS) -> dict[str, Any]:
-    conn = connect(db)
-    try:
-        results = sync_property(endpoint(base_url), conn, run_id, settings, streams)
-    finally:
-        conn.close()
-    return {r.stream: r for r in results}
+    return sync(db, base_url, run_id, settings=settings, streams=streams)
 
 
 def _classes(db: Path, run_id: str) -> dict[str, tuple[int, int, int]]:
     """meta.folio_classes of a run: class -> (reservations, candidates, calls)."""
-    conn = connect(db)
-    try:
-        rows = conn.execute("SELECT class, reservations, candidates, calls FROM "
-                            "meta.folio_classes WHERE run_id = ?", [run_id]).fetchall()
-    finally:
-        conn.close()
-    return {str(c): (int(r), int(n), int(k)) for c, r, n, k in rows}
+    return {str(c): (int(r), int(n), int(k)) for c, r, n, k in query(
+        db, "SELECT class, reservations, candidates, calls FROM meta.folio_classes "
+            "WHERE run_id = ?", [run_id])}
 
 
 def _landed_line(db: Path, line_id: int) -> bool:
-    conn = connect(db)
-    try:
-        row = conn.execute("SELECT count(*) FROM core.folio_lines WHERE folio_line_id = ?",
-                           [line_id]).fetchone()
-    finally:
-        conn.close()
-    return row is not None and row[0] == 1
+    return query(db, "SELECT count(*) FROM core.folio_lines WHERE folio_line_id = ?",
+                 [line_id]) == [(1,)]
 
 
 def _post_charge(api: Api, reservation: dict[str, Any]) -> int:
@@ -112,20 +97,15 @@ def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
             landed_at = hour
     # Read at least every (window - 1 h) with hourly runs: within one window of the charge.
     assert landed_at is not None, f"the charge did not land within {window} hourly runs"
-    conn = connect(db)
-    try:
-        read = conn.execute("SELECT class FROM meta.folio_reads WHERE reservation_id = ?",
-                            [future[0]["id"]]).fetchone()
-        # Every candidate was read at least once within the window (none left unread since
-        # the initial load, which read every reservation at hour 0).
-        stale = conn.execute("""
-            SELECT count(*) FROM meta.folio_reads WHERE run_id = 'initial'
-               AND reservation_id IN (SELECT reservation_id FROM core.folios
-                                      WHERE status <> 'closed')""").fetchone()
-    finally:
-        conn.close()
-    assert read == ("sweep",)  # found by the sweep, the only class that holds it
-    assert stale == (0,)
+    read = query(db, "SELECT class FROM meta.folio_reads WHERE reservation_id = ?",
+                 [future[0]["id"]])
+    assert read == [("sweep",)]  # found by the sweep, the only class that holds it
+    # Every candidate was read at least once within the window (none left unread since the
+    # initial load, which read every reservation at hour 0).
+    assert query(db, """
+        SELECT count(*) FROM meta.folio_reads WHERE run_id = 'initial'
+           AND reservation_id IN (SELECT reservation_id FROM core.folios
+                                  WHERE status <> 'closed')""") == [(0,)]
 
 
 def test_a_charge_on_an_in_house_folio_lands_in_the_next_run(
@@ -145,16 +125,10 @@ def test_a_charge_on_an_in_house_folio_lands_in_the_next_run(
     _hour(sandbox)
     result = _sync(db, sandbox.base_url, "next", settings)["folios"]
     assert _landed_line(db, line)
-    conn = connect(db)
-    try:
-        read = conn.execute("SELECT class, run_id FROM meta.folio_reads WHERE "
-                            "reservation_id = ?", [in_house[-1]["id"]]).fetchone()
-        total = conn.execute("SELECT sum(total) FROM core.folio_lines WHERE folio_line_id = ?",
-                             [line]).fetchone()
-    finally:
-        conn.close()
-    assert read == ("in_house", "next")
-    assert total == (Decimal("7.50"),)
+    assert query(db, "SELECT class, run_id FROM meta.folio_reads WHERE reservation_id = ?",
+                 [in_house[-1]["id"]]) == [("in_house", "next")]
+    assert query(db, "SELECT sum(total) FROM core.folio_lines WHERE folio_line_id = ?",
+                 [line]) == [(Decimal("7.50"),)]
     assert result.details["read_in_house"] == len(in_house)
 
 
@@ -172,13 +146,7 @@ def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
     _sync(db, sandbox.base_url, "initial", settings, None)
     advance(sandbox.root_url, days=1)
     _sync(db, sandbox.base_url, "one-day", settings, None)
-    conn = connect(db)
-    try:
-        row = conn.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
-                           "'reservations'").fetchone()
-    finally:
-        conn.close()
-    assert row is not None
+    row = query(db, "SELECT cursor_value FROM meta.sync_state WHERE stream = 'reservations'")[0]
     _hour(sandbox)
     hourly = _sync(db, sandbox.base_url, "hourly", settings, None)
 
@@ -226,20 +194,9 @@ def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
     assert classes["sweep"][0] <= share
     assert sum(c for _, _, c in classes.values()) == folios.calls
     # The departed class is exactly the departures still to watch that no earlier class took.
-    assert _read_as(db, "hourly", "departed") == departing - changed - in_house
+    assert folio_reads(db, "hourly", "departed") == departing - changed - in_house
     # Far below the book: the whole point.
     assert folios.calls < len(open_folios) / 2
-
-
-def _read_as(db: Path, run_id: str, klass: str) -> set[int]:
-    """The reservations whose folios the run read in `klass` (meta.folio_reads)."""
-    conn = connect(db)
-    try:
-        return {int(r) for (r,) in conn.execute(
-            "SELECT reservation_id FROM meta.folio_reads WHERE run_id = ? AND class = ?",
-            [run_id, klass]).fetchall()}
-    finally:
-        conn.close()
 
 
 def _minus(stamp: str, seconds: int) -> str:

@@ -17,11 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from pipelines.warehouse import read_copy_path
 from tests.pipeline.helpers import REPO
+from tests.stored_rows import stored_rows
 
 from .conftest import World, pmsw_env, run, start
 
@@ -58,13 +58,8 @@ def _holder(warehouse: Path) -> subprocess.Popen[str]:
 
 
 def _count(warehouse: Path, sql: str) -> int:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        row = conn.execute(sql).fetchone()
-    finally:
-        conn.close()
-    assert row is not None
-    return int(row[0])
+    [(count,)] = stored_rows(warehouse, sql)
+    return int(count)
 
 
 def test_reports_during_syncs_never_fail_and_read_complete_states(world: World) -> None:

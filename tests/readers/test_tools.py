@@ -11,10 +11,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from pipelines.warehouse import connect, publish, read_copy_path
+from tests.stored_rows import stored_rows
 
 from .conftest import run
 
@@ -36,13 +36,8 @@ def warehouse(tmp_path: Path) -> Path:
 
 
 def _expected(warehouse: Path) -> int:
-    conn = duckdb.connect(str(read_copy_path(warehouse)), read_only=True)
-    try:
-        row = conn.execute(VIEW_SQL).fetchone()
-    finally:
-        conn.close()
-    assert row is not None
-    return int(row[0])
+    [(count,)] = stored_rows(read_copy_path(warehouse), VIEW_SQL)
+    return int(count)
 
 
 def test_duckdb_cli_1_5_6_opens_the_read_copy_and_runs_a_documented_view(

@@ -40,6 +40,7 @@ from tests.pipeline.helpers import (
     snapshot,
     write_properties,
 )
+from tests.stored_rows import stored_rows
 
 from . import harness as h
 from .broken_api import BrokenApi, serving
@@ -127,12 +128,7 @@ def test_malformed_ledger_files_are_quarantined_with_their_reason_and_the_rest_l
         "\n".join([LEDGER_HEADER, good.format(t="T1", d="2026-03-01")]) + "\n")
     sandbox, db = _landed(make_sandbox, tmp_path, pos)
     before = snapshot(db)
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
-        ledger_before = conn.execute("SELECT * FROM core.pos_ledger "
-                                     "ORDER BY ALL").fetchall()
-    finally:
-        conn.close()
+    ledger_before = stored_rows(db, "SELECT * FROM core.pos_ledger ORDER BY ALL")
     assert len(ledger_before) == 1
 
     (pos / "2026-03-02.csv").write_text("\n".join(
@@ -223,23 +219,14 @@ FIELD_ERRORS = {
 
 
 def _held(db: Path) -> list[tuple[Any, ...]]:
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
-        return conn.execute(
-            "SELECT record_id, field, error, tries, released_at IS NOT NULL, payload "
-            "FROM meta.quarantine ORDER BY record_id").fetchall()
-    finally:
-        conn.close()
+    return stored_rows(db, "SELECT record_id, field, error, tries, released_at IS NOT NULL, "
+                           "payload FROM meta.quarantine ORDER BY record_id")
 
 
 def _in_quarantine(db: Path) -> list[tuple[Any, ...]]:
     """mart.v_quarantine: what the marts say is held, per property."""
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
-        return conn.execute("SELECT property_id, records_quarantined, record_ids "
-                            "FROM mart.v_quarantine ORDER BY property_id").fetchall()
-    finally:
-        conn.close()
+    return stored_rows(db, "SELECT property_id, records_quarantined, record_ids "
+                           "FROM mart.v_quarantine ORDER BY property_id")
 
 
 def _sync_through(api: BrokenApi, code: str, db: Path, tmp: Path,
@@ -299,12 +286,8 @@ def test_a_record_missing_a_field_or_with_an_unknown_enum_value_is_quarantined(
                   {t: [r[:2] for r in rows] if t in RESERVATION_TABLES else rows
                    for t, rows in after.items()})
     assert _cursor(after, "reservations")[0][2] > _cursor(before, "reservations")[0][2]
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        landed = dict(conn.execute("SELECT reservation_id, updated_at FROM "
-                                   "core.reservations WHERE property_id = 1").fetchall())
-    finally:
-        conn.close()
+    landed = dict(stored_rows(warehouse, "SELECT reservation_id, updated_at FROM "
+                                         "core.reservations WHERE property_id = 1"))
     old = {r[1]: r for r in before["core.reservations"]}  # (property_id, id, ...)
     for other, record in served.items():  # every other record landed as served
         if other != rid:
@@ -420,13 +403,8 @@ def test_an_event_gap_through_pmsw_sync_is_reported_and_the_full_resync_follows(
         api.http.patch(f"/reservations/{reservation['id']}",
                        json={"notes": "and again"}).raise_for_status()
         before = snapshot(db)
-        conn = duckdb.connect(str(db), read_only=True)
-        try:
-            row = conn.execute("SELECT max(event_id) FROM core.events").fetchone()
-        finally:
-            conn.close()
-        assert row is not None
-        cursor, oldest = row[0], api.events()[0]["id"]
+        [(cursor,)] = stored_rows(db, "SELECT max(event_id) FROM core.events")
+        oldest = api.events()[0]["id"]
         assert oldest > cursor + 1
 
         code, stdout, errors = _sync_command(

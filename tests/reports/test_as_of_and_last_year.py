@@ -19,7 +19,6 @@ rooms and 950.00; the alert on Mar 20 says STLY rebuilt, last year 10 rooms and 
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.warehouse import connect, publish
+from tests.report_json import report_json
 
 CLOSED = "2026-03-15 (closed)"
 OPEN = "2026-03-16 (the open business date: partial, still moving)"
@@ -73,10 +73,7 @@ def hotel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _report(warehouse: Path, *args: str) -> Any:
-    done = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.output + done.stderr
-    return json.loads(done.stdout)
+    return report_json(warehouse, *args, "--property", "ROMA01")
 
 
 def test_pickup_defaults_to_the_last_closed_day_and_says_so(hotel: Path) -> None:

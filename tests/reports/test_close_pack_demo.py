@@ -6,7 +6,6 @@ pack). One end-to-end test: the demo warehouse is built once per session."""
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
@@ -15,23 +14,14 @@ from typing import Any
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 
-from pipelines.cli import main
+from tests.report_json import report_json as cli
 
 pytestmark = pytest.mark.timeout(600)  # the first reader of a session builds the demo
 
 CODES = ("accommodation", "food_beverage", "other", "city_tax")
 BUCKETS = ((30, "0_30"), (60, "31_60"), (90, "61_90"))
 ZERO = Decimal("0.00")
-
-
-def cli(warehouse: Path, *args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                       "--format", "json"])
-    assert result.exit_code == 0, result.output + result.stderr
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
 
 
 def money(value: Any) -> Decimal:

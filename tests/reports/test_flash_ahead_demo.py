@@ -5,22 +5,15 @@ counts them; occupancy and ADR on the books are `occupancy`'s of the night."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import duckdb
-from click.testing import CliRunner
-
-from pipelines.cli import main
+from tests.report_json import report_json
+from tests.stored_rows import stored_rows
 
 
 def _json(warehouse: Path, *args: str) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, *args, "--property", "ROMA01")
 
 
 def test_nights_ahead_agree_with_occupancy(warehouse: Path) -> None:
@@ -29,13 +22,9 @@ def test_nights_ahead_agree_with_occupancy(warehouse: Path) -> None:
     first, last = ahead[0]["stay_date"], ahead[-1]["stay_date"]
     occupancy = {r["stay_date"]: r for r in _json(warehouse, "occupancy", "--from", first,
                                                   "--to", last)["rows"]}
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
-        moves = {str(d): (a, b) for d, a, b in conn.execute(
-            "SELECT stay_date, arrivals, departures FROM mart.occupancy_daily "
-            "WHERE property_id = 1 AND stay_date BETWEEN ? AND ?", [first, last]).fetchall()}
-    finally:
-        conn.close()
+    moves = {str(d): (a, b) for d, a, b in stored_rows(
+        warehouse.with_suffix(".read.duckdb"), "SELECT stay_date, arrivals, departures FROM "
+        "mart.occupancy_daily WHERE property_id = 1 AND stay_date BETWEEN ? AND ?", [first, last])}
     assert sum(r["arrivals"] for r in ahead) > 0
     for row in ahead:
         night = occupancy[row["stay_date"]]

@@ -6,16 +6,15 @@ view that the flash reads."""
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 import duckdb
-from click.testing import CliRunner
 
-from pipelines.cli import main
+from tests.report_json import report_json
+from tests.stored_rows import stored_rows
 
 BOOKED = "r.status IN ('confirmed', 'checked_in', 'checked_out') AND r.departure > r.arrival"
 PERSONS = ("r.adults + coalesce((SELECT sum(CAST(j.value AS INTEGER)) FROM json_each(r.brackets) j "
@@ -63,11 +62,7 @@ STATS = ("arrivals", "departures", "rooms_in_house", "persons", "no_shows", "wal
 
 
 def _flash(warehouse: Path) -> dict[str, Any]:
-    done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
-                                     "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    body: dict[str, Any] = json.loads(done.stdout)
-    return body
+    return report_json(warehouse, "flash", "--property", "ROMA01")
 
 
 def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> None:
@@ -134,16 +129,11 @@ def test_the_demo_imports_a_budget_the_flash_reads(warehouse: Path) -> None:
             else:
                 assert got[metric][column] is not None, (metric, column)
         assert (got[metric]["ytd_vs_budget"] is None) is (got[metric]["ytd"] is None)
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
-        month = conn.execute(
-            "SELECT budget_rooms_sold, budget_room_revenue_net, source_file "
-            "FROM mart.budget_monthly "
-            "WHERE property_id = 1 AND month = ? AND segment IS NULL",
-            [day.replace(day=1)]).fetchone()
-    finally:
-        conn.close()
-    assert month is not None
+    [month] = stored_rows(warehouse.with_suffix(".read.duckdb"),
+                          "SELECT budget_rooms_sold, budget_room_revenue_net, source_file "
+                          "FROM mart.budget_monthly "
+                          "WHERE property_id = 1 AND month = ? AND segment IS NULL",
+                          [day.replace(day=1)])
     assert (got["rooms_sold"]["month_budget"], got["room_revenue_net"]["month_budget"]) == (
         month[0], float(month[1]))
     assert month[2] == f"budget-{day.year}.csv"

@@ -8,33 +8,16 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any
 
-import duckdb
 import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-
-
-def report(warehouse: Path, *args: str) -> Any:
-    """Run `pmsw report ... --format json` and parse its output."""
-    result = CliRunner().invoke(main, ["report", *args, "--warehouse", str(warehouse),
-                                       "--format", "json"])
-    assert result.exit_code == 0, result.output + result.stderr
-    return json.loads(result.stdout)
-
-
-def query(warehouse: Path, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
+from tests.report_json import report_json as report
+from tests.stored_rows import stored_rows as query
 
 
 def business_date(warehouse: Path, code: str) -> tuple[int, date]:

@@ -16,6 +16,7 @@ import duckdb
 from click.testing import CliRunner
 
 from pipelines.cli import main
+from tests.stored_rows import stored_rows
 
 
 def _report(warehouse: Path, name: str, *args: str) -> tuple[int, Any]:
@@ -57,12 +58,8 @@ def test_the_tieout_of_the_closed_month_to_date_from_the_folio_lines(warehouse: 
 
 
 def test_the_open_business_date_is_not_tied_out(warehouse: Path) -> None:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        (bd,) = conn.execute("SELECT business_date FROM core.property WHERE code = 'ROMA01'"
-                             ).fetchone() or (None,)
-    finally:
-        conn.close()
+    [(bd,)] = stored_rows(warehouse, "SELECT business_date FROM core.property "
+                                     "WHERE code = 'ROMA01'")
     code, err = _report(warehouse, "tieout", "--date", str(bd))
     assert code != 0
     assert "closed business dates" in err
@@ -72,12 +69,8 @@ def test_the_open_business_date_is_not_tied_out(warehouse: Path) -> None:
 def test_the_open_month_is_tied_out_to_date(warehouse: Path) -> None:
     """--month of the month holding the open business date: its closed dates, as the help
     says (was refused for reaching past the last closed date); a month not begun is refused."""
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        (bd,) = conn.execute("SELECT business_date FROM core.property WHERE code = 'ROMA01'"
-                             ).fetchone() or (None,)
-    finally:
-        conn.close()
+    [(bd,)] = stored_rows(warehouse, "SELECT business_date FROM core.property "
+                                     "WHERE code = 'ROMA01'")
     closed = bd - timedelta(days=1)
     code, month = _report(warehouse, "tieout", "--month", f"{closed:%Y-%m}")
     assert code == 0, month

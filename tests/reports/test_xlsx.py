@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.reports.command import report as report_group
+from tests.stored_rows import stored_rows
 
 PACKS = ("close-pack",)
 """Reports of several tables, one sheet each: tests/finance/test_close_pack.py reads them
@@ -40,16 +41,9 @@ def _invoke(warehouse: Path, name: str, *args: str) -> Any:
 def _extra(warehouse: Path, name: str) -> list[str]:
     if name != "city-tax":
         return []
-    import duckdb
-
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        row = conn.execute("SELECT business_date - 1 FROM core.property WHERE code = 'ROMA01'"
-                           ).fetchone()
-    finally:
-        conn.close()
-    assert row is not None
-    return ["--month", f"{row[0]:%Y-%m}"]  # of the last closed date: the demo ends today
+    [(closed,)] = stored_rows(warehouse, "SELECT business_date - 1 FROM core.property "
+                                         "WHERE code = 'ROMA01'")
+    return ["--month", f"{closed:%Y-%m}"]  # of the last closed date: the demo ends today
 
 
 HEADER = 4

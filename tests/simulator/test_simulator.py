@@ -150,15 +150,25 @@ def test_pos_ledger_csv_and_ground_truth_of_dropped_postings(runs: dict[str, Pat
 
 
 def test_cli_simulate_refuses_an_existing_database(tmp_path: Path) -> None:
-    """One line naming the file, and the file left as it was (bad input writes nothing)."""
+    """A usage error (issue 47 item 7): exit 2, one line naming the file, and the file left as
+    it was (bad input writes nothing)."""
     target = tmp_path / "exists.sqlite"
     target.write_bytes(b"kept")
     result = CliRunner().invoke(sandbox_cli, ["simulate", "--db", str(target), "--days", "1",
                                               "--seed", "1"])
-    assert result.exit_code != 0
+    assert result.exit_code == 2
     assert result.stderr == f"Error: {target} exists: the simulator writes a new database\n"
     assert target.read_bytes() == b"kept"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exists.sqlite"]
+
+
+def test_cli_simulate_refuses_an_unknown_property(tmp_path: Path) -> None:
+    """A hotel the sandbox does not have is a usage error too: exit 2, one line, no file."""
+    target = tmp_path / "new.sqlite"
+    result = CliRunner().invoke(sandbox_cli, ["simulate", "--db", str(target), "--days", "1",
+                                              "--seed", "1", "--property", "7"])
+    assert (result.exit_code, result.stderr) == (2, "Error: property 7 does not exist\n")
+    assert not target.exists()
 
 
 def test_a_simulated_server_carries_on_from_the_stored_clock(runs: dict[str, Path]) -> None:

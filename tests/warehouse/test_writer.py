@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from pipelines.warehouse import WarehouseMissingError, connect, read_copy_path, writer
+from tests.stored_rows import stored_rows
 
 REPO = Path(__file__).resolve().parents[2]
 # Who may call publish(): the writer itself, Dagster's read-copy asset, `pmsw warehouse publish`.
@@ -19,11 +19,7 @@ PUBLISHERS = {"pipelines/warehouse/writer.py", "pipelines/defs/warehouse/publish
 
 
 def _published_markers(path: Path) -> list[int]:
-    conn = duckdb.connect(str(read_copy_path(path)), read_only=True)
-    try:
-        return [r[0] for r in conn.execute("SELECT n FROM core.marker ORDER BY n").fetchall()]
-    finally:
-        conn.close()
+    return [r[0] for r in stored_rows(read_copy_path(path), "SELECT n FROM core.marker ORDER BY n")]
 
 
 @pytest.fixture
