@@ -115,7 +115,7 @@ def test_on_a_group_directory_the_schedules_request_one_run_per_property(
     with dg.instance_for_test() as instance:
         assert isinstance(_requests(instance, group), dg.SkipReason)  # no partition yet
         _tick(instance, path)
-        for name in ("pms_sync_hourly", "pms_availability_daily"):
+        for name in ("pms_sync_hourly", "pms_availability_daily", "warehouse_upkeep_weekly"):
             requests = _requests(instance, group, name)
             assert isinstance(requests, list)
             assert [r.partition_key for r in requests] == ["ROMA01", "FIRE01", "MILA01"]

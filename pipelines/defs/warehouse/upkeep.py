@@ -56,12 +56,14 @@ warehouse_upkeep = dg.define_asset_job(
 
 
 @dg.schedule(job=warehouse_upkeep, cron_schedule="0 4 * * 0", name="warehouse_upkeep_weekly",
-             description="Compact every property's warehouse file once a week, in one run.")
-def warehouse_upkeep_weekly(context: dg.ScheduleEvaluationContext
-                            ) -> dg.RunRequest | dg.SkipReason:
+             description="Compact every property's warehouse file once a week: one run (a "
+                         "single file), or one run per property (a group directory).")
+def warehouse_upkeep_weekly(context: dg.ScheduleEvaluationContext, warehouse: WarehouseResource
+                            ) -> list[dg.RunRequest] | dg.SkipReason:
     stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time \
         else ""
-    return every_property(f"upkeep:{stamp}", context.instance)
+    return every_property(stamp, context.instance, warehouse.grouped(),
+                          warehouse_upkeep.name)
 
 
 defs = dg.Definitions(assets=[compaction], jobs=[warehouse_upkeep],
