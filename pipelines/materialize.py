@@ -82,6 +82,7 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     from pipelines.defs.partitions import instance_with
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
     from pipelines.properties import PropertyConfigError
+    from pipelines.warehouse import held
 
     resources: dict[str, Any] = dict(defs.resources or {})
     resources["warehouse"] = WarehouseResource(path=str(warehouse))
@@ -100,7 +101,8 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
         runs[code].error = PropertyConfigError(
             f"property {code!r} is not in the properties file ({', '.join(known)})")
     queue = contiguous([c for c in codes if c in known], known)
-    with instance_with(known) as instance:
+    # One open of the file for the whole run: its steps and checks reuse it (warehouse.held).
+    with held(warehouse), instance_with(known) as instance:
         while queue:
             chosen = queue.pop(0)
             failed = _materialize_range([runs[c] for c in chosen], every, selection, resources,

@@ -28,7 +28,7 @@ from pipelines.demo.simulate import simulate_history
 from pipelines.demo.summary import Summary, read_summary
 from pipelines.ingest import SyncSettings
 from pipelines.materialize import PropertyRun, materialize
-from pipelines.warehouse import connect, read_copy_path
+from pipelines.warehouse import connect, held, read_copy_path
 
 DAILY_STREAMS = ("reference", "events", "reservations", "availability")
 FINAL_STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
@@ -150,61 +150,64 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         for run in sync_all(codes, DAILY_STREAMS, marts=True):
             note(f"{run.code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
                                              in run.streams.items() if s != "reference"))
-    with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
-                                "live a day, then the warehouse syncs"
-                                + (" and closes the day" if config.daily_close else "")
-                       ) as note:
-        with progress.bar(config.daily_syncs, "days") as bar:
-            posted = blocked = 0
-            # A day is one run for both hotels: their reservations, and with the close the
-            # day's folios and POS files, then the close of each hotel.
-            streams = (*DAILY_STREAMS, *CLOSE_STREAMS) if config.daily_close else DAILY_STREAMS
-            for _ in range(config.daily_syncs):
-                business_date = admin.advance(1, ids)
-                if config.daily_close:
-                    hand_over_the_day(config)
-                sync_all(codes, streams)
-                if config.daily_close:
-                    for done in close_day(config):
-                        for recon in (done.closed, done.pre_departure):
-                            if recon is not None:
-                                posted += recon.summary["posted"][0]
-                                blocked += recon.summary["blocked"][0]
-                bar.update(1)
-        note(f"business date now {business_date}")
-        if config.daily_close:
-            note(f"daily close on each day: {posted} charge(s) posted before check-out, "
-                 f"{blocked} blocked row(s)")
-    what = "full refresh" if config.final_full_refresh else "every open folio read again"
-    with progress.step("final_sync", f"Folios ({what}) and the POS ledger files") as note:
-        hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
-        # A sweep window of an hour makes every open folio due (pipelines.ingest.folios).
-        final = (SyncSettings(stay_guests=False, full_folio_refresh=True)
-                 if config.final_full_refresh
-                 else SyncSettings(stay_guests=False, folio_sweep_hours=1,
-                                   future_folios_daily=False))
-        for run in sync_all(codes, FINAL_STREAMS, final):
-            note(f"{run.code}: {run.streams['folios']['rows']} folio rows, "
-                 f"{run.streams['pos_ledger']['rows']} POS ledger lines")
-        # the simulator's level of each night played: the forecast's floor, as data
-        nights = store_levels(config.warehouse, admin, ids, config.start())
-        note(f"the simulator's level of {nights} nights stored (core.sandbox_levels, the "
-             "floor forecast-accuracy shows)")
-    with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
-                                "segments, booking KPIs (polars)") as note:
-        for run in sync_all(codes, (), marts=True):
-            note(f"{run.code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
-        budget = import_demo_budget(config.warehouse, config.demo_dir)
-        if budget is not None:
-            note(f"budget {budget[0].name}: {budget[1]} rows imported as `pmsw budget "
-                 "import` does (last year's month, else the run rate; occupancy +2 points, "
-                 "ADR +4 %)")
-        note(f"read copy published: {read_copy_path(config.warehouse)}")
-    with progress.step("reconcile", "Folio reconciliation of the last "
-                                    f"{config.daily_syncs} business dates: dry run, then "
-                                    "apply") as note:
-        for line in _reconcile(config):
-            note(line)
+    # The warehouse stays open from here on: the daily syncs' steps and checks, the closes'
+    # writers and the last steps reuse the open file instead of reading it again (held).
+    with held(config.warehouse):
+        with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
+                                    "live a day, then the warehouse syncs"
+                                    + (" and closes the day" if config.daily_close else "")
+                           ) as note:
+            with progress.bar(config.daily_syncs, "days") as bar:
+                posted = blocked = 0
+                # A day is one run for both hotels: their reservations, and with the close the
+                # day's folios and POS files, then the close of each hotel.
+                streams = (*DAILY_STREAMS, *CLOSE_STREAMS) if config.daily_close else DAILY_STREAMS
+                for _ in range(config.daily_syncs):
+                    business_date = admin.advance(1, ids)
+                    if config.daily_close:
+                        hand_over_the_day(config)
+                    sync_all(codes, streams)
+                    if config.daily_close:
+                        for done in close_day(config):
+                            for recon in (done.closed, done.pre_departure):
+                                if recon is not None:
+                                    posted += recon.summary["posted"][0]
+                                    blocked += recon.summary["blocked"][0]
+                    bar.update(1)
+            note(f"business date now {business_date}")
+            if config.daily_close:
+                note(f"daily close on each day: {posted} charge(s) posted before check-out, "
+                     f"{blocked} blocked row(s)")
+        what = "full refresh" if config.final_full_refresh else "every open folio read again"
+        with progress.step("final_sync", f"Folios ({what}) and the POS ledger files") as note:
+            hand_over_pos_files(config.pos_incoming, config.pos_root, codes)
+            # A sweep window of an hour makes every open folio due (pipelines.ingest.folios).
+            final = (SyncSettings(stay_guests=False, full_folio_refresh=True)
+                     if config.final_full_refresh
+                     else SyncSettings(stay_guests=False, folio_sweep_hours=1,
+                                       future_folios_daily=False))
+            for run in sync_all(codes, FINAL_STREAMS, final):
+                note(f"{run.code}: {run.streams['folios']['rows']} folio rows, "
+                     f"{run.streams['pos_ledger']['rows']} POS ledger lines")
+            # the simulator's level of each night played: the forecast's floor, as data
+            nights = store_levels(config.warehouse, admin, ids, config.start())
+            note(f"the simulator's level of {nights} nights stored (core.sandbox_levels, the "
+                 "floor forecast-accuracy shows)")
+        with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
+                                    "segments, booking KPIs (polars)") as note:
+            for run in sync_all(codes, (), marts=True):
+                note(f"{run.code}: " + ", ".join(f"{k} {v}" for k, v in run.marts.items()))
+            budget = import_demo_budget(config.warehouse, config.demo_dir)
+            if budget is not None:
+                note(f"budget {budget[0].name}: {budget[1]} rows imported as `pmsw budget "
+                     "import` does (last year's month, else the run rate; occupancy +2 points, "
+                     "ADR +4 %)")
+            note(f"read copy published: {read_copy_path(config.warehouse)}")
+        with progress.step("reconcile", "Folio reconciliation of the last "
+                                        f"{config.daily_syncs} business dates: dry run, then "
+                                        "apply") as note:
+            for line in _reconcile(config):
+                note(line)
 
 
 def _reconcile(config: DemoConfig) -> list[str]:

@@ -21,8 +21,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+import threading
 import time
-from contextlib import suppress
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import duckdb
@@ -255,7 +258,7 @@ def _cap_memory(conn: duckdb.DuckDBPyConnection, path: Path, limit: str) -> None
     an earlier process (a crash, a larger limit) was replayed into memory on open: it is
     checkpointed first, else the limit could not be set below what it holds."""
     wal = path.with_name(path.name + ".wal")
-    if wal.is_file() and wal.stat().st_size > 0:
+    if wal.is_file() and wal.stat().st_size > 0 and not _is_held(path):
         # Another connection of this process writing: the WAL is its own, held already.
         with suppress(duckdb.TransactionException):
             conn.execute("CHECKPOINT")
@@ -268,6 +271,46 @@ def _cap_memory(conn: duckdb.DuckDBPyConnection, path: Path, limit: str) -> None
     limit_bytes = _size_bytes(limit) or LEAST_MEMORY_BYTES
     conn.execute(f"SET checkpoint_threshold = "
                  f"'{int(limit_bytes // WAL_SHARE_OF_MEMORY // 1024)}KiB'")
+
+
+_HELD: Counter[Path] = Counter()
+"""Warehouse files this process keeps open (`held`), by absolute path: how many blocks hold each."""
+_HELD_LOCK = threading.Lock()
+
+
+def _is_held(path: Path) -> bool:
+    with _HELD_LOCK:
+        return _HELD[path.absolute()] > 0
+
+
+@contextmanager
+def held(path: str | Path | None) -> Iterator[None]:
+    """Keep the warehouse file open as the writer for the block, so that every `connect()` to
+    it inside (each Dagster step and check of a run, each writer of the demo's daily close)
+    reuses DuckDB's database already open in this process instead of reading the file again,
+    and no close in between checkpoints it: the WAL is checkpointed at DuckDB's threshold, at
+    a publish, and when the block ends. The writer's lock is held for the whole block.
+
+    Nothing is held when the file is missing (the first open creates it), a group directory
+    (each property's file is opened by its steps) or held by another process right now (no
+    wait: the opens inside wait as they always do, and say so)."""
+    target = resolve(path)
+    keeper = None
+    if target.is_file():
+        with suppress(WarehouseError):
+            keeper = connect(target, create=False, wait=0)
+    if keeper is None:
+        yield
+        return
+    key = target.absolute()
+    with _HELD_LOCK:
+        _HELD[key] += 1
+    try:
+        yield
+    finally:
+        with _HELD_LOCK:
+            _HELD[key] -= 1
+        keeper.close()
 
 
 def _session(conn: duckdb.DuckDBPyConnection) -> None:
