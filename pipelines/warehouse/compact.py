@@ -35,7 +35,7 @@ from pipelines.warehouse.connection import (
     WarehouseError,
     resolve,
 )
-from pipelines.warehouse.publish import Published, copyable, publish, storage_version
+from pipelines.warehouse.publish import copyable, storage_version
 from pipelines.warehouse.transaction import WRITER_LOCK
 from pipelines.warehouse.writer import writer
 
@@ -71,12 +71,11 @@ class Compacted:
     path: Path
     before: FileSpace
     rewritten: bool
-    """False when the free share was below the threshold (nothing written)."""
+    """False when the free share was below the threshold (nothing written); True: rewritten
+    and its read copy published."""
     after_bytes: int
     """The file's bytes afterwards (= before.file_bytes when not rewritten)."""
     seconds: float
-    published: Published | None = None
-    """The read copy published after the rewrite; None when not rewritten."""
 
 
 def temporary_name(path: Path) -> Path:
@@ -196,7 +195,7 @@ def compact(path: str | Path | None, *, threshold: float = COMPACT_THRESHOLD,
     # Closed at once: a writer may open the new file from the rename on; this connection,
     # with nothing written since its CHECKPOINT, leaves that writer's WAL (same name) alone.
     _fsync(target.parent)
-    with writer(target, wait=wait, publish=False) as conn:  # the new file's read copy
-        published = publish(conn, target)
+    with writer(target, wait=wait):  # the new file's read copy, published on exit
+        pass
     return Compacted(target, before, True, target.stat().st_size,
-                     time.perf_counter() - started, published)
+                     time.perf_counter() - started)
