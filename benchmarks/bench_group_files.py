@@ -92,6 +92,24 @@ def _largest(database: Path, ids: tuple[int, ...], count: int) -> list[str]:
     return [group_code(pid - GROUP_FIRST_ID + 1) for (pid,) in rows]
 
 
+def _marts(member: Path, work: Path) -> tuple[float, float]:
+    """Wall and CPU-seconds of the first build of every mart of a copy of `member` after its
+    initial load (its marts' rows and records deleted first: what its sync built at its end)."""
+    from pipelines.marts import MARTS, MartSettings, build_marts
+    from pipelines.warehouse import writer
+
+    copy = work / "marts.duckdb"
+    shutil.copyfile(member, copy)
+    with writer(copy, publish=False) as conn:
+        row = conn.execute("SELECT min(property_id) FROM meta.sync_runs").fetchone()
+        assert row is not None
+        for table in ("meta.mart_inputs", "meta.mart_builds", *(f"mart.{m}" for m in MARTS)):
+            conn.execute(f"DELETE FROM {table}")
+        began, cpu = time.perf_counter(), time.process_time()
+        build_marts(conn, int(row[0]), MartSettings(events=()))
+        return time.perf_counter() - began, time.process_time() - cpu
+
+
 def _cpu(fleet: list[Sandbox]) -> float:
     return sum(cpu_seconds(s.pid) for s in fleet)
 
@@ -136,6 +154,10 @@ def main(argv: list[str] | None = None) -> None:
                 singles[code] = _sync(env, work / f"alone-{code}", [code])
                 print(_line(f"{code} alone", singles[code],
                             _calls(work / f"alone-{code}" / f"{code}.duckdb")), flush=True)
+            top = max(singles, key=lambda c: singles[c].seconds)
+            wall, cpu = _marts(work / f"alone-{top}" / f"{top}.duckdb", work)
+            print(f"{top}'s marts built whole again (a copy, in this process): {wall:.1f} s, "
+                  f"CPU {cpu:.1f} s", flush=True)
             time.sleep(13)  # every key's bucket full again (120 calls at 10/s)
             load, served = os.getloadavg(), _cpu(fleet)
             group = _sync(env, work / "group", codes)
