@@ -2,7 +2,7 @@
 
     uv run --group bench python -m benchmarks.bench_group_files [--hotels 8] [--days 3]
     uv run --group bench python -m benchmarks.bench_group_files --hotels 50 --days 1 \
-        --warmup-days 10 --singles 3 --sandboxes 10
+        --warmup-days 3 --singles 2 --sandboxes 10
 
 The sandbox serves N hotels of a group, each its own key at the spec's limit (600/min, burst
 120) with 100 ms added latency; `--sandboxes S` starts S sandbox processes, each on its own
