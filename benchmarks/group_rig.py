@@ -1,0 +1,114 @@
+"""The test rig of bench_group_files: sandbox processes, and what a child process cost.
+
+A sandbox is one Python process (uvicorn, one worker): serving 50 keys at 10 calls/s each is
+500 calls/s from one interpreter, more than one core gives. So the rig can start several
+sandboxes, each on its own copy of the simulated database and each the only server of its
+hotels' keys (the per-key limit stays exact: a key's bucket lives in one process).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from pipelines.demo.sandbox_process import free_port
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What one child process (and the children it waited for) cost."""
+
+    seconds: float
+    cpu: float
+    """User + system CPU-seconds."""
+    rss_mib: float
+    """Peak RSS of the largest single process."""
+    written: int
+    """Bytes it caused to be written to storage (rusage's output blocks x 512)."""
+
+
+def run_measured(command: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[Cost, str]:
+    """Run `command` to its end: its cost and its stderr; raise when it fails."""
+    began = time.perf_counter()
+    with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE) as child:
+        assert child.stderr is not None
+        err = child.stderr.read().decode(errors="replace")
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    cost = Cost(time.perf_counter() - began, usage.ru_utime + usage.ru_stime,
+                usage.ru_maxrss / 1024, usage.ru_oublock * 512)
+    if child.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[-6:])} failed:\n{err[-3000:]}")
+    return cost, err
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU-seconds of the running process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    base_url: str
+    pid: int
+
+
+@contextmanager
+def sandboxes(database: Path, count: int, args: Sequence[str],
+              latency_ms: int) -> Iterator[list[Sandbox]]:
+    """`count` sandboxes, each serving its own copy of `database` with `args` and
+    `latency_ms` added to every call; all stopped when the block ends."""
+    with ExitStack() as stack:
+        started: list[tuple[subprocess.Popen[bytes], str]] = []
+        for n in range(count):
+            copy = database.with_name(f"{database.stem}-{n}.sqlite")
+            shutil.copyfile(database, copy)
+            port = free_port()
+            log = stack.enter_context(copy.with_suffix(".log").open("wb"))
+            process = subprocess.Popen(
+                [sys.executable, "-m", "pipelines.cli", "sandbox", "serve", "--host",
+                 "127.0.0.1", "--port", str(port), "--db", str(copy), *args],
+                stdout=log, stderr=subprocess.STDOUT)
+            stack.callback(_stop, process)
+            started.append((process, f"http://127.0.0.1:{port}"))
+        for process, root in started:
+            _wait(process, root)
+            httpx.put(f"{root}/_sandbox/faults", json={"latency_ms": latency_ms},
+                      timeout=30).raise_for_status()
+        yield [Sandbox(f"{root}/v1", process.pid) for process, root in started]
+
+
+def _wait(process: subprocess.Popen[bytes], root: str) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"a sandbox exited with status {process.returncode}")
+        try:
+            if httpx.get(f"{root}/v1/openapi.json", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the sandbox at {root} did not answer within 120 s")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
