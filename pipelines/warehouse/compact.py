@@ -35,7 +35,7 @@ from pipelines.warehouse.connection import (
     WarehouseError,
     resolve,
 )
-from pipelines.warehouse.publish import copyable, storage_version
+from pipelines.warehouse.publish import copyable, fsync, storage_version
 from pipelines.warehouse.transaction import WRITER_LOCK
 from pipelines.warehouse.writer import writer
 
@@ -155,15 +155,7 @@ def _rewrite(conn: duckdb.DuckDBPyConnection, temporary: Path) -> None:
         conn.execute(f"CHECKPOINT {_ATTACHED}")
     finally:
         conn.execute(f"DETACH {_ATTACHED}")
-    _fsync(temporary)
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync(temporary)
 
 
 def compact(path: str | Path | None, *, threshold: float = COMPACT_THRESHOLD,
@@ -194,7 +186,7 @@ def compact(path: str | Path | None, *, threshold: float = COMPACT_THRESHOLD,
             os.replace(temporary, target)  # still the writer: nobody wrote meanwhile
     # Closed at once: a writer may open the new file from the rename on; this connection,
     # with nothing written since its CHECKPOINT, leaves that writer's WAL (same name) alone.
-    _fsync(target.parent)
+    fsync(target.parent)
     with writer(target, wait=wait):  # the new file's read copy, published on exit
         pass
     return Compacted(target, before, True, target.stat().st_size,

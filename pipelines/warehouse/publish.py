@@ -89,7 +89,8 @@ def _copy_outside(source: Path, target: Path) -> None:
     subprocess.run(["cp", "--", str(source), str(target)], check=True)
 
 
-def _fsync(path: Path) -> None:
+def fsync(path: Path) -> None:
+    """Flush a file, or a directory's entries (a rename in it), to the disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -161,9 +162,9 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
             how = "copy"
         else:
             _rewrite(conn, temporary)
-    _fsync(temporary)
+    fsync(temporary)
     os.replace(temporary, copy)
-    _fsync(copy.parent)
+    fsync(copy.parent)
     seconds, size = time.perf_counter() - started, copy.stat().st_size
     from pipelines.warehouse.export import (
         export_after_publish,  # the export reads the copy just published
