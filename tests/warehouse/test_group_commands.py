@@ -3,16 +3,19 @@ warehouse given as a directory (one file a property, docs/scaling.md "A group: o
 property"), over real HTTP on two hotels of the sandbox's group.
 
 A writer for property P opens DIR/<P>.duckdb and publishes only P's read copy: `pmsw reconcile
---property P` (dry run and apply), the app's resolve form, `pmsw budget import` (each
-property's rows in its own file), `pmsw warehouse publish`. A command that needs a property
-and is given none is refused in one line naming --property, and writes nothing. Readers read
-the group as one: `pmsw report`, `pmsw warehouse info`, `pmsw export parquet`, `pmsw app`.
-Figures are held against the same commands on a single file synced from the same PMS state:
-the dry run's counts and amounts, the worklist, the budget's rows.
+--property P` (dry run, apply, `--backlog`, `--close`), Dagster's close (its sensor and the
+job `reconcile` in process), the app's resolve form, `pmsw budget import` (each property's
+rows in its own file), `pmsw warehouse publish`. A command that needs a property and is given
+none is refused in one line naming --property, and writes nothing. Readers read the group as
+one: `pmsw report`, `pmsw warehouse info`, `pmsw export parquet`, `pmsw app`. Figures are held
+against the same commands on a single file synced from the same PMS state, served by a second
+sandbox (so that the closes of both post): the dry run's counts and amounts, the backlog's and
+the close's, the lines the close posted, the worklist, the budget's rows.
 
 The group is synced by `pmsw sync --warehouse DIR --no-marts` (a process a property), the one
 file in process by the same ingestion code. 158-336 s on 2 cores at a load of 18-30 (the
-simulation 28-43 s of it; 71 s of CPU in the test's processes), 2026-11-29.
+simulation 28-43 s of it; 71 s of CPU in the test's processes), 2026-11-29; the backlog and
+closes add 12.5 s, 4.1 CPU-s (load 15, 2026-12-06).
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import dagster as dg
 import duckdb
 import httpx
 import pytest
@@ -122,25 +128,128 @@ def _sync_one_file(single: Path, env: dict[str, str]) -> None:
 
 @pytest.fixture
 def sandbox_env(simulated: tuple[Path, Path], tmp_path: Path
-                ) -> Iterator[dict[str, str]]:
+                ) -> Iterator[tuple[dict[str, str], dict[str, str]]]:
+    """Two sandboxes serving the same simulated PMS, the group's and the single file's: what
+    one side posts, the other side's PMS does not hold (the closes below are compared)."""
     db, pos = simulated
-    copy = tmp_path / "pms.sqlite"
-    shutil.copy(db, copy)
-    with serving_simulation(copy, UNLIMITED, UNLIMITED) as served:
-        yield _env(tmp_path, served.base_url, pos)
+    with ExitStack() as stack:
+        envs = []
+        for side in ("group", "single"):
+            folder = tmp_path / f"pms-{side}"
+            folder.mkdir()
+            shutil.copy(db, folder / "pms.sqlite")
+            served = stack.enter_context(
+                serving_simulation(folder / "pms.sqlite", UNLIMITED, UNLIMITED))
+            envs.append(_env(folder, served.base_url, pos))
+        yield envs[0], envs[1]
+
+
+def _lines(env: dict[str, str], property_id: int) -> list[tuple[Any, ...]]:
+    """Every folio line of the property in the PMS behind `env` (the sandbox's database)."""
+    conn = sqlite3.connect(Path(env["PMSW_PROPERTIES_FILE"]).with_name("pms.sqlite"))
+    try:
+        return conn.execute(
+            "SELECT l.folio_id, l.posted_on, l.description, l.service_item_id, l.quantity, "
+            "l.total_cents FROM folio_lines l JOIN folios f ON f.id = l.folio_id "
+            "WHERE f.property_id = ? ORDER BY 1, 2, 3, 4, 5, 6", [property_id]).fetchall()
+    finally:
+        conn.close()
+
+
+def _closes_and_backlog(group: Path, single: Path, env: dict[str, str],
+                        single_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daily close and the backlog of the second property on the group: its own file
+    only, the single file's figures, the close run twice (the CLI, then Dagster's job as its
+    sensor asks it) posting each charge once."""
+    from pipelines.defs.partitions import instance_with
+    from pipelines.defs.recon.jobs import reconcile_close_sensor, reconcile_folios
+    from pipelines.defs.resources import PmsApiResource, WarehouseResource
+
+    other = CODES[1]
+    span = ["--from", str(FIRST), "--to", str(LAST), "--chunk-days", "2"]
+
+    def statuses(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("  ")]
+
+    # --backlog: the property's file alone, the single file's figures; again, nothing redone.
+    before = _files(group)
+    backlog = _cli(["reconcile", "--property", other, "--backlog", *span,
+                    "--warehouse", str(group)], env)
+    assert "2 chunk(s) of 2 day(s), 2 run now" in backlog, backlog
+    assert statuses(backlog) == statuses(_cli(
+        ["reconcile", "--property", other, "--backlog", *span, "--warehouse", str(single)],
+        single_env))
+    after = _files(group)
+    assert {name for name in after if after[name] != before.get(name)} == {
+        f"{other}.duckdb", f"{other}.read.duckdb"}
+    again = _cli(["reconcile", "--property", other, "--backlog", *span,
+                  "--warehouse", str(group)], env)
+    assert "0 run now (runs none), 2 done before" in again, again
+    assert statuses(again) == statuses(backlog)
+
+    # Dagster's close sensor on the group reads each member's read copy: a close a property.
+    resources = {"pms": PmsApiResource(properties_file=env["PMSW_PROPERTIES_FILE"]),
+                 "warehouse": WarehouseResource(path=str(group))}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)  # the keys, for the run in this process
+    with instance_with(CODES) as instance:
+        with dg.build_sensor_context(resources=resources, instance=instance) as context:
+            sensed = reconcile_close_sensor(context)
+        assert isinstance(sensed, dg.SensorResult)
+        requests = {r.partition_key: r for r in sensed.run_requests or []}
+        assert sorted(requests) == CODES
+
+        # The close by the CLI: the property's file alone, the single file's runs and lines.
+        pid, before = IDS[1], _files(group)
+        had = _lines(env, pid)
+        assert had == _lines(single_env, pid)
+        closed = _json(["reconcile", "--property", other, "--close", "--warehouse", str(group)],
+                       env)
+        alone = _json(["reconcile", "--property", other, "--close", "--warehouse", str(single)],
+                      single_env)
+        assert closed["closed"]["posted"]["charges"] > 0
+        assert closed["pre_departure"] is not None
+        for part in ("closed", "pre_departure"):
+            assert _counts(closed[part]) == _counts(alone[part])
+            assert closed[part]["posted"] == alone[part]["posted"]
+        after = _files(group)
+        assert {name for name in after if after[name] != before.get(name)} == {
+            f"{other}.duckdb", f"{other}.read.duckdb"}
+        posted = _lines(env, pid)
+        assert posted == _lines(single_env, pid)
+        assert len(posted) - len(had) == sum(
+            closed[part]["posted"]["charges"] for part in ("closed", "pre_departure"))
+
+        # The close again, by Dagster's job on the group as the sensor asked: nothing posted.
+        before = _files(group)
+        done = dg.materialize([reconcile_folios], resources=resources, instance=instance,
+                              partition_key=other,
+                              run_config=requests[other].run_config)
+        assert done.success
+        [materialized] = done.asset_materializations_for_node("reconcile_folios")
+        facts = {k: v.value for k, v in materialized.metadata.items()}
+        assert (facts["mode"], facts["property"], facts["posted_count"],
+                facts["pre_departure_posted"]) == ("close", other, 0, 0)
+        assert _lines(env, pid) == posted
+        after = _files(group)
+        assert {name for name in after if after[name] != before.get(name)} == {
+            f"{other}.duckdb", f"{other}.read.duckdb"}
+    assert _rows(group / f"{other}.read.duckdb", "SELECT mode, count(*) FROM recon.runs "
+                 "GROUP BY ALL ORDER BY ALL") == [("apply", 4), ("dry_run", 2)]
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
 def test_a_groups_writers_write_each_property_its_own_file_and_readers_read_it_as_one(
-        sandbox_env: dict[str, str], tmp_path: Path) -> None:
-    env = sandbox_env
+        sandbox_env: tuple[dict[str, str], dict[str, str]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    env, single_env = sandbox_env
     group, single = tmp_path / "group", tmp_path / "single.duckdb"
     group.mkdir()
     synced = pmsw(["sync", "--no-progress", "--no-marts", "--warehouse", str(group)], env,
                   timeout=1200)  # one process a property, each into its own file
     assert synced.returncode == 0, synced.stderr[-3000:]
-    _sync_one_file(single, env)  # the same PMS state in one file, both properties
+    _sync_one_file(single, single_env)  # the same PMS state in one file, both properties
     one, other = CODES
     span = ["--from", str(FIRST), "--to", str(LAST)]
 
@@ -266,3 +375,5 @@ def test_a_groups_writers_write_each_property_its_own_file_and_readers_read_it_a
     assert _rows(Path(":memory:"), f"SELECT property_id, budget_rooms_sold FROM read_parquet("
                  f"'{out}/budget_monthly/*/*.parquet', hive_partitioning = true) "
                  "ORDER BY ALL") == [(IDS[0], 1800), (IDS[0], 1900), (IDS[1], 900)]
+
+    _closes_and_backlog(group, single, env, single_env, monkeypatch)

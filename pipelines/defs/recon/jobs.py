@@ -150,7 +150,7 @@ def reconcile_close_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResou
         try:
             with pms.endpoint(code).client() as client:
                 prop = client.get_property()
-            conn = open_read_copy(warehouse.file())  # never the writer's lock
+            conn = open_read_copy(warehouse.file(code))  # its read copy: never a writer's lock
             try:
                 row = conn.execute("SELECT business_date FROM core.property WHERE "
                                    "property_id = ?", [prop.id]).fetchone()
