@@ -104,6 +104,10 @@ def test_the_group_instance_runs_one_run_per_property_at_a_time(tmp_path: Path) 
         assert config.pool_config.default_pool_limit is not None
         assert config.pool_config.default_pool_limit > 1  # not one writer for the group
         assert config.run_queue_config is not None
+        # the daemon's run queue (the instance's QueuedRunCoordinator): a 50-property group's
+        # runs all at once, not Dagster's default 10 (dagster.group.yaml says why)
+        assert isinstance(instance.run_coordinator, dg.QueuedRunCoordinator)
+        assert config.run_queue_config.max_concurrent_runs == 50
         assert config.run_queue_config.tag_concurrency_limits == [
             {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True},
              "limit": 1}]
