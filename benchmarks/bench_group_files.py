@@ -59,11 +59,10 @@ def _env(work: Path, served: dict[str, str]) -> dict[str, str]:
 def _sync(env: dict[str, str], group: Path, codes: list[str]) -> Cost:
     """What `pmsw sync` of `codes` into the group directory `group` cost."""
     group.mkdir(parents=True, exist_ok=True)
-    cost, _ = run_measured(
+    return run_measured(
         [sys.executable, "-m", "pipelines.cli", "sync", "--no-progress", "--warehouse",
          str(group), "--properties-at-once", str(len(codes)),
          *(a for c in codes for a in ("--property", c))], REPO, env)
-    return cost
 
 
 def _calls(member: Path, since: int = 0) -> int:

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -25,6 +26,9 @@ from pipelines.demo.sandbox_process import free_port
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+LAUNCHER = Path(__file__).with_name("launch.py")
+
+
 @dataclass(frozen=True)
 class Cost:
     """What one child process (and the children it waited for) cost."""
@@ -33,25 +37,29 @@ class Cost:
     cpu: float
     """User + system CPU-seconds."""
     rss_mib: float
-    """Peak RSS of the largest single process."""
+    """Peak RSS of the largest single process (its own: started from launch.py)."""
     written: int
     """Bytes it caused to be written to storage (rusage's output blocks x 512)."""
 
 
-def run_measured(command: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[Cost, str]:
-    """Run `command` to its end: its cost and its stderr; raise when it fails."""
+def run_measured(command: Sequence[str], cwd: Path, env: dict[str, str]) -> Cost:
+    """Run `command` to its end from benchmarks/launch.py: its cost; raise when it fails.
+    The peak RSS is the command's own, not this process's (the rig's simulation and marts
+    would otherwise count: launch.py says why); the CPU and bytes are the launcher's with
+    every process it waited for (the command's own processes, and the launcher's start)."""
     began = time.perf_counter()
-    with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE) as child:
-        assert child.stderr is not None
-        err = child.stderr.read().decode(errors="replace")
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-    cost = Cost(time.perf_counter() - began, usage.ru_utime + usage.ru_stime,
-                usage.ru_maxrss / 1024, usage.ru_oublock * 512)
-    if child.returncode != 0:
-        raise RuntimeError(f"{' '.join(command[-6:])} failed:\n{err[-3000:]}")
-    return cost, err
+    with tempfile.NamedTemporaryFile(prefix="run-measured-", suffix=".log") as log, \
+            subprocess.Popen([sys.executable, str(LAUNCHER), log.name, "--", *command],
+                             cwd=cwd, env=env, stdout=subprocess.PIPE, text=True) as launcher:
+        assert launcher.stdout is not None
+        told = launcher.stdout.read().split()
+        _, status, usage = os.wait4(launcher.pid, 0)
+        launcher.returncode = os.waitstatus_to_exitcode(status)
+        output = Path(log.name).read_text(errors="replace")
+    if launcher.returncode != 0 or len(told) != 3 or told[1] != "0":
+        raise RuntimeError(f"{' '.join(command[-6:])} failed:\n{output[-3000:]}")
+    return Cost(time.perf_counter() - began, usage.ru_utime + usage.ru_stime,
+                int(told[2]) / 1024, usage.ru_oublock * 512)
 
 
 def cpu_seconds(pid: int) -> float:
