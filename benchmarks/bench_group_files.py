@@ -15,8 +15,11 @@ into one group directory (`pmsw sync --warehouse DIR --properties-at-once N`: a 
 property, each its own file), after the keys' buckets refilled; then the group once more, an
 incremental with nothing changed (the sandbox's clock stands still): the least an hourly run
 costs. Printed: the ratio of the group's wall time to the slowest single's (goal <= 1.2 at
-8, <= 1.5 at 50), each run's calls, CPU-seconds, peak RSS and bytes written, the sandboxes'
-CPU, the files' sizes, and the machine's load.
+8, <= 1.5 above), and to the group's two floors: the rate limit's (the most calls of one
+property: the burst at once, the rest at the key's 10/s) and the CPU's (the CPU-seconds of the
+syncs and the sandboxes over the machine's cores), with the idle cores the goal would take;
+each run's calls, CPU-seconds, peak RSS and bytes written, the sandboxes' CPU, the files'
+sizes, and the machine's load.
 """
 
 from __future__ import annotations
@@ -40,6 +43,29 @@ from sandbox.simulator.run import simulate_database
 
 REPO = Path(__file__).resolve().parents[1]
 RATE, BURST = 600, 120
+
+
+def limit_floor(calls: int) -> float:
+    """Seconds a run of `calls` calls takes at least under its key's limit: the burst at
+    once, the rest at RATE a minute."""
+    return max(calls - BURST, 0) / (RATE / 60)
+
+
+def floors(seconds: float, slowest: float, calls: dict[str, int], cpu: float,
+           cores: int) -> str:
+    """The group run's `seconds` against its floors: the rate limit's (its property with the
+    most `calls`) and the CPU's (`cpu` seconds the group needed over `cores`); the idle cores
+    its goal (1.2x the `slowest` alone up to 8 properties, 1.5x above) would take."""
+    code = max(calls, key=lambda c: (calls[c], c))
+    limit, machine = limit_floor(calls[code]), cpu / cores
+    goal = 1.2 if len(calls) <= 8 else 1.5
+    against = f"the group {seconds / limit:.2f}x" if limit else "no wait"
+    return (f"  floors: the rate limit {limit:.1f} s ({code}'s {calls[code]:,} calls, {BURST} "
+            f"at once, the rest at {RATE // 60}/s): {against}; the CPU {machine:.1f} s "
+            f"({cpu:.1f} CPU-s of syncs and sandboxes over {cores} cores): the group "
+            f"{seconds / machine:.2f}x, the floor {machine / slowest:.2f}x the slowest alone; "
+            f"within {goal}x the slowest alone ({goal * slowest:.0f} s) the group's CPU needs "
+            f"{cpu / (goal * slowest):.2f} idle cores")
 
 
 def _env(work: Path, served: dict[str, str]) -> dict[str, str]:
@@ -114,7 +140,7 @@ def _cpu(fleet: list[Sandbox]) -> float:
 
 
 def _line(what: str, cost: Cost, calls: int, properties: int = 1) -> str:
-    each = "" if properties == 1 else (
+    each = f", the limit's floor {limit_floor(calls):.1f} s" if properties == 1 else (
         f" (each {cost.cpu / properties:.1f} CPU-s, {cost.written / properties / 2**20:.1f} MiB)")
     return (f"{what}: {cost.seconds:7.1f} s, {calls:6,} calls, CPU {cost.cpu:7.1f} s, "
             f"peak RSS {cost.rss_mib:5.0f} MiB, written {cost.written / 2**20:7.1f} MiB{each}")
@@ -186,6 +212,8 @@ def main(argv: list[str] | None = None) -> None:
               f"slowest alone {slowest} {singles[slowest].seconds:.1f} s: "
               f"{group.seconds / singles[slowest].seconds:.2f}x (load before {load}, after "
               f"{load_after})")
+        print(floors(group.seconds, singles[slowest].seconds, dict(zip(codes, calls,
+                     strict=True)), group.cpu + served, os.cpu_count() or 1))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
