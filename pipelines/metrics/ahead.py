@@ -160,6 +160,21 @@ _ACCURACY = at(
            "sandbox's demand before its noise, core.sandbox_levels) on the same nights "
            "scored; empty without levels (a real PMS)"),
     Metric("bias_rooms", "mean error, rooms (forecast - actual): above 0 forecasts too high"),
+    Metric("food_beverage_revenue_wape_pct", "WAPE of the F&B revenue forecast of the nights "
+           "scored (the chosen method's rooms x food_beverage_per_room_final_net as of each "
+           "as-of date): sum |forecast - F&B posted that date| / sum of the F&B posted x 100"),
+    Metric("food_beverage_revenue_baseline_wape_pct", "the same WAPE of a baseline that reads "
+           "no forecast, each night the mean F&B posted a day in the 91 closed days before "
+           "the as-of date, on the same nights"),
+    Metric("other_revenue_wape_pct", "WAPE of the other revenue forecast (rooms x "
+           "other_per_room_final_net) against the other revenue posted that date"),
+    Metric("other_revenue_baseline_wape_pct", "the same WAPE of the mean other revenue a day "
+           "of the 91 closed days before the as-of date"),
+    Metric("total_revenue_wape_pct", "WAPE of the total revenue forecast (room revenue as "
+           "forecast + the F&B and other forecasts) against total_revenue_net, the flash's "
+           "(rooms by night, fees in; F&B and other by posting date)"),
+    Metric("total_revenue_baseline_wape_pct", "the same WAPE of the mean total revenue a day "
+           "of the 91 closed days before the as-of date"),
     Metric("band_coverage_pct", "share of the nights scored whose actual fell inside "
            "[rooms_low, rooms_high], measured"),
     Metric("band_nominal_pct", "share of the nights the band is built to hold"),

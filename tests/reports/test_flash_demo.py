@@ -147,8 +147,9 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
     it, else the earliest kept after it: here the first sync's), its rooms less the night's
     complimentary rooms, its revenue the forecast's (docs/flash.md, "Against the forecast made
     before"). Its F&B and other revenue are the kept night's departments (migration 0039): the
-    night's rooms_forecast x the department's revenue per room sold (posting date) of the 91
-    closed days before the as-of date, half-up to the cent, the total room + F&B + other;
+    night's rooms_forecast x the department's revenue (posting date) per room on the books at
+    the night's end (rooms sold + complimentary + no-shows, the rooms forecast's basis) of the
+    91 closed days before the as-of date, half-up to the cent, the total room + F&B + other;
     none when the build that kept it had no revenue posted in those days (the demo's first
     sync reads no folio), the title saying so. The latest build's nights, made with the
     folios read, keep them as recomputed here from the same marts."""
@@ -174,9 +175,10 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
         assert latest is not None
         window = [latest[0] - timedelta(days=91), latest[0] - timedelta(days=1)]
         spent = conn.execute(
-            "SELECT (SELECT sum(rooms_sold) FROM mart.occupancy_daily WHERE property_id = 1 "
-            "AND stay_date BETWEEN ? AND ?), sum(department_revenue_net) FILTER (WHERE "
-            "department = 'food_beverage'), sum(department_revenue_net) FILTER (WHERE "
+            "SELECT (SELECT sum(rooms_sold + rooms_complimentary + no_shows) FROM "
+            "mart.occupancy_daily WHERE property_id = 1 AND stay_date BETWEEN ? AND ?), "
+            "sum(department_revenue_net) FILTER (WHERE department = 'food_beverage'), "
+            "sum(department_revenue_net) FILTER (WHERE "
             "is_revenue AND department NOT IN ('accommodation', 'food_beverage')) "
             "FROM mart.revenue_daily WHERE property_id = 1 AND date BETWEEN ? AND ?",
             window + window).fetchone()
