@@ -19,6 +19,7 @@ from pipelines.reports.forecast_made import Made, forecast_made, spans
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
 from pipelines.reports.room_statistics import ROOM_STATISTICS, room_statistics
 from pipelines.reports.warehouse import PropertyRow
+from pipelines.vocabulary import counted
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
@@ -241,15 +242,11 @@ def not_forecast(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     if held < (last - first).days + 1:
         return _forecast_end(conn, pid)
     if books_alone:
-        return (f"{_nights(books_alone)} on the books alone from {books_from}: no method "
+        return (f"{counted(books_alone, 'night')} on the books alone from {books_from}: no method "
                 f"has the history to forecast {'them' if books_alone > 1 else 'it'}")
     if unpriced:
-        return f"{_nights(unpriced)} of rooms forecast without a rate from {unpriced_from}"
+        return f"{counted(unpriced, 'night')} of rooms forecast without a rate from {unpriced_from}"
     return None
-
-
-def _nights(n: int) -> str:
-    return f"{n} night{'s' if n > 1 else ''}"
 
 
 def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[str, str]:
@@ -259,7 +256,7 @@ def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[s
     for name, (first, last, sums) in actuals.items():
         days, held = (last - first).days + 1, 0 if sums is None else sums.nights
         if held < days:
-            out[name] = f"{held} of {days} night{'s' if days > 1 else ''}"
+            out[name] = f"{held} of {counted(days, 'night')}"
     return out
 
 
