@@ -97,8 +97,8 @@ _MADE = at(
     "title says",
     Metric("forecast_rooms_sold", "rooms_forecast of the period's nights as of the day before "
            "it (the day) or the month's eve (MTD; YTD month by month), less the nights' "
-           "complimentary rooms as they ended (the forecast counts them in, rooms_sold "
-           "leaves them out); the flash's rooms_sold row under *_forecast"),
+           "complimentary rooms and no-shows as they ended (the forecast counts them in, "
+           "rooms_sold leaves them out); the flash's rooms_sold row under *_forecast"),
     Metric("forecast_room_revenue_net", "room_revenue_forecast_net of the same nights as of "
            "the same dates, net of VAT, no fees; the flash's room_revenue_net row under "
            "*_forecast"),

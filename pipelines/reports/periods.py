@@ -347,8 +347,9 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"forecast = made before the period (the day's the day before, each month's "
-                 f"on the month's eve; rooms less the complimentary; F&B and other the "
-                 f"rooms forecast x their revenue per room on the books at the night's end "
+                 f"on the month's eve; rooms less the complimentary and no-shows; F&B and "
+                 f"other the rooms forecast x their revenue per room on the books at the "
+                 f"night's end "
                  f"(the rooms forecast's basis) of the {PER_ROOM_DAYS} closed days before it); "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1],
