@@ -15,6 +15,7 @@ from typing import Any
 from uuid import uuid4
 
 from pipelines.reports import Table
+from pipelines.vocabulary import counted
 
 from .morning import PICKUP_WINDOWS, Morning
 
@@ -84,7 +85,7 @@ def pickup_chart(view: Morning) -> str:
     """Rooms picked up (net) per night over 1, 7 and 30 days."""
     days = [row[0].isoformat() for row in view.nights]
     return _html([_trace("bar", days, _series(view, f"rooms_net_{w}d"),
-                         name=f"{w} day" + ("s" if w > 1 else "")) for w in PICKUP_WINDOWS],
+                         name=counted(w, "day")) for w in PICKUP_WINDOWS],
                  "Pickup: rooms net per night", barmode="group")
 
 

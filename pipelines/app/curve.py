@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from pipelines.reports import Table
+from pipelines.vocabulary import counted
 
 from .reads import Reader
 
@@ -30,5 +31,5 @@ def booking_curve(reader: Reader, night: date, days: int = CURVE_DAYS) -> Table:
         columns = tuple(pace.columns[POINT])
         rows.extend((as_of, *row[POINT]) for row in pace.rows)
     return Table(f"Booking curve of {night} ({night:%a}): the night's row of pmsw report pace "
-                 f"as of each day from {days} days before it to {min(night, closed)}",
+                 f"as of each day from {counted(days, 'day')} before it to {min(night, closed)}",
                  ("as_of", *(columns or ("days_before",))), rows)

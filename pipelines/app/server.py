@@ -17,6 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 
 from pipelines.reports import SEGMENT_DIMENSIONS, render
+from pipelines.vocabulary import counted
 
 from . import access, params
 from .cells import cell, numeric
@@ -38,6 +39,7 @@ def _templates() -> Environment:
     env = Environment(loader=PackageLoader("pipelines.app", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["cell"] = cell
+    env.filters["counted"] = counted  # "1 night", "30 nights"
     env.tests["numeric"] = numeric
     return env
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pipelines.cli.options import warehouse_option
+from pipelines.vocabulary import counted
 
 
 @click.command()
@@ -39,8 +40,8 @@ def demo(warehouse: Path, days: int, daily_syncs: int, seed: int,
     config = DemoConfig(data_dir=warehouse.parent, warehouse=warehouse, days=days,
                         daily_syncs=daily_syncs, seed=seed,
                         end=None if end is None else end.date())
-    click.echo(f"pms-warehouse demo: two hotels, {days + daily_syncs} days of PMS life, the "
-               "warehouse, the marts, the reconciliation.")
+    click.echo(f"pms-warehouse demo: two hotels, {counted(days + daily_syncs, 'day')} of PMS "
+               "life, the warehouse, the marts, the reconciliation.")
     try:
         result = run_demo(config)
     except DemoError as error:

@@ -28,6 +28,7 @@ from pipelines.demo.simulate import simulate_history
 from pipelines.demo.summary import Summary, read_summary
 from pipelines.ingest import SyncSettings
 from pipelines.materialize import PropertyRun, materialize
+from pipelines.vocabulary import counted
 from pipelines.warehouse import connect, held, read_copy_path
 
 DAILY_STREAMS = ("reference", "events", "reservations", "availability")
@@ -96,9 +97,9 @@ def run_demo(config: DemoConfig) -> DemoResult:
 
 def _simulate(config: DemoConfig, progress: Progress, ids: list[int], codes: list[str]) -> None:
     start = config.start()
-    with progress.step("simulate", f"Simulating {config.days} days of two hotels from {start} "
-                                   "(bookings made before it, stays, cancellations, POS, "
-                                   "night audits)") as note:
+    with progress.step("simulate", f"Simulating {counted(config.days, 'day')} of two hotels "
+                                   f"from {start} (bookings made before it, stays, "
+                                   "cancellations, POS, night audits)") as note:
         with progress.bar(config.days, "days") as bar:
             done = 0
 
@@ -153,8 +154,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
     # The warehouse stays open from here on: the daily syncs' steps and checks, the closes'
     # writers and the last steps reuse the open file instead of reading it again (held).
     with held(config.warehouse):
-        with progress.step("daily", f"{config.daily_syncs} days, one at a time: the hotels "
-                                    "live a day, then the warehouse syncs"
+        with progress.step("daily", f"{counted(config.daily_syncs, 'day')}, one at a time: "
+                                    "the hotels live a day, then the warehouse syncs"
                                     + (" and closes the day" if config.daily_close else "")
                            ) as note:
             with progress.bar(config.daily_syncs, "days") as bar:
@@ -191,8 +192,8 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                      f"{run.streams['pos_ledger']['rows']} POS ledger lines")
             # the simulator's level of each night played: the forecast's floor, as data
             nights = store_levels(config.warehouse, admin, ids, config.start())
-            note(f"the simulator's level of {nights} nights stored (core.sandbox_levels, the "
-                 "floor forecast-accuracy shows)")
+            note(f"the simulator's level of {counted(nights, 'night')} stored "
+                 "(core.sandbox_levels, the floor forecast-accuracy shows)")
         with progress.step("marts", "Marts: occupancy, revenue, on the books, pickup, pace, "
                                     "segments, booking KPIs (polars)") as note:
             for run in sync_all(codes, (), marts=True):

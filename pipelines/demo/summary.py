@@ -11,6 +11,7 @@ from typing import Any
 from pipelines.demo.config import DemoConfig
 from pipelines.recon.logic import STATUSES
 from pipelines.reports import Table, open_warehouse, resolve_property, run_report
+from pipelines.vocabulary import counted
 from pipelines.warehouse import read_copy_path
 
 
@@ -53,8 +54,8 @@ class Summary:
                 lines.append(f"  {label:<34}{_pct(row[3]):>10}{_money(row[5]):>10}"
                              f"{_money(row[6]):>10}{row[2]:>12}")
             p = h.pickup_7
-            lines.append(f"  7-day pickup, next 30 nights: {p[5]:+} room nights ({p[3]} new, "
-                         f"{p[4]} cancelled), {_money(p[6], signed=True)} revenue")
+            lines.append(f"  7-day pickup, next 30 nights: {counted(p[5], 'room night', '+')} "
+                         f"({p[3]} new, {p[4]} cancelled), {_money(p[6], signed=True)} revenue")
             if h.close is not None:
                 lines.append(f"  daily close, {h.close[1]} runs, {h.close[2]} to {h.close[3]}: "
                              + _recon_counts(h.close))

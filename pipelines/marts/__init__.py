@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pipelines.marts.departments import (
         PER_ROOM_DAYS,
         revenue_beyond_rooms,
-        revenue_per_room_sold,
+        revenue_per_room_final,
     )
     from pipelines.marts.forecast_history import keep_forecast
     from pipelines.marts.write import Replaced, replace_rows
@@ -28,11 +28,11 @@ __getattr__ = lazy_names(__name__, {
     **dict.fromkeys(("MARTS", "MartSettings", "build_mart", "build_marts", "built_marts"),
                     "build"),
     **dict.fromkeys(("Replaced", "replace_rows"), "write"),
-    **dict.fromkeys(("PER_ROOM_DAYS", "revenue_beyond_rooms", "revenue_per_room_sold"),
+    **dict.fromkeys(("PER_ROOM_DAYS", "revenue_beyond_rooms", "revenue_per_room_final"),
                     "departments"),
     "keep_forecast": "forecast_history",
 })
 
 __all__ = ["MARTS", "PER_ROOM_DAYS", "MartSettings", "Replaced", "build_mart", "build_marts",
            "built_marts", "keep_forecast", "replace_rows", "revenue_beyond_rooms",
-           "revenue_per_room_sold"]
+           "revenue_per_room_final"]

@@ -24,10 +24,12 @@ from pipelines.forecast.logic import (
     accuracy,
     alerts,
     backtest,
+    department_errors,
     forecast_daily,
     scored_forecasts,
 )
 from pipelines.marts import read
+from pipelines.marts.departments import nights_revenue, recent_days
 from pipelines.marts.forecast_history import keep_forecast
 from pipelines.marts.logic.booking_kpis import booking_kpis
 from pipelines.marts.logic.booking_outcomes import booking_outcomes
@@ -287,6 +289,12 @@ def _forecast_daily(i: Inputs) -> pl.DataFrame:
 def _forecast_accuracy(i: Inputs) -> pl.DataFrame:
     errors = backtest(i.mart("otb_snapshots"), i.capacity(), i.settings.forecast,
                       scored=i.scored_forecasts())
+    if errors.height:  # the departments' forecast of the same nights, scored beside
+        pid = pl.lit(i.pid, dtype=pl.Int64)
+        recent = recent_days(i.conn, i.pid, errors["as_of_date"].unique().to_list())
+        nights = nights_revenue(i.conn, i.pid, errors["stay_date"].unique().to_list())
+        errors = department_errors(errors, recent.with_columns(property_id=pid),
+                                   nights.with_columns(property_id=pid))
     return accuracy(errors, i.settings.forecast, read.sandbox_levels(i.conn, i.pid))
 
 
@@ -334,7 +342,8 @@ MARTS: dict[str, tuple[Builder | Snapshots, tuple[str, ...]]] = {
     "booking_outcomes": (_booking_outcomes, ()),
     "booking_kpis": (_booking_kpis, ("booking_outcomes",)),
     "forecast_daily": (_forecast_daily, ("otb_snapshots",)),
-    "forecast_accuracy": (_forecast_accuracy, ("otb_snapshots",)),
+    "forecast_accuracy": (_forecast_accuracy, ("otb_snapshots", "occupancy_daily",
+                                               "revenue_daily")),
     "alerts": (_alerts, ("otb_snapshots", "pace")),
 }
 CALENDAR_MARTS = {"pace", "forecast_daily", "forecast_accuracy", "alerts"}

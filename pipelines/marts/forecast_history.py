@@ -2,8 +2,8 @@
 mart.forecast_history (which ones: pipelines/forecast/logic/history.py). Called inside the
 transaction that replaces mart.forecast_daily, so the two are written all or nothing; an
 as-of date built again replaces its own kept rows, earlier ones stay. Each kept night keeps
-the departments' forecast too (F&B and other: its rooms x their revenue per room sold of the
-closed days before the as-of date, `revenue_per_room_sold`)."""
+the departments' forecast too (F&B and other: its rooms x their revenue per room on the books at
+the night's end of the closed days before the as-of date, `revenue_per_room_final`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 
 from pipelines.forecast.logic import kept_nights, with_departments
-from pipelines.marts.departments import revenue_per_room_sold
+from pipelines.marts.departments import revenue_per_room_final
 from pipelines.warehouse import insert_frame, transaction
 
 
@@ -32,7 +32,7 @@ def keep_forecast(conn: duckdb.DuckDBPyConnection, property_id: int,
             "as_of_date < ?", [property_id, as_of]).fetchone()
         assert earlier is not None
         rows = with_departments(kept_nights(forecast, first_kept=not earlier[0]),
-                                revenue_per_room_sold(conn, property_id, as_of))
+                                revenue_per_room_final(conn, property_id, as_of))
         conn.execute("DELETE FROM mart.forecast_history WHERE property_id = ? AND "
                      "as_of_date = ?", [property_id, as_of])
         if rows.height:

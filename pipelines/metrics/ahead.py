@@ -61,13 +61,22 @@ _FORECAST = at(
     Metric("adr_forecast_net", "room revenue forecast per room forecast (complimentary "
            "rooms and no-shows in, at 0.00: not adr_net's basis)",
            "room_revenue_forecast_net", "rooms_forecast"),
+    Metric("food_beverage_per_room_final_net", "F&B revenue (posting date) per room on the "
+           "books at the night's end over the 91 closed days before the as-of date: "
+           "food_beverage_revenue_net / rooms_final, unrounded; the rate "
+           "food_beverage_revenue_forecast_net multiplies rooms_forecast by, on its basis "
+           "(per room sold it would take the complimentary rooms and no-shows forecast as "
+           "spending rooms; sold share x per room sold is this same figure)"),
+    Metric("other_per_room_final_net", "other revenue per room on the books at the night's "
+           "end over the 91 closed days before the as-of date: other_revenue_net / "
+           "rooms_final, unrounded (as food_beverage_per_room_final_net)"),
     Metric("food_beverage_revenue_forecast_net", "F&B revenue the night is forecast to bring, "
-           "net of VAT: rooms_forecast x the F&B revenue per room sold (posting date) of the "
-           "91 closed days before the as-of date, half-up to the cent (mart.forecast_history; "
-           "none when those days sold no room or posted no revenue the warehouse had read)"),
+           "net of VAT: rooms_forecast x food_beverage_per_room_final_net as of the as-of "
+           "date, half-up to the cent (mart.forecast_history; none when those days had no "
+           "room on the books or posted no revenue the warehouse had read)"),
     Metric("other_revenue_forecast_net", "other revenue (not rooms, not F&B) the night is "
-           "forecast to bring, net of VAT: rooms_forecast x the other revenue per room sold of "
-           "the 91 closed days before the as-of date (mart.forecast_history)"),
+           "forecast to bring, net of VAT: rooms_forecast x other_per_room_final_net "
+           "(mart.forecast_history)"),
 )
 _BUDGET = at(
     "the budget imported for the month (`pmsw budget import`)",
@@ -88,8 +97,8 @@ _MADE = at(
     "title says",
     Metric("forecast_rooms_sold", "rooms_forecast of the period's nights as of the day before "
            "it (the day) or the month's eve (MTD; YTD month by month), less the nights' "
-           "complimentary rooms as they ended (the forecast counts them in, rooms_sold "
-           "leaves them out); the flash's rooms_sold row under *_forecast"),
+           "complimentary rooms and no-shows as they ended (the forecast counts them in, "
+           "rooms_sold leaves them out); the flash's rooms_sold row under *_forecast"),
     Metric("forecast_room_revenue_net", "room_revenue_forecast_net of the same nights as of "
            "the same dates, net of VAT, no fees; the flash's room_revenue_net row under "
            "*_forecast"),
@@ -130,18 +139,18 @@ _EXPECTED = at(
     Metric("revpar_expected_net", "revpar_net of the month as expected",
            "room_revenue_expected_net", "rooms_available"),
     Metric("food_beverage_revenue_expected_net", "F&B revenue posted on the closed days + "
-           "the rooms forecast x the F&B per room sold of the last 91 closed days"),
+           "the rooms forecast x food_beverage_per_room_final_net as of the business date"),
     Metric("other_revenue_expected_net", "other revenue posted on the closed days + the "
-           "rooms forecast x the other revenue per room sold of the last 91 closed days"),
+           "rooms forecast x other_per_room_final_net as of the business date"),
     Metric("total_revenue_expected_net", "room + F&B + other revenue expected, net of VAT"),
 )
 _ACCURACY = at(
     "the backtest: as of each snapshot date, scored on the last 91 nights realized",
     Metric("nights_scored", "forecast nights of the backtest scored at that horizon (their "
            "actual known)"),
-    Metric("rooms_final", "sum of the scored nights' final OTB(D, D), rooms on the books at "
-           "the end of each night: the forecast's own basis (complimentary rooms and no-shows "
-           "in, not rooms_sold), what wape_pct divides by"),
+    Metric("rooms_final", "rooms on the books at the end of the nights, final OTB(D, D): "
+           "rooms_sold + rooms_complimentary + no_shows, rooms_forecast's own basis; the "
+           "backtest's sum over its nights scored, what wape_pct divides by"),
     Metric("mae_rooms", "mean absolute error, rooms: mean of |rooms_forecast - the night's "
            "final OTB(D, D)| (the forecast's own basis: complimentary rooms and no-shows in, "
            "not rooms_sold)"),
@@ -151,6 +160,21 @@ _ACCURACY = at(
            "sandbox's demand before its noise, core.sandbox_levels) on the same nights "
            "scored; empty without levels (a real PMS)"),
     Metric("bias_rooms", "mean error, rooms (forecast - actual): above 0 forecasts too high"),
+    Metric("food_beverage_revenue_wape_pct", "WAPE of the F&B revenue forecast of the nights "
+           "scored (the chosen method's rooms x food_beverage_per_room_final_net as of each "
+           "as-of date): sum |forecast - F&B posted that date| / sum of the F&B posted x 100"),
+    Metric("food_beverage_revenue_baseline_wape_pct", "the same WAPE of a baseline that reads "
+           "no forecast, each night the mean F&B posted a day in the 91 closed days before "
+           "the as-of date, on the same nights"),
+    Metric("other_revenue_wape_pct", "WAPE of the other revenue forecast (rooms x "
+           "other_per_room_final_net) against the other revenue posted that date"),
+    Metric("other_revenue_baseline_wape_pct", "the same WAPE of the mean other revenue a day "
+           "of the 91 closed days before the as-of date"),
+    Metric("total_revenue_wape_pct", "WAPE of the total revenue forecast (room revenue as "
+           "forecast + the F&B and other forecasts) against total_revenue_net, the flash's "
+           "(rooms by night, fees in; F&B and other by posting date)"),
+    Metric("total_revenue_baseline_wape_pct", "the same WAPE of the mean total revenue a day "
+           "of the 91 closed days before the as-of date"),
     Metric("band_coverage_pct", "share of the nights scored whose actual fell inside "
            "[rooms_low, rooms_high], measured"),
     Metric("band_nominal_pct", "share of the nights the band is built to hold"),

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pipelines.cli.options import ISO_DATE, as_json, format_option, wait_option, warehouse_option
+from pipelines.vocabulary import counted
 
 if TYPE_CHECKING:
     from pipelines.recon import ReconReport
@@ -183,7 +184,8 @@ def _backlog(warehouse: Path, rules: object, endpoint: object, mode: object, sta
                            chunk_days=chunk_days, redo=redo,
                            on_chunk=lambda chunk, report: bar.update(1))
     click.echo(f"Backlog {done.property_code} {done.first} to {done.last}, {done.mode.value}: "
-               f"{len(done.chunks)} chunk(s) of {chunk_days} day(s), {len(done.run)} run now "
+               f"{counted(len(done.chunks), 'chunk')} of {counted(chunk_days, 'day')}, "
+               f"{len(done.run)} run now "
                f"(runs {', '.join(map(str, done.run)) or 'none'}), {len(done.skipped)} done "
                "before")
     click.echo(f"  {'status':<16}{'charges':>9}{'amount':>14}")

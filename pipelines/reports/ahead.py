@@ -10,6 +10,7 @@ import duckdb
 
 from pipelines.metrics import ratio, whole_rooms
 from pipelines.reports.reports import NOT_PRICED, Query, Table
+from pipelines.vocabulary import counted
 
 AHEAD_COLUMNS = ("stay_date", "weekday", "arrivals", "departures", "rooms_available", "rooms_otb",
                  "occupancy_otb_pct", "adr_otb_net", "revenue_otb_net", "rooms_forecast",
@@ -49,7 +50,8 @@ def ahead(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     nights = (q.last - q.first).days + 1
     missing = [q.first + timedelta(days=i) for i in range(nights)
                if q.first + timedelta(days=i) not in held]
-    gap = (f"; {len(missing)} of the {nights} nights have no forecast (first {missing[0]})"
+    gap = (f"; {len(missing)} of the {counted(nights, 'night')} "
+           f"{'has' if len(missing) == 1 else 'have'} no forecast (first {missing[0]})"
            if missing else "")
     return Table(f"Manager's flash ahead {q.first} to {q.last} - {q.prop.name} "
                  f"({q.prop.code}), {q.prop.currency}, net of VAT: on the books and forecast "

@@ -23,8 +23,9 @@ class Made:
     """The forecast of a period's nights, as made before it."""
 
     rooms_sold: Decimal
-    """rooms_forecast less the nights' complimentary rooms as they ended (the forecast counts
-    them in, at 0.00; rooms_sold leaves them out)."""
+    """rooms_forecast less the nights' complimentary rooms and no-shows as they ended (the
+    forecast counts them in, as the books at the night's end do; rooms_sold leaves them
+    out)."""
     room_revenue: Decimal
     fnb: Decimal | None = Decimal(0)
     """food_beverage_revenue_forecast_net of the same nights; None when one has none."""
@@ -63,9 +64,10 @@ def forecast_made(conn: duckdb.DuckDBPyConnection, pid: int, periods: list[tuple
             "FROM mart.forecast_history WHERE property_id = ? AND stay_date BETWEEN ? AND ? "
             "ORDER BY stay_date, as_of_date", [pid, first, last]).fetchall():
         kept[night].append((as_of, Decimal(rooms), _dec(revenue), _dec(fnb), _dec(other)))
-    comp = dict(conn.execute(
-        "SELECT stay_date, rooms_complimentary FROM mart.occupancy_daily WHERE property_id = ? "
-        "AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchall())
+    # the forecast's rooms are the books at the night's end: rooms_sold + these
+    unsold = dict(conn.execute(
+        "SELECT stay_date, rooms_complimentary + no_shows FROM mart.occupancy_daily WHERE "
+        "property_id = ? AND stay_date BETWEEN ? AND ?", [pid, first, last]).fetchall())
     made = Made(Decimal(0), Decimal(0))
     missing: list[date] = []
     unpriced: list[date] = []
@@ -82,7 +84,7 @@ def forecast_made(conn: duckdb.DuckDBPyConnection, pid: int, periods: list[tuple
             as_of, rooms, revenue, fnb, other = before[-1] if before else found[0]
             if as_of != eve:
                 made.fallbacks[eve] = min(made.fallbacks.get(eve, as_of), as_of)
-            made.rooms_sold += max(rooms - Decimal(comp.get(night) or 0), Decimal(0))
+            made.rooms_sold += max(rooms - Decimal(unsold.get(night) or 0), Decimal(0))
             if revenue is None:
                 unpriced.append(night)
             else:

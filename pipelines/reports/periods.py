@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 
 from pipelines.forecast.logic import ON_THE_BOOKS
-from pipelines.marts import PER_ROOM_DAYS, revenue_beyond_rooms, revenue_per_room_sold
+from pipelines.marts import PER_ROOM_DAYS, revenue_beyond_rooms, revenue_per_room_final
 from pipelines.metrics import change, change_unit, ratio, whole_rooms
 from pipelines.reports.ahead import ahead, next_8_nights
 from pipelines.reports.errors import ReportError
@@ -19,6 +19,7 @@ from pipelines.reports.forecast_made import Made, forecast_made, spans
 from pipelines.reports.reports import CENT, Query, Table, as_of_date
 from pipelines.reports.room_statistics import ROOM_STATISTICS, room_statistics
 from pipelines.reports.warehouse import PropertyRow
+from pipelines.vocabulary import counted
 
 FLASH_METRICS = ("rooms_sold", "rooms_available", "occupancy_pct", "adr_net", "revpar_net",
                  "room_revenue_net", "food_beverage_revenue_net", "other_revenue_net",
@@ -163,8 +164,9 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
                     last: date, sums: _Sums) -> _Sums | None:
     """The month (or year) first..last as it is expected to end: the nights before the business date
     actual (`sums` of them; changed), the others from mart.forecast_daily: rooms and room
-    revenue as forecast, F&B and other revenue the forecast rooms x the revenue per room sold
-    of the recent closed days (`revenue_per_room_sold`; none without it)."""
+    revenue as forecast, F&B and other revenue the forecast rooms x the revenue per room on
+    the books at the night's end of the recent closed days (`revenue_per_room_final`; none
+    without it)."""
     found = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'mart' AND "
         "table_name = 'forecast_daily'").fetchone()
@@ -189,7 +191,7 @@ def _expected_month(conn: duckdb.DuckDBPyConnection, prop: PropertyRow, first: d
         rooms_ahead = Decimal(row[1])
         if row[5] is not None and row[7] == 1 and row[0] == (last - ahead_from).days + 1:
             sums.low, sums.high = sums.sold + Decimal(row[5]), sums.sold + Decimal(row[6])
-        per_room = revenue_per_room_sold(conn, prop.property_id, prop.business_date)
+        per_room = revenue_per_room_final(conn, prop.property_id, prop.business_date)
         if per_room is None or sums.fnb is None or sums.other is None:
             sums.fnb = sums.other = None
         else:
@@ -240,15 +242,11 @@ def not_forecast(conn: duckdb.DuckDBPyConnection, pid: int, first: date,
     if held < (last - first).days + 1:
         return _forecast_end(conn, pid)
     if books_alone:
-        return (f"{_nights(books_alone)} on the books alone from {books_from}: no method "
+        return (f"{counted(books_alone, 'night')} on the books alone from {books_from}: no method "
                 f"has the history to forecast {'them' if books_alone > 1 else 'it'}")
     if unpriced:
-        return f"{_nights(unpriced)} of rooms forecast without a rate from {unpriced_from}"
+        return f"{counted(unpriced, 'night')} of rooms forecast without a rate from {unpriced_from}"
     return None
-
-
-def _nights(n: int) -> str:
-    return f"{n} night{'s' if n > 1 else ''}"
 
 
 def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[str, str]:
@@ -258,7 +256,7 @@ def _held_in_part(actuals: dict[str, tuple[date, date, _Sums | None]]) -> dict[s
     for name, (first, last, sums) in actuals.items():
         days, held = (last - first).days + 1, 0 if sums is None else sums.nights
         if held < days:
-            out[name] = f"{held} of {days} night{'s' if days > 1 else ''}"
+            out[name] = f"{held} of {counted(days, 'night')}"
     return out
 
 
@@ -349,9 +347,10 @@ def flash(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     return Table(f"Manager's flash for {day} ({day:%a}) - {q.prop.name} ({q.prop.code}), "
                  f"{q.prop.currency}, net of VAT; last year = the same dates a year earlier; "
                  f"forecast = made before the period (the day's the day before, each month's "
-                 f"on the month's eve; rooms less the complimentary; F&B and other the "
-                 f"rooms forecast x their revenue per room sold of the {PER_ROOM_DAYS} "
-                 f"closed days before it); "
+                 f"on the month's eve; rooms less the complimentary and no-shows; F&B and "
+                 f"other the rooms forecast x their revenue per room on the books at the "
+                 f"night's end "
+                 f"(the rooms forecast's basis) of the {PER_ROOM_DAYS} closed days before it); "
                  f"business date {q.prop.business_date}{missing}", FLASH_COLUMNS, rows,
                  as_of=as_of_date(q.prop, day)[1],
                  sections=(("ahead", ahead(conn, Query(
@@ -372,14 +371,14 @@ def _made_note(name: str, made: Made | str) -> str:
 def _expected_note(name: str, expected: _Sums | None, in_part: bool) -> str:
     """What the title says of the month's or the year's expected end (`name`) when a figure
     of it is missing (nothing when it is whole): F&B and other ahead need the recent days'
-    revenue per room sold."""
+    revenue per room on the books."""
     if in_part:
         return ""  # the title's "not shown" names it
     if expected is None:
         return (f"; {name}: none, mart.forecast_daily does not hold the "
                 f"{name.split('_')[0]}'s nights ahead")
     if expected.fnb is None or expected.other is None:
-        return (f"; {name} of F&B, other and total: none, no room sold or no revenue "
+        return (f"; {name} of F&B, other and total: none, no room on the books or no revenue "
                 f"posted in the {PER_ROOM_DAYS} closed days before the business date")
     return ""
 
@@ -511,7 +510,8 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         f"; last year not shown for {', '.join(last_year_out)}" if last_year_out else ""])
     return Table(
         f"Months as they are expected to end (closed nights actual, the rest forecast; "
-        f"revenue net of VAT, F&B and other ahead per room sold of the last {PER_ROOM_DAYS} "
+        f"revenue net of VAT, F&B and other ahead per room on the books at the night's end (the "
+        f"rooms forecast's basis) of the last {PER_ROOM_DAYS} "
         f"closed days; vs = room revenue; rooms as whole rooms, half-up, the total's of the "
         f"months' unrounded sum, occupancy, ADR and RevPAR of the unrounded forecast; "
         f"rooms_expected_low-_high: the month's 80 % band, computed for the month (a closed "

@@ -139,7 +139,7 @@ occupancy, ADR, RevPAR, room, F&B and other revenue, net of VAT), each against t
 (`pmsw budget import`; part of a month spread as last year's nights sold, else pro rata of its
 days, as the title says), the same dates last year and, for the month and the year, their
 expected end (actual nights plus mart.forecast_daily for the rest; F&B and other ahead at the
-recent revenue per room sold) beside their budget; and against the forecast made before them
+recent revenue per room on the books) beside their budget; and against the forecast made before them
 (*_forecast, *_vs_forecast: the day's as of the day before, each month's as of its eve, from
 mart.forecast_history; rooms and room revenue, the title names any fallback).
 
@@ -172,9 +172,9 @@ forecast does not hold is not shown; the title says so. Examples:
            periods.next_12_months, periods.forecast_months, help="""
 Where each month will end: its closed nights actual and the others forecast (rooms,
 occupancy, ADR, RevPAR, net room revenue; F&B and other revenue at the forecast rooms x the
-revenue per room sold of the last 91 closed days; total), beside its budget (`pmsw budget
-import`) and the same month last year, with a total (default: the business date's month
-and the 11 after it; --from/--to pick the months that hold them).
+revenue per room on the books at the night's end of the last 91 closed days; total), beside
+its budget (`pmsw budget import`) and the same month last year, with a total (default: the
+business date's month and the 11 after it; --from/--to pick the months that hold them).
 
 A month the forecast does not cover whole (a night past its end, on the books alone, or
 its rooms to come without a rate) is not shown; the title says why. Examples:

@@ -12,11 +12,11 @@ from typing import Any, Literal
 
 import duckdb
 
-from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, ForecastSettings
+from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, WAPE_COLUMNS, ForecastSettings
 from pipelines.metrics import ratio, share_pct, whole_rooms
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
-from pipelines.vocabulary import ACCOMMODATION, DEPARTMENTS
+from pipelines.vocabulary import ACCOMMODATION, DEPARTMENTS, counted
 
 CENT = Decimal("0.01")
 
@@ -154,7 +154,7 @@ def pickup(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     total = ("total", "", sum(r[2] for r in rows), sum(r[3] for r in rows),
              sum(r[4] for r in rows), sum(r[5] for r in rows),
              sum((r[6] for r in rows), Decimal("0.00"))) if rows else None
-    return Table(_title(q, f"Pickup over the {window} days to {basis}, by stay date"),
+    return Table(_title(q, f"Pickup over the {counted(window, 'day')} to {basis}, by stay date"),
                  _PICKUP_COLUMNS, rows, total, as_of=basis)
 
 
@@ -333,7 +333,9 @@ ACCURACY_COLUMNS = (
     "horizon_days", "method", "nights_scored", "first_night", "last_night", "mae_rooms",
     "wape_pct", "floor_wape_pct", "bias_rooms", "band_coverage_pct", "band_nominal_pct",
     "better_than_last_year_pct", "better_than_last_year_low_pct",
-    "better_than_last_year_high_pct", "in_use_now", "note")
+    "better_than_last_year_high_pct", *WAPE_COLUMNS, "in_use_now", "note")
+"""WAPE_COLUMNS: the departments' revenue forecasts scored beside their baseline (the chosen
+rows only; docs/forecast.md, "The departments' forecast, scored")."""
 FEW_NIGHTS = 28
 """Fewer nights scored than four weeks: the figure is one month's luck (forecast_skill)."""
 
@@ -365,13 +367,13 @@ def _unscored_note(method: str, nights: int) -> str:
     empty = ("; no band: only the forecast in use has one; no figure against last year: "
              "nothing scored to set against it")
     if method == ON_THE_BOOKS:
-        return (f"in use now for {nights} nights ahead: the books alone, no method had the "
-                f"history it needs for them; nothing to score{empty}")
+        return (f"in use now for {counted(nights, 'night')} ahead: the books alone, no method "
+                f"had the history it needs for them; nothing to score{empty}")
     needs = ("snapshots of past nights taken that many days before them"
              if method.endswith("_pickup") and not method.startswith("last_year")
              else "the nights a year back")
-    return (f"in use now for {nights} nights ahead, never scored: it forecast none of the "
-            f"nights scored (it needs history the warehouse does not hold for them: {needs})"
+    return (f"in use now for {counted(nights, 'night')} ahead, never scored: it forecast none "
+            f"of the nights scored (it needs history the warehouse does not hold for them: {needs})"
             f"{empty}")
 
 
@@ -379,7 +381,8 @@ def _accuracy_note(method: str, nights: int, skill: object, in_use: str | None,
                    last_year_nights: int | None = None) -> str:
     notes = []
     if nights < FEW_NIGHTS:
-        notes.append(f"scored on {nights} nights, fewer than {FEW_NIGHTS}: one month's luck")
+        notes.append(f"scored on {counted(nights, 'night')}, fewer than {FEW_NIGHTS}: one "
+                     "month's luck")
     if method != "chosen":
         notes.append("no band: only the forecast in use has one")
     if skill is None and method != "last_year":
@@ -398,8 +401,8 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     rows = conn.execute(
         "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
         "bias_rooms, band_coverage_pct, better_than_last_year_pct, "
-        "better_than_last_year_low_pct, better_than_last_year_high_pct, floor_wape_pct "
-        "FROM mart.forecast_accuracy "
+        "better_than_last_year_low_pct, better_than_last_year_high_pct, floor_wape_pct, "
+        f"{', '.join(WAPE_COLUMNS)} FROM mart.forecast_accuracy "
         "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
     low, high = ForecastSettings().interval
@@ -411,7 +414,8 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for r in rows:
         chosen = r[1] == "chosen"
         now = in_use.get(int(r[0])) if chosen else None
-        out.append((*r[:7], r[12], *r[7:9], nominal if chosen else None, *r[9:12], now,
+        out.append((*r[:7], r[12], *r[7:9], nominal if chosen else None, *r[9:12], *r[13:],
+                    now,
                     _accuracy_note(str(r[1]), int(r[2]), r[9], now,
                                    last_year.get(int(r[0]), 0))))
     # a method the nights ahead use that has no row (never scored) gets one saying so
@@ -419,20 +423,24 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for horizon, parts in counts.items():
         for method, nights in parts:
             if (horizon, method) not in scored:
-                out.append((horizon, method, 0, *[None] * 11, f"{method} {nights}",
+                out.append((horizon, method, 0, *[None] * (11 + len(WAPE_COLUMNS)),
+                            f"{method} {nights}",
                             _unscored_note(method, nights)))
     out.sort(key=lambda row: int(str(row[0])))
     return Table(f"Forecast accuracy (rolling-origin backtest, rooms; `chosen` is the method "
                  f"each night used, its band's measured coverage beside the nominal "
                  f"{nominal:.0f} %; better than last year with its 90 % interval; "
+                 f"*_revenue_wape_pct: the F&B, other and total revenue forecast with "
+                 f"`chosen`'s rooms, against the revenue posted, beside a baseline of the "
+                 f"mean day of the 91 days before each as-of date; "
                  f"{_floor_note(rows)}) - "
                  f"{q.prop.name} ({q.prop.code}), business date {q.prop.business_date}",
                  ACCURACY_COLUMNS, out)
 
 
 def _floor_note(rows: Sequence[tuple[object, ...]]) -> str:
-    """What floor_wape_pct is, or why it is empty (the last column of the rows read)."""
-    if any(r[-1] is not None for r in rows):
+    """What floor_wape_pct is, or why it is empty (the 13th column of the rows read)."""
+    if any(r[12] is not None for r in rows):
         return ("floor_wape_pct: the simulator's floor, the WAPE of its level of each night "
                 "(its demand before the night's own noise, which no forecast reads) on the "
                 "same nights, the best a forecast of the level can do")

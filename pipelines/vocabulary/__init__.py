@@ -1,6 +1,7 @@
 """The trade's shared definitions, pure (polars only), used by every domain, the views and the
 reports alike: the input checks and status vocabulary of the transforms (`frames`), the
-departments of folio lines (`departments`), and a folio line's room (`line_rooms`)."""
+departments of folio lines (`departments`), a folio line's room (`line_rooms`), and a count
+in words, singular or plural (`words`)."""
 
 from pipelines.vocabulary.departments import (
     ACCOMMODATION,
@@ -22,6 +23,7 @@ from pipelines.vocabulary.frames import (
     lazy,
 )
 from pipelines.vocabulary.line_rooms import line_room_entries, with_single_room_entries
+from pipelines.vocabulary.words import counted, counted_expr
 
 __all__ = [
     "ACCOMMODATION",
@@ -37,6 +39,8 @@ __all__ = [
     "REVENUE_DEPARTMENTS",
     "WALK_IN_CHANNEL",
     "Frame",
+    "counted",
+    "counted_expr",
     "lazy",
     "line_department_sql",
     "line_room_entries",

@@ -34,7 +34,7 @@ def test_an_interrupted_backlog_resumes_and_sums_to_one_run(world: World) -> Non
         "3", "--warehouse", str(world.warehouse)], env={"PMS_API_BASE_URL": "",
                                                         "PMS_API_KEY": ""})
     assert result.exit_code == 0, result.output + result.stderr
-    assert "4 chunk(s) of 3 day(s), 2 run now" in result.stdout
+    assert "4 chunks of 3 days, 2 run now" in result.stdout
     assert "2 done before" in result.stdout
     whole = world.run()
     for status, (n, cents) in whole.summary.items():

@@ -40,7 +40,7 @@ def test_in_use_now_counts_the_latest_forecast_by_horizon(tmp_path: Path) -> Non
 def test_the_note_says_why_a_figure_is_empty_or_weak() -> None:
     assert _accuracy_note("chosen", 91, 12.5, None) == ""
     note = _accuracy_note("additive_pickup", 1, None, None)
-    assert "scored on 1 nights, fewer than 28" in note
+    assert "scored on 1 night, fewer than 28" in note
     assert "no band" in note
     assert "fewer than 4 weeks" in note
     assert _accuracy_note("last_year", 40, None, None) == \

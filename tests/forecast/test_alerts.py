@@ -242,3 +242,15 @@ def test_over_capacity_looks_only_capacity_days_ahead() -> None:
 
     assert [(r["stay_date"] - LAST).days for r in got.to_dicts()
             if r["alert"] == "over_capacity"] == [3]
+
+
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """1 room on the books 1 day before, against 12 a year earlier (11 behind, -91.7 % of a
+    20-room hotel): "1 room", "1 day before", never "1 rooms" nor "1 days"; the plural
+    stays for the others."""
+    fired = _pace_alerts(20, [(1, 1, 12)])
+
+    assert fired[1].startswith(
+        "behind last year: 1 room on the books 1 day before, 12 at the same time last year, "
+        "11 rooms (91.7%) behind, 55.0% of the 20 rooms; alerts from 20.0% and 5 rooms "
+        "behind")

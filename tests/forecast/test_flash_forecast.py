@@ -110,6 +110,20 @@ def test_day_and_month_to_date_against_the_forecast_made_before(hotel: Path) -> 
     assert got["arrivals"]["day_forecast"] is None
 
 
+def test_the_forecast_rooms_sold_take_the_no_shows_off_too(hotel: Path) -> None:
+    """The forecast's rooms are the books at the night's end: sold + complimentary +
+    no-shows (docs/kpi.md). Mar 15 ended with 1 complimentary room and 2 no-shows: the day's
+    forecast of 7 rooms is 7 - 1 - 2 = 4 rooms sold, occupancy 4 / 10 = 40.00 %, ADR 735 / 4 =
+    183.75; against 8 sold at 100.00: +100.00 %, +40.00 pp, ADR -83.75 / 183.75 = -45.58 %."""
+    _history(hotel, ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+    write_and_publish(hotel, "UPDATE mart.occupancy_daily SET no_shows = 2 "
+                             "WHERE stay_date = DATE '2026-03-15'")
+    got = {row["metric"]: row for row in _report(hotel)["rows"]}
+    assert [(got[m]["day_forecast"], got[m]["day_vs_forecast"])
+            for m in ("rooms_sold", "occupancy_pct", "adr_net")] == [
+        (4, 100), (40, 40), (183.75, -45.58)]
+
+
 def test_a_month_without_its_eve_falls_back_and_says_so(hotel: Path) -> None:
     """No forecast kept as of Feb 28: March's nights fall back to the latest kept before it,
     Feb 20's (5 rooms, 500.00 a night): 15 x 5 - 1 = 74 rooms, 7,500.00; 78 rooms is

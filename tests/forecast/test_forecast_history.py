@@ -83,3 +83,23 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
         assert kept == [(32, 0, 0)]
     finally:
         conn.close()
+
+
+def test_the_departments_rate_is_per_room_on_the_rooms_forecasts_basis(hotel: Path) -> None:
+    """rooms_forecast counts the rooms on the books at the night's end: sold + complimentary +
+    no-shows (docs/kpi.md). With 2 complimentary rooms and 3 no-shows on Mar 14, the 91 days
+    before Mar 16 held 255 + 2 + 3 = 260 such rooms for the same 300.00 F&B and 30.00 other:
+    a night of 6.5 rooms keeps 6.5 x 300 / 260 = 7.50 F&B and 6.5 x 30 / 260 = 0.75 other
+    (per room sold it would have kept 7.65 and 0.76: a rate over 255 rooms times a forecast
+    that holds the complimentary rooms and no-shows in)."""
+    conn = connect(hotel)
+    try:
+        conn.execute("UPDATE mart.occupancy_daily SET rooms_complimentary = 2, no_shows = 3 "
+                     "WHERE property_id = 1 AND stay_date = DATE '2026-03-14'")
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 16), 6.5)) == 46
+        kept = conn.execute(
+            "SELECT DISTINCT food_beverage_revenue_forecast_net, other_revenue_forecast_net "
+            "FROM mart.forecast_history WHERE as_of_date = DATE '2026-03-16'").fetchall()
+        assert [(float(f), float(o)) for f, o in kept] == [(7.5, 0.75)]
+    finally:
+        conn.close()

@@ -12,7 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from pipelines.forecast.logic.methods import CHOSEN, HORIZONS, METHODS, ON_THE_BOOKS
+from pipelines.forecast.logic.methods import (
+    CHOSEN,
+    HORIZONS,
+    METHODS,
+    ON_THE_BOOKS,
+    WAPE_COLUMNS,
+)
 from tests.demo_warehouse import demo_warehouse
 
 # The first reader of the shared demo warehouse in `make test`'s order (tests/conftest.py):
@@ -127,6 +133,76 @@ def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -
     floors = {r["horizon_days"]: r["floor_wape_pct"] for r in body["rows"]
               if r["method"] == CHOSEN}
     assert floors == {h: float(f) for p, h, _, f, _, _ in got if p == 1}
+
+
+def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path) -> None:
+    """Each `chosen` row scores the F&B, other and total revenue forecasts of its nights
+    (docs/forecast.md, "The departments' forecast, scored"), the methods' rows none, nor a
+    horizon whose as-of dates all precede the history (the 40 days' 60 and 90: no 91 days
+    before them to take a rate from). The
+    baseline's WAPE recomputed here in SQL from the marts: night D scored h days ahead, as
+    of S = D - h, forecast the mean F&B (other) posted a day over the nights held of the 91
+    days before S, against the F&B (other) posted on D, over the nights whose 91 days had a
+    room on the books and revenue posted; the report prints them on its `chosen` rows."""
+    conn = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        names = ", ".join(WAPE_COLUMNS)
+        stored = conn.execute(f"SELECT property_id, horizon_days, method <> ?, {names} "
+                              "FROM mart.forecast_accuracy ORDER BY 1, 2", [CHOSEN]).fetchall()
+        by_hand = conn.execute("""
+            WITH a AS (SELECT property_id, horizon_days, forecasts,
+                              unnest(generate_series(first_night, last_night,
+                                                     INTERVAL 1 DAY))::DATE AS night
+                       FROM mart.forecast_accuracy WHERE method = 'chosen'),
+            p AS (SELECT property_id, date,
+                         sum(department_revenue_net) FILTER (
+                             WHERE department = 'food_beverage') AS fnb,
+                         sum(department_revenue_net) FILTER (WHERE is_revenue AND department
+                             NOT IN ('accommodation', 'food_beverage')) AS other,
+                         count(*) FILTER (WHERE is_revenue) AS posted
+                  FROM mart.revenue_daily GROUP BY ALL),
+            w AS (SELECT a.*, a.night - a.horizon_days AS s,
+                    (SELECT count(*) FROM mart.occupancy_daily o WHERE o.property_id =
+                     a.property_id AND o.stay_date BETWEEN s - 91 AND s - 1) AS held,
+                    (SELECT sum(rooms_sold + rooms_complimentary + no_shows)
+                     FROM mart.occupancy_daily o WHERE o.property_id = a.property_id
+                     AND o.stay_date BETWEEN s - 91 AND s - 1) AS rooms,
+                    (SELECT sum(posted) FROM p WHERE p.property_id = a.property_id AND
+                     p.date BETWEEN s - 91 AND s - 1) AS posted,
+                    (SELECT coalesce(sum(fnb), 0) FROM p WHERE p.property_id =
+                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS fnb,
+                    (SELECT coalesce(sum(other), 0) FROM p WHERE p.property_id =
+                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS other
+                  FROM a)
+            SELECT w.property_id, w.horizon_days, max(w.forecasts), count(*),
+                   sum(abs(w.fnb / w.held - coalesce(p.fnb, 0)))
+                   / sum(coalesce(p.fnb, 0)) * 100,
+                   sum(abs(w.other / w.held - coalesce(p.other, 0)))
+                   / sum(coalesce(p.other, 0)) * 100
+            FROM w LEFT JOIN p ON p.property_id = w.property_id AND p.date = w.night
+            WHERE w.rooms > 0 AND w.posted > 0 GROUP BY ALL ORDER BY 1, 2""").fetchall()
+    finally:
+        conn.close()
+    chosen = {(r[0], r[1]): r[3:] for r in stored if not r[2]}
+    assert list(chosen) == [(p, h) for p in (1, 2) for h in HORIZONS]
+    assert all(v is None for r in stored if r[2] for v in r[3:])  # the methods: none
+    rated = {(r[0], r[1]) for r in by_hand}
+    assert {(1, 1), (2, 1)} <= rated  # the day ahead: scored at both hotels
+    for key, row in chosen.items():
+        assert all(v is not None and v >= 0 for v in row) if key in rated else \
+            all(v is None for v in row)
+    for pid, h, forecasts, nights, fnb, other in by_hand:
+        assert 0 < nights <= forecasts  # the nights whose 91 days before had a rate
+        assert abs(float(chosen[pid, h][1]) - fnb) <= 0.006
+        assert abs(float(chosen[pid, h][3]) - other) <= 0.006
+    done = CliRunner().invoke(main, ["report", "forecast-accuracy", "--warehouse",
+                                     str(warehouse), "--property", "ROMA01", "--format",
+                                     "json"])
+    assert done.exit_code == 0, done.stderr
+    printed = {r["horizon_days"]: tuple(r[c] for c in WAPE_COLUMNS)
+               for r in json.loads(done.stdout)["rows"] if r["method"] == CHOSEN}
+    assert printed == {h: tuple(None if v is None else float(v) for v in row)
+                       for (p, h), row in chosen.items() if p == 1}
 
 
 def test_reports_read_the_forecast_marts(warehouse: Path) -> None:

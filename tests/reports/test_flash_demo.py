@@ -141,17 +141,18 @@ def test_the_demo_imports_a_budget_the_flash_reads(warehouse: Path) -> None:
 
 
 def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -> None:
-    """The demo builds the marts at its first sync, so a forecast of the flash's day made
-    before it closed is kept (mart.forecast_history): the flash's day_forecast of rooms sold is
-    the forecast made the day before (else, as the title then says, the latest kept before
-    it, else the earliest kept after it: here the first sync's), its rooms less the night's
-    complimentary rooms, its revenue the forecast's (docs/flash.md, "Against the forecast made
+    """The demo builds the marts at its first sync, so a forecast of the flash's day made before it
+    closed is kept (mart.forecast_history): the flash's day_forecast of rooms sold is the
+    forecast made the day before (else, as the title then says, the latest kept before it, else
+    the earliest kept after it: here the first sync's), its rooms less the night's complimentary
+    rooms and no-shows, its revenue the forecast's (docs/flash.md, "Against the forecast made
     before"). Its F&B and other revenue are the kept night's departments (migration 0039): the
-    night's rooms_forecast x the department's revenue per room sold (posting date) of the 91
-    closed days before the as-of date, half-up to the cent, the total room + F&B + other;
-    none when the build that kept it had no revenue posted in those days (the demo's first
-    sync reads no folio), the title saying so. The latest build's nights, made with the
-    folios read, keep them as recomputed here from the same marts."""
+    night's rooms_forecast x the department's revenue (posting date) per room on the books at
+    the night's end (rooms sold + complimentary + no-shows, the rooms forecast's basis) of the
+    91 closed days before the as-of date, half-up to the cent, the total room + F&B + other;
+    none when the build that kept it had no revenue posted in those days (the demo's first sync
+    reads no folio), the title saying so. The latest build's nights, made with the folios read,
+    keep them as recomputed here from the same marts."""
     body = _flash(warehouse)
     got = {row["metric"]: row for row in body["rows"]}
     day = date.fromisoformat(body["as_of"][:10])
@@ -159,7 +160,8 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
     conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
     try:
         kept = conn.execute(
-            "SELECT h.rooms_forecast - o.rooms_complimentary, h.room_revenue_forecast_net, "
+            "SELECT h.rooms_forecast - o.rooms_complimentary - o.no_shows, "
+            "h.room_revenue_forecast_net, "
             "h.as_of_date, h.rooms_forecast, h.food_beverage_revenue_forecast_net, "
             "h.other_revenue_forecast_net FROM mart.forecast_history h "
             "JOIN mart.occupancy_daily o "
@@ -174,9 +176,10 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
         assert latest is not None
         window = [latest[0] - timedelta(days=91), latest[0] - timedelta(days=1)]
         spent = conn.execute(
-            "SELECT (SELECT sum(rooms_sold) FROM mart.occupancy_daily WHERE property_id = 1 "
-            "AND stay_date BETWEEN ? AND ?), sum(department_revenue_net) FILTER (WHERE "
-            "department = 'food_beverage'), sum(department_revenue_net) FILTER (WHERE "
+            "SELECT (SELECT sum(rooms_sold + rooms_complimentary + no_shows) FROM "
+            "mart.occupancy_daily WHERE property_id = 1 AND stay_date BETWEEN ? AND ?), "
+            "sum(department_revenue_net) FILTER (WHERE department = 'food_beverage'), "
+            "sum(department_revenue_net) FILTER (WHERE "
             "is_revenue AND department NOT IN ('accommodation', 'food_beverage')) "
             "FROM mart.revenue_daily WHERE property_id = 1 AND date BETWEEN ? AND ?",
             window + window).fetchone()

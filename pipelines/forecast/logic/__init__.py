@@ -4,10 +4,12 @@ the budget's parsing (`budget`), polars in and out."""
 
 from pipelines.forecast.logic.alerts import AlertSettings, alerts
 from pipelines.forecast.logic.budget import BudgetError
+from pipelines.forecast.logic.departments import department_errors
 from pipelines.forecast.logic.history import kept_nights, with_departments
 from pipelines.forecast.logic.methods import (
     HORIZONS,
     ON_THE_BOOKS,
+    WAPE_COLUMNS,
     ForecastSettings,
     accuracy,
     backtest,
@@ -19,6 +21,7 @@ from pipelines.forecast.logic.stretches import alert_stretches, stretch
 __all__ = [
     "HORIZONS",
     "ON_THE_BOOKS",
+    "WAPE_COLUMNS",
     "AlertSettings",
     "BudgetError",
     "ForecastSettings",
@@ -26,6 +29,7 @@ __all__ = [
     "alert_stretches",
     "alerts",
     "backtest",
+    "department_errors",
     "forecast_daily",
     "kept_nights",
     "scored_forecasts",

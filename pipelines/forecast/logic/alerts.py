@@ -28,7 +28,7 @@ from datetime import date
 import polars as pl
 
 from pipelines.forecast.logic.methods import ForecastSettings, expected_pickup, rooms_limit
-from pipelines.vocabulary import Frame, lazy
+from pipelines.vocabulary import Frame, counted, counted_expr, lazy
 
 COLUMNS = ("property_id", "as_of_date", "stay_date", "alert", "value", "threshold", "message")
 
@@ -85,13 +85,14 @@ def _pace_below(pace: pl.LazyFrame, as_of: pl.LazyFrame, rooms: pl.LazyFrame,
             "property_id", "as_of_date", "stay_date", alert=pl.lit("pace_below_stly"),
             value=pl.col("value").round(4), threshold=pl.lit(-s.pace_share),
             message=pl.format(
-                "behind last year: {} rooms on the books {} days before, {} at the same time "
-                "last year, {} rooms ({}%) behind, {}% of the {} rooms; alerts from {}% and "
-                "{} rooms behind", "rooms_otb", "days_before", "stly_rooms_otb", "gap",
-                _pct(-pl.col("value")),
+                "behind last year: {} on the books {} before, {} at the same time last year, "
+                "{} ({}%) behind, {}% of the {}; alerts from {}% and {} behind",
+                counted_expr("rooms_otb", "room"), counted_expr("days_before", "day"),
+                "stly_rooms_otb", counted_expr("gap", "room"), _pct(-pl.col("value")),
                 _pct(pl.col("gap") / pl.col("rooms")).fill_null(pl.lit("-")),
-                pl.col("rooms").fill_null(pl.lit("?")), round(s.pace_share * 100, 1),
-                pl.col("need").ceil().cast(pl.Int64)),
+                counted_expr("rooms", "room").fill_null(pl.lit("? rooms")),
+                round(s.pace_share * 100, 1),
+                counted_expr(pl.col("need").ceil().cast(pl.Int64), "room")),
         )
     )
 
@@ -132,12 +133,14 @@ def _pickup_spikes(o: pl.LazyFrame, as_of: pl.LazyFrame, s: AlertSettings) -> pl
         .select(
             "property_id", "as_of_date", "stay_date", alert=pl.lit("pickup_spike"),
             value=pl.col("value").round(2), threshold=pl.lit(s.spike_z),
-            message=pl.format("pickup spike: {} rooms picked up in the last 7 days, {} days "
-                              "before; {} a week on average at {} days before over the last {} "
-                              "weeks, so {} standard deviations above it; alerts from {} and {} "
-                              "rooms", pl.col("pickup").cast(pl.Int64), "days_before",
-                              pl.col("mean").round(1), "days_before", "weeks",
-                              pl.col("value").round(1), s.spike_z, s.min_spike_rooms),
+            message=pl.format("pickup spike: {} picked up in the last 7 days, {} before; {} "
+                              "a week on average at {} before over the last {}, so {} "
+                              "standard deviations above it; alerts from {} and {}",
+                              counted_expr(pl.col("pickup").cast(pl.Int64), "room"),
+                              counted_expr("days_before", "day"), pl.col("mean").round(1),
+                              counted_expr("days_before", "day"), counted_expr("weeks", "week"),
+                              pl.col("value").round(1), s.spike_z,
+                              pl.lit(counted(s.min_spike_rooms, "room"))),
         )
     )
 
@@ -158,17 +161,21 @@ def _over_capacity(expected: pl.DataFrame, limits: pl.DataFrame, rooms: pl.LazyF
             # the rooms expected, books plus pickup, are in the message
             value=pl.col("rooms_otb").cast(pl.Float64),
             threshold=pl.col("rooms_limit").cast(pl.Float64),
-            message=pl.format("heading over capacity: {} rooms on the books {} days before "
-                              "and {} more expected ({}), {} rooms, {} above the {} the hotel "
-                              "sells ({} rooms plus {} overbooked as it has before)",
-                              "rooms_otb", "days_before", pickup.round(1),
+            message=pl.format("heading over capacity: {} on the books {} before and {} "
+                              "more expected ({}), {} rooms, {} above the {} the hotel sells "
+                              "({} plus {} overbooked as it has before)",
+                              counted_expr("rooms_otb", "room"),
+                              counted_expr("days_before", "day"), pickup.round(1),
                               pl.when(pl.col("curve_nights").is_null()).then(
                                   pl.lit("no earlier night of its weekday to read"))
-                              .otherwise(pl.format("the mean pickup from {} days before of "
-                                                   "the last {} such weekdays",
-                                                   "days_before", "curve_nights")),
+                              .otherwise(pl.format("the mean pickup from {} before of the "
+                                                   "last {}",
+                                                   counted_expr("days_before", "day"),
+                                                   counted_expr("curve_nights",
+                                                                "such weekday"))),
                               heading.round(1), (heading - pl.col("rooms_limit")).round(1),
-                              "rooms_limit", pl.col("rooms").fill_null(pl.col("rooms_limit")),
+                              "rooms_limit", counted_expr(pl.col("rooms").fill_null(
+                                  pl.col("rooms_limit")), "room"),
                               pl.col("rooms_limit") - pl.col("rooms").fill_null(
                                   pl.col("rooms_limit"))),
         )

@@ -10,7 +10,8 @@ the forecast made before the month began, so of as-of date S it keeps
 
 About 12 x 31 + 365 = 1,100 rows a property a year, where every as-of's 366 nights would be
 134,000. Each kept night keeps the departments' forecast made with it (`with_departments`):
-its rooms x the F&B and other revenue per room sold of the recent closed days, as
+its rooms x the F&B and other revenue per room on the books at the night's end (the rooms'
+basis) of the recent closed days, as
 forecast-months makes them."""
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ def kept_nights(forecast: pl.DataFrame, first_kept: bool) -> pl.DataFrame:
 def with_departments(kept: pl.DataFrame, per_room: tuple[Decimal, Decimal] | None
                      ) -> pl.DataFrame:
     """`kept` (`kept_nights`) with DEPARTMENT_COLUMNS: each night's rooms_forecast (to the
-    cent, as the history keeps it) x the F&B and the other revenue per room sold of `per_room`,
-    half-up to the cent; none (NULL) without `per_room` (no room sold to take them from)."""
+    cent, as the history keeps it) x the F&B and the other revenue per room of `per_room`
+    (`revenue_per_room_final`), half-up to the cent; none (NULL) without `per_room` (no
+    room to take them from)."""
     rooms = [Decimal(str(v)).quantize(CENT, ROUND_HALF_UP) for v in kept["rooms_forecast"]]
     columns = [pl.Series(name, [None if per_room is None else (r * rate).quantize(
         CENT, ROUND_HALF_UP) for r in rooms], dtype=pl.Decimal(18, 2))

@@ -90,6 +90,11 @@ FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pick
 LEVEL_METHOD = "last_year_season"
 """The night's level: chosen far out while it has no WAPE (`ForecastSettings.level_from_days`)."""
 CHOSEN = "chosen"
+DEPARTMENTS = ("food_beverage_revenue", "other_revenue", "total_revenue")
+"""The revenues whose forecast the backtest scores beside the rooms: each `<name>_forecast`,
+`_baseline` and `_actual` (`departments.department_errors`), and `<name>_wape_pct`,
+`_baseline_wape_pct` (`department_wape`)."""
+WAPE_COLUMNS = tuple(f"{d}{kind}_wape_pct" for d in DEPARTMENTS for kind in ("", "_baseline"))
 ON_THE_BOOKS = "on_the_books"
 """What the forecast falls back to when no method has the history it needs."""
 OTB_COLUMNS = ("property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net")
@@ -995,7 +1000,8 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     """Errors of the METHODS and of the chosen one (method `chosen`) at every horizon, on
     the nights of the last `backtest_days` realized (D >= the last snapshot - backtest_days):
     property_id, as_of_date, stay_date, horizon_days, method, rooms_forecast, rooms_low,
-    rooms_high (the band, `chosen` only), rooms_actual.
+    rooms_high (the band, `chosen` only), room_revenue_forecast (`chosen` only: as
+    forecast_daily prices it), rooms_actual.
     `scored`: `scored_forecasts` of the same snapshots, capacity and settings when already
     computed (or the forecasts of more as-of dates: the same errors)."""
     s = settings or ForecastSettings()
@@ -1008,11 +1014,13 @@ def backtest(otb_snapshots: Frame, capacity: Frame, settings: ForecastSettings |
     picked = _calibrate(in_use, band).select(
         *KEY, "horizon_days", method=pl.lit(CHOSEN), rooms_forecast="rooms_forecast",
         rooms_low="rooms_low", rooms_high="rooms_high",
+        room_revenue_forecast=_room_revenue(),
     ).join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
     last = as_of.group_by("property_id").agg(last=pl.col("as_of_date").max())
     no_band = pl.lit(None, dtype=pl.Float64)
     return (
-        pl.concat([errors.with_columns(rooms_low=no_band, rooms_high=no_band)
+        pl.concat([errors.with_columns(rooms_low=no_band, rooms_high=no_band,
+                                       room_revenue_forecast=no_band)
                    .select(picked.columns), picked])
         .join(last, on="property_id")
         .filter(pl.col("stay_date") >= pl.col("last") - pl.duration(days=s.backtest_days))
@@ -1034,7 +1042,9 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
     of the actual rooms inside the band (`chosen` only), how much better than last_year,
     with its 90 % interval (forecast_skill.skill), and the simulator's floor: the WAPE of
     `levels` (property_id, stay_date, rooms_level: each night's level, which no forecast
-    reads) on the same nights, NULL unless every night scored has a level."""
+    reads) on the same nights, NULL unless every night scored has a level; and, when
+    `errors` carries them (`department_errors`), the WAPE of the F&B, other and total revenue
+    forecasts and of their baseline (`department_wape`; `chosen` only)."""
     s = settings or ForecastSettings()
     last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
     level = (pl.DataFrame(schema=LEVELS_SCHEMA) if levels is None
@@ -1069,17 +1079,54 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
                       band_coverage_pct=pl.col("band_coverage_pct").round(2))
         .drop("sum_abs", "floor_abs", "no_level")
         .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
+        .join(department_wape(scored), on=["property_id", "horizon_days", "method"],
+              how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
                 "forecasts", "rooms_final", "mae_rooms", "wape_pct", "bias_rooms",
-                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct")
+                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct", *WAPE_COLUMNS)
         .sort("property_id", "horizon_days", "method")
     )
+
+
+def department_wape(scored: pl.DataFrame) -> pl.DataFrame:
+    """Per property, horizon and method of `scored` (`department_errors`' rows): WAPE_COLUMNS,
+    sum |forecast - actual| / sum actual x 100 over the nights with a forecast, half-up to
+    the cent; null where none has one (every method but `chosen`: the departments' forecast
+    takes the forecast in use) or the actual sums to 0."""
+    def wape(column: str, d: str) -> pl.Expr:
+        has = pl.col(f"{d}_forecast").is_not_null() & pl.col(f"{d}_actual").is_not_null()
+        base = pl.col(f"{d}_actual").filter(has).sum()
+        return pl.when(has.any() & (base > 0)).then(
+            ((pl.col(column) - pl.col(f"{d}_actual")).abs().filter(has).sum() / base * 100)
+            .round(2))
+    keys = ["property_id", "horizon_days", "method"]
+    if f"{DEPARTMENTS[0]}_forecast" not in scored.columns:
+        return scored.select(keys).unique().with_columns(
+            [pl.lit(None, dtype=pl.Float64).alias(c) for c in WAPE_COLUMNS])
+    return scored.group_by(keys).agg(
+        **{f"{d}{kind}_wape_pct": wape(f"{d}{'_baseline' if kind else '_forecast'}", d)
+           for d in DEPARTMENTS for kind in ("", "_baseline")})
 
 
 def _half_up_pct(hundredths: pl.Expr, supply: pl.Expr) -> pl.Expr:
     """hundredths / 100 / supply x 100, half-up to the cent in integers (docs/kpi.md: every
     ratio rounds half-up; a float's round would not, on 27.17 / 40 = 67.925)."""
     return ((2 * hundredths * 100 + supply) // (2 * supply)) / 100
+
+
+def _room_revenue() -> pl.Expr:
+    """The room revenue of a picked forecast: the books' plus the rooms still to come at
+    their ADR (`pickup_adr`); none known: the night is not priced (NULL), not priced at 0
+    (docs/forecast.md, "Band, revenue, ADR and occupancy"). Fewer rooms than the books: the
+    books' ADR."""
+    rooms, otb = pl.col("rooms_forecast"), pl.col("rooms_otb").cast(pl.Float64)
+    otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
+    adr_more = pl.col("pickup_adr").fill_null(otb_adr)
+    return (
+        pl.when(rooms > otb).then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
+        .when(rooms == otb).then(pl.col("revenue_otb"))
+        .otherwise(rooms * otb_adr.fill_null(0.0))
+    )
 
 
 def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = None,
@@ -1118,18 +1165,8 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
     picked = picked.with_columns(month=pl.col("stay_date").dt.truncate("1mo")).join(
         months, on=["property_id", "as_of_date", "month"], how="left").drop("month")
     rooms = pl.col("rooms_forecast")
-    otb = pl.col("rooms_otb").cast(pl.Float64)
-    otb_adr = pl.when(otb > 0).then(pl.col("revenue_otb") / otb)
-    # the ADR of the rooms still to come; none known: the night is not priced (NULL), not
-    # priced at 0 (docs/forecast.md, "Band, revenue, ADR and occupancy")
-    adr_more = pl.col("pickup_adr").fill_null(otb_adr)
-    revenue = (
-        pl.when(rooms > otb).then(pl.col("revenue_otb") + (rooms - otb) * adr_more)
-        .when(rooms == otb).then(pl.col("revenue_otb"))
-        .otherwise(rooms * otb_adr.fill_null(0.0))
-    )
     return (
-        picked.with_columns(revenue_forecast=revenue)
+        picked.with_columns(revenue_forecast=_room_revenue())
         .join(lazy(capacity, "capacity", ["property_id", "rooms", "rooms_available"]).collect()
               .select("property_id", capacity=pl.col("rooms").cast(pl.Int64),
                       supply=pl.col("rooms_available").cast(pl.Int64)),

@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from pipelines.vocabulary import Frame, lazy
+from pipelines.vocabulary import Frame, counted, lazy
 
 NIGHTS = ("property_id", "as_of_date", "stay_date", "alert", "value", "threshold", "message",
           "rooms_otb", "stly_rooms_otb")
@@ -56,15 +56,15 @@ def _row(nights: list[dict[str, Any]]) -> dict[str, Any]:
     otb = [n["rooms_otb"] for n in nights]
     stly = [n["stly_rooms_otb"] for n in nights]
     count = len(nights)
-    said = f"{words} {span(first['stay_date'], last['stay_date'])}, " + (
-        f"{count} nights" if count > 1 else "1 night")
+    said = f"{words} {span(first['stay_date'], last['stay_date'])}, {counted(count, 'night')}"
     books = sum(otb) if None not in otb else None
     before = sum(stly) if None not in stly else None
     if kind == "pace_below_stly" and books is not None and before:
         value = round(books / before - 1, 4)
     if kind == "pace_below_stly" and books is not None and before and count > 1:
-        said += (f": {books} rooms on the books against {before} at the same time last year, "
-                 f"{before - books} rooms ({round(-value * 100, 1)}%) behind")
+        said += (f": {counted(books, 'room')} on the books against {before} at the same time "
+                 f"last year, {counted(before - books, 'room')} ({round(-value * 100, 1)}%) "
+                 "behind")
     if count > 1:
         said += f"; {worst_words} {span(worst['stay_date'], worst['stay_date'])}"
     said += f": {worst['message']}"

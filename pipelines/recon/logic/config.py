@@ -26,6 +26,8 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pipelines.vocabulary import counted
+
 DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
 
 ItemCode = Annotated[str, Field(min_length=1, max_length=50)]
@@ -95,7 +97,7 @@ class CityTaxRule(_Rule):
         if not self.periods:
             amount = ("the item's list price" if self.amount_per_person_night is None
                       else f"{self.amount_per_person_night:.2f}")
-            return (f"{amount} per person-night, first {self.nights_cap} nights, exempt "
+            return (f"{amount} per person-night, first {counted(self.nights_cap, 'night')}, exempt "
                     f"below age {self.exempt_below_age}")
         parts = []
         for first, end, period in self.schedule():
@@ -104,7 +106,7 @@ class CityTaxRule(_Rule):
                       else f"{period.amount_per_person_night:.2f}")
             until = "" if end is None else f" until {end - timedelta(days=1)}"
             parts.append(f"from {first}{until}: {amount} per person-night, first "
-                         f"{period.nights_cap} nights, exempt below age "
+                         f"{counted(period.nights_cap, 'night')}, exempt below age "
                          f"{period.exempt_below_age}")
         where = f"{self.city}, {self.star_rating} stars, " if self.city else ""
         return where + "; ".join(parts)
