@@ -270,9 +270,11 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
               for i in range(12)]
     shown = [r["month"] for r in body["rows"]]
     assert shown
-    assert shown == twelve[:len(shown)]  # the young history's far months go
+    # each month stands on its own nights: a far month with a year back can be shown after
+    # months held by the books alone (a young history's)
+    assert shown == [month for month in twelve if month in shown]
     assert all(f"{month} (" in body["report"].split("; not shown: ")[1]
-               for month in twelve[len(shown):])
+               for month in twelve if month not in shown)
     unrounded = Decimal(0)
     try:
         for row in body["rows"]:
