@@ -56,12 +56,9 @@ def _floor(base_url: str, warehouse: Path, changed: int | None, settings: SyncSe
            ) -> dict[str, int]:
     """The fewest calls the endpoints allow for what this sync had to read."""
     headers = {"Authorization": f"Bearer {KEY}"}
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         events = conn.execute("SELECT count(*) FROM core.events").fetchone()
         reservations = conn.execute("SELECT count(*) FROM core.reservations").fetchone()
-    finally:
-        conn.close()
     assert events is not None
     assert reservations is not None
     n = reservations[0] if changed is None else changed

@@ -51,21 +51,15 @@ def test_two_properties_sync_into_one_warehouse_without_mixing(
     assert REVOKED_KEY not in done.stdout + done.stderr
     assert "rome" in done.stdout
     assert "florence" in done.stdout
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         for pid, key in ((1, ALL_SCOPES_KEY), (2, OTHER_PROPERTY_KEY)):
-            api = Api(sandbox.base_url, key)
-            try:
+            with Api(sandbox.base_url, key) as api:
                 counts = assert_core_equals_api(conn, api, pid, guests=False)
-            finally:
-                api.close()
             assert counts["reservations"] > 0, pid
         states = conn.execute("SELECT DISTINCT property_id FROM meta.sync_state "
                               "ORDER BY 1").fetchall()
         runs = conn.execute("SELECT run_id, list(DISTINCT property_id ORDER BY property_id) "
                             "FROM meta.sync_runs GROUP BY 1 ORDER BY min(started_at)").fetchall()
-    finally:
-        conn.close()
     assert states == [(1,), (2,)]
     # One run of the three, where venice failed and the other two landed concurrently; then
     # `pmsw sync` runs the two again without it (docs/ingestion.md, "A hotel group").

@@ -22,11 +22,8 @@ def _wal_bytes(path: Path) -> int:
 
 
 def _markers(path: Path) -> list[int]:
-    conn = duckdb.connect(str(path), read_only=True)
-    try:
+    with duckdb.connect(str(path), read_only=True) as conn:
         return [r[0] for r in conn.execute("SELECT n FROM core.marker ORDER BY n").fetchall()]
-    finally:
-        conn.close()
 
 
 @pytest.fixture
@@ -50,11 +47,8 @@ def test_a_close_inside_the_block_checkpoints_nothing(warehouse: Path) -> None:
         conn.close()
         # the same database, still open: the write waits in the WAL
         assert _wal_bytes(warehouse) > 0
-        again = connect(warehouse)  # a later open sees it, and leaves the WAL alone
-        try:
+        with connect(warehouse) as again:
             assert again.execute("SELECT max(n) FROM core.marker").fetchone() == (3,)
-        finally:
-            again.close()
         assert _wal_bytes(warehouse) > 0
     assert _wal_bytes(warehouse) == 0  # checkpointed when the block ends
     assert _markers(warehouse) == [1, 2, 3]
