@@ -5,11 +5,11 @@ unreachable server each answer one line, no traceback."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
 
+from pipelines.demo.sandbox_process import free_port
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
@@ -66,12 +66,6 @@ def test_two_properties_sync_into_one_warehouse_without_mixing(
     assert [properties for _, properties in runs] == [[1, 2], [1, 2]], runs
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_errors_are_one_line(tmp_path: Path) -> None:
     db = str(tmp_path / "w.duckdb")
     missing = pmsw(["sync", "--warehouse", db], {"PMS_API_BASE_URL": "http://127.0.0.1:9/v1"})
@@ -79,7 +73,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert "set the environment variable PMS_API_KEY" in missing.stderr
     assert "Traceback" not in missing.stderr
 
-    props = write_properties(tmp_path / "p.yaml", f"http://127.0.0.1:{_free_port()}/v1",
+    props = write_properties(tmp_path / "p.yaml", f"http://127.0.0.1:{free_port()}/v1",
                              codes={"rome": "KEY_ROME"})
     unknown = pmsw(["sync", "--warehouse", db, "--property", "paris"],
                    {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": "k"})

@@ -28,9 +28,8 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     sandbox = make_sandbox(clock(), admin=True)
     db = tmp_path / "warehouse.duckdb"
-    api = Api(sandbox.base_url)
     settings = SyncSettings(overlap_seconds=300)
-    try:
+    with Api(sandbox.base_url) as api:
         for day in range(3):
             advance(sandbox.root_url)
             conn = connect(db)
@@ -65,8 +64,6 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
                 pages = math.ceil(changed / 200) or 1
                 assert pages + changed <= reservations.calls <= 2 * pages + changed
             assert results["events"].calls == 1  # one batch, no gap check needed
-    finally:
-        api.close()
 
 
 def test_a_sync_with_nothing_new_reads_almost_nothing(
