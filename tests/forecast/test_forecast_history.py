@@ -29,7 +29,8 @@ def _forecast(as_of: date, rooms: float) -> pl.DataFrame:
 
 
 def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> None:
-    with connect(warehouse) as conn:
+    conn = connect(warehouse)
+    try:
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 11), 7)) == 1
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 31), 8)) == 31
@@ -47,6 +48,8 @@ def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> N
         assert [(a, float(r)) for a, r in rows] == [(date(2026, 3, 11), 10)]
         total = conn.execute("SELECT count(*) FROM mart.forecast_history").fetchone()
         assert total == (84,)
+    finally:
+        conn.close()
 
 
 def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
@@ -59,7 +62,8 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
     last day: Feb 28 - Mar 31, 32 nights), the days before (Nov 29 - Feb 27) sold 58 x 3 =
     174 rooms but the warehouse holds no revenue posted in them (their folios not read): none
     either, not a spend of 0.00."""
-    with connect(hotel) as conn:
+    conn = connect(hotel)
+    try:
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 16), 6.5)) == 46
         kept = conn.execute(
             "SELECT DISTINCT food_beverage_revenue_forecast_net, other_revenue_forecast_net "
@@ -77,3 +81,5 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
             "count(other_revenue_forecast_net) FROM mart.forecast_history "
             "WHERE as_of_date = DATE '2026-02-28'").fetchall()
         assert kept == [(32, 0, 0)]
+    finally:
+        conn.close()
