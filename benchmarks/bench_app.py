@@ -62,15 +62,12 @@ def reports_alone(path: Path, first: date, last: date) -> tuple[float, float]:
     """The page's reports on the read copy, opened read-only as for one request: wall and CPU
     seconds."""
     started, cpu = time.perf_counter(), time.process_time()
-    conn = open_warehouse(path)
-    try:
+    with open_warehouse(path) as conn:
         prop = resolve_property(conn, path, code(1))
         for name, options in PAGE_REPORTS:
             whole = name == "forecast-months"  # the page asks it for its default months
             run_report(conn, path, name, prop, None if whole else first,
                        None if whole else last, **options)
-    finally:
-        conn.close()
     return time.perf_counter() - started, time.process_time() - cpu
 
 

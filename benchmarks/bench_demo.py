@@ -34,13 +34,10 @@ TARGET_SECONDS = 300.0
 
 def _sync_calls(warehouse: Path) -> dict[str, int]:
     """API calls of the demo's syncs per property code (meta.sync_runs)."""
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         rows = conn.execute(
             "SELECT p.code, sum(r.calls) FROM meta.sync_runs r JOIN core.property p "
             "USING (property_id) GROUP BY 1 ORDER BY 1").fetchall()
-    finally:
-        conn.close()
     return {str(code): int(calls) for code, calls in rows}
 
 

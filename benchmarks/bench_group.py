@@ -97,8 +97,7 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path) -> S
     whole = time.perf_counter() - began
     if code != 0:
         raise RuntimeError(f"pmsw sync failed:\n{log.read_text()[-3000:]}")
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         run = conn.execute("SELECT run_id FROM meta.sync_runs ORDER BY started_at DESC "
                            "LIMIT 1").fetchone()
         assert run is not None
@@ -106,8 +105,6 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path) -> S
             "SELECT p.code, sum(s.calls), min(s.started_at), max(s.ended_at) "
             "FROM meta.sync_runs s JOIN core.property p USING (property_id) "
             "WHERE s.run_id = ? GROUP BY 1", [run[0]]).fetchall()
-    finally:
-        conn.close()
     span = (max(r[3] for r in rows) - min(r[2] for r in rows)).total_seconds()
     return Sync(codes, whole, span, {str(r[0]): int(r[1]) for r in rows}, peak_kib / 1024)
 

@@ -97,23 +97,17 @@ def main() -> None:
         endpoint = Endpoint("rome", sandbox.base_url, KEY, 10_000_000, 100_000)
 
         def sync(run_id: str, streams: list[str] | None = None) -> dict[str, int]:
-            wh = connect(warehouse)
-            try:
+            with connect(warehouse) as wh:
                 return {r.stream: r.calls
                         for r in sync_property(endpoint, wh, run_id, sync_settings, streams)}
-            finally:
-                wh.close()
 
         initial = sync("initial")
         httpx.post(f"{sandbox.root_url}/_sandbox/advance", json={"days": 1},
                    timeout=600).raise_for_status()
         one_day = sync("one-day")
-        wh = connect(warehouse)
-        try:
+        with connect(warehouse) as wh:
             cursor = wh.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
                                 "'reservations'").fetchall()[0][0]
-        finally:
-            wh.close()
         clock.advance(timedelta(hours=1))
         started = time.perf_counter()
         hourly = sync("hourly", HOURLY)
@@ -121,17 +115,13 @@ def main() -> None:
         changed_since = (datetime.fromisoformat(str(cursor).replace("Z", "+00:00"))
                          - sync_settings.overlap)
         floor = floor_sets(sandbox.base_url, changed_since)
-    wh = connect(warehouse)
-    try:
+    with connect(warehouse) as wh:
         started = time.perf_counter()
         pid = wh.execute("SELECT min(property_id) FROM core.property").fetchall()[0][0]
         build_marts(wh, pid)
         marts_seconds = time.perf_counter() - started
         published = publish(wh, warehouse)
-    finally:
-        wh.close()
-    wh = connect(warehouse)
-    try:
+    with connect(warehouse) as wh:
         classes = wh.execute("SELECT class, reservations, candidates, calls FROM "
                              "meta.folio_classes WHERE run_id = 'hourly' ORDER BY class"
                              ).fetchall()
@@ -140,8 +130,6 @@ def main() -> None:
                           "FROM duckdb_tables() WHERE schema_name IN ('raw', 'core', 'mart', "
                           "'meta') ORDER BY estimated_size DESC").fetchall()
         wh.execute("CHECKPOINT")
-    finally:
-        wh.close()
     size = warehouse.stat().st_size
     print(f"80-room hotel, {args.days} simulated days, {reservations[0] if reservations else 0}"
           " reservations in the warehouse")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,17 +24,12 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from pipelines.demo.sandbox_process import free_port  # noqa: E402
 from pipelines.ingest import Endpoint, SyncSettings, sync_property  # noqa: E402
 from pipelines.warehouse import connect  # noqa: E402
 
 KEY = "sbx_test_all_scopes"
 RATE = 600
-
-
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -56,12 +50,9 @@ def _floor(base_url: str, warehouse: Path, changed: int | None, settings: SyncSe
            ) -> dict[str, int]:
     """The fewest calls the endpoints allow for what this sync had to read."""
     headers = {"Authorization": f"Bearer {KEY}"}
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         events = conn.execute("SELECT count(*) FROM core.events").fetchone()
         reservations = conn.execute("SELECT count(*) FROM core.reservations").fetchone()
-    finally:
-        conn.close()
     assert events is not None
     assert reservations is not None
     n = reservations[0] if changed is None else changed
@@ -103,7 +94,7 @@ def main() -> None:
                    check=True, stdout=subprocess.DEVNULL)
     print(f"simulated {args.days} days of the 80-room hotel in "
           f"{time.perf_counter() - began:.0f} s ({db})")
-    port = _port()
+    port = free_port()
     server = _serve(db, port)
     base_url = f"http://127.0.0.1:{port}/v1"
     endpoint = Endpoint("rome", base_url, KEY, 10_000_000, 100_000)

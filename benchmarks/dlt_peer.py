@@ -107,8 +107,7 @@ class DltPeer:
             "reservations": set(), "folio_lines": set(), "events": set()}
         if not self.database.exists():
             return empty
-        conn = duckdb.connect(str(self.database), read_only=True)
-        try:
+        with duckdb.connect(str(self.database), read_only=True) as conn:
             conn.execute("SET TimeZone = 'UTC'")
             tables = {t for (t,) in conn.execute(
                 "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'pms'").fetchall()}
@@ -122,8 +121,6 @@ class DltPeer:
                 empty["events"] = {(int(i),) for (i,) in conn.execute(
                     "SELECT id FROM pms.events").fetchall()}
             return empty
-        finally:
-            conn.close()
 
 
 def utc(value: object) -> str:

@@ -55,15 +55,11 @@ class Ours:
 
     def run(self) -> None:
         self.runs += 1
-        conn = connect(self.warehouse)
-        try:
+        with connect(self.warehouse) as conn:
             sync_property(self.endpoint, conn, f"bench-{self.runs}", SETTINGS, streams=STREAMS)
-        finally:
-            conn.close()
 
     def rows(self) -> Rows:
-        conn = connect(self.warehouse, read_only=True)
-        try:
+        with connect(self.warehouse, read_only=True) as conn:
             return {
                 "reservations": {(int(i), utc(u)) for i, u in conn.execute(
                     "SELECT reservation_id, updated_at FROM core.reservations").fetchall()},
@@ -72,8 +68,6 @@ class Ours:
                 "events": {(int(i),) for (i,) in conn.execute(
                     "SELECT event_id FROM core.events").fetchall()},
             }
-        finally:
-            conn.close()
 
 
 def compare(left: Rows, right: Rows, events_from: int = 0) -> str:

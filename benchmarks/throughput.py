@@ -15,7 +15,9 @@ from pathlib import Path
 
 import httpx
 
-from .bench_ingest import _port, _serve
+from pipelines.demo.sandbox_process import free_port
+
+from .bench_ingest import _serve
 from .results import Throughput
 
 KEY = "sbx_test_other_property"
@@ -49,7 +51,7 @@ def measure(hotel_db: Path, work: Path, threads: int = 8,
             seconds: float = 10.0) -> list[Throughput]:
     db = work / "throughput.sqlite"
     shutil.copyfile(hotel_db, db)
-    port = _port()
+    port = free_port()
     server = _serve(db, port)
     base = f"http://127.0.0.1:{port}/v1"
     try:

@@ -42,12 +42,9 @@ def sync(sandbox: RunningSandbox, warehouse: Path, pos: Path,
     """One sync of the hotel (all streams, or `streams`) into `warehouse`, as `pmsw sync` runs
     it, without the marts."""
     endpoint = Endpoint("rome", sandbox.base_url, ALL_SCOPES_KEY, 1_000_000, 1_000_000, pos)
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         sync_property(endpoint, conn, f"sync-{time.monotonic_ns()}",
                       SyncSettings(stay_guests=False, availability_nights=1), streams)
-    finally:
-        conn.close()
 
 
 def simulate_stretch(folder: Path, *, days: int, warmup_days: int, seed: int) -> Stretch:

@@ -11,8 +11,5 @@ import duckdb
 
 
 def stored_rows(path: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    conn = duckdb.connect(str(path), read_only=True)
-    try:
+    with duckdb.connect(str(path), read_only=True) as conn:
         return conn.execute(sql, list(params)).fetchall()
-    finally:
-        conn.close()

@@ -187,13 +187,10 @@ def import_budget_group(group: Path, path: Path, *, wait: float | None = None
     copies, then each property's rows replaced in its own file (its read copy published);
     return the rows written. A property of the file without a file in the group is refused
     in one line before anything is written."""
-    reader = open_read_copy(group)
-    try:
+    with open_read_copy(group) as reader:
         rows = _stamped(check_file(reader, path), path)
         codes = {int(pid): str(code) for pid, code in
                  reader.execute("SELECT property_id, code FROM core.property").fetchall()}
-    finally:
-        reader.close()
     files = {pid: property_file(group, codes[pid])
              for pid in sorted(set(rows["property_id"].to_list()))}
     for pid, member in files.items():

@@ -87,14 +87,11 @@ def _run(name: str, warehouse: Path, property_ref: str | None, start: date | Non
         raise click.ClickException("--format xlsx writes a binary workbook: redirect stdout "
                                    "or pass --output FILE.xlsx")
     try:
-        conn = open_warehouse(warehouse)
-        try:
+        with open_warehouse(warehouse) as conn:
             prop = resolve_property(conn, warehouse, property_ref)
             table = run_report(conn, warehouse, name, prop, start, end, **options)
             as_of_text = as_of_line(conn, prop) + (
                 f"; figures as of {table.as_of}" if table.as_of else "")
-        finally:
-            conn.close()
     except ReportError as error:
         raise click.ClickException(str(error)) from None
     if fmt == "table" and output is None:

@@ -103,11 +103,8 @@ def render(conn: duckdb.DuckDBPyConnection) -> str:
 def main() -> None:
     from pipelines.warehouse.connection import connect
 
-    conn = connect(":memory:")
-    try:
+    with connect(":memory:") as conn:
         sys.stdout.write(render(conn))
-    finally:
-        conn.close()
 
 
 if __name__ == "__main__":

@@ -58,12 +58,9 @@ def report_file(warehouse: Path, out: Path, *args: str) -> bytes:
 
 
 def business_date(warehouse: Path) -> date:
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True) as conn:
         row = conn.execute("SELECT business_date FROM core.property WHERE code = ?",
                            [CODE]).fetchone()
-    finally:
-        conn.close()
     assert row is not None
     found: date = row[0]
     return found

@@ -5,25 +5,17 @@ Written from the spec (`pms-api-v1.md`); each one failed on the sandbox before i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings
+from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox, auth
+from tests.contract import reading
 
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
+sandbox = reading.sandbox  # one sandbox for the tests that book nothing
 QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}
-
-
-@pytest.fixture(scope="module")
-def shared() -> Iterator[RunningSandbox]:
-    """One sandbox for the tests that book nothing."""
-    with running_sandbox(UNLIMITED) as running:
-        yield running
 
 
 def _post(sandbox: RunningSandbox, path: str, content: bytes,
@@ -35,11 +27,11 @@ def _post(sandbox: RunningSandbox, path: str, content: bytes,
 # --- Authentication comes before reading the body -------------------------------------------
 
 @pytest.mark.parametrize("content", [b"{not json", b'{"rooms": "none"}', b"[]"])
-def test_no_key_is_401_whatever_the_body(shared: RunningSandbox, content: bytes) -> None:
+def test_no_key_is_401_whatever_the_body(sandbox: RunningSandbox, content: bytes) -> None:
     """Spec, Authentication 1 and 4: every call carries a key; no key is 401 `unauthenticated`
     (Endpoints: "Every endpoint answers 401 and 403 as in Errors"), so a call without a key
     learns nothing about its body, not even that it is malformed."""
-    response = _post(shared, "/reservations", content)
+    response = _post(sandbox, "/reservations", content)
     assert response.status_code == 401, response.text
     assert response.json()["error"]["code"] == "unauthenticated"
 
@@ -52,19 +44,19 @@ def test_no_key_is_401_whatever_the_body(shared: RunningSandbox, content: bytes)
     ("sbx_test_api_disabled", 403, "api_disabled"),
     ("sbx_test_read_only", 403, "insufficient_scope"),
 ])
-def test_key_refusals_come_before_a_malformed_body(shared: RunningSandbox, key: str,
+def test_key_refusals_come_before_a_malformed_body(sandbox: RunningSandbox, key: str,
                                                    status: int, code: str) -> None:
     """Spec, Authentication 4-5: the key's refusal (401, 402, 403 `insufficient_scope` for a
     read-only key on POST /reservations, which needs reservations:write) answers before the
     body is judged."""
-    response = _post(shared, "/reservations", b"{not json", auth(key))
+    response = _post(sandbox, "/reservations", b"{not json", auth(key))
     assert response.status_code == status, response.text
     assert response.json()["error"]["code"] == code
 
 
-def test_a_malformed_body_with_a_good_key_is_still_400(shared: RunningSandbox) -> None:
+def test_a_malformed_body_with_a_good_key_is_still_400(sandbox: RunningSandbox) -> None:
     """Spec, Errors: 400 `invalid_request`, a parameter is missing or malformed."""
-    response = _post(shared, "/reservations", b"{not json", auth())
+    response = _post(sandbox, "/reservations", b"{not json", auth())
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == "invalid_request"
 
@@ -91,13 +83,13 @@ def _invalid(response: httpx.Response, field: str) -> None:
     ("/webhooks", {"url": "https://example.com/hook", "active": 1}, "active"),
     ("/guests", {"last_name": "Rossi", "birth_date": "1980-01-01T00:00:00"}, "birth_date"),
 ])
-def test_a_value_of_another_json_type_is_400(shared: RunningSandbox, path: str,
+def test_a_value_of_another_json_type_is_400(sandbox: RunningSandbox, path: str,
                                              body: dict[str, Any], field: str) -> None:
     """Spec, Resources: types are `int`, `bool`, `date` (YYYY-MM-DD, convention 2); Errors: 400
     `invalid_request` when a parameter is malformed. A string where an int is due, a float for
     an int, a string or a number for a bool, a date-time for a date are malformed values: a
     strict sandbox refuses them instead of coercing them, so a client's typing slip is seen."""
-    with httpx.Client(base_url=shared.base_url, headers=auth()) as client:
+    with httpx.Client(base_url=sandbox.base_url, headers=auth()) as client:
         _invalid(client.post(path, json=body), field)
 
 

@@ -41,6 +41,12 @@ class Hotel:
         self.api.close()
         self.admin.close()
 
+    def __enter__(self) -> Hotel:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
     def business_date(self) -> date:
         return date.fromisoformat(self.api.get("/property").json()["business_date"])
 
@@ -93,9 +99,8 @@ def shared_sandbox() -> Iterator[RunningSandbox]:
 
 @pytest.fixture
 def hotel(shared_sandbox: RunningSandbox) -> Iterator[Hotel]:
-    client = Hotel(shared_sandbox)
-    yield client
-    client.close()
+    with Hotel(shared_sandbox) as client:
+        yield client
 
 
 def first_folio(hotel: Hotel, rooms: int = 1, assign: bool = True) -> tuple[dict[str, Any],
@@ -156,14 +161,11 @@ def test_unknown_records_are_404(hotel: Hotel) -> None:
 def test_another_propertys_folios_are_404(shared_sandbox: RunningSandbox, hotel: Hotel) -> None:
     """Spec, General conventions 8: a record of another property answers 404 not_found."""
     reservation, folio = first_folio(hotel)
-    other = Hotel(shared_sandbox, OTHER_PROPERTY)
-    try:
+    with Hotel(shared_sandbox, OTHER_PROPERTY) as other:
         refused(other.api.get(f"/folios/{folio['id']}"), 404, "not_found")
         refused(other.api.get(f"/reservations/{reservation['id']}/folios"), 404, "not_found")
         other_item = other.item("BRK")
         refused(other.charge(folio["id"], item_id=other_item["id"]), 404, "not_found")
-    finally:
-        other.close()
     assert hotel.api.get(f"/folios/{folio['id']}").json() == folio  # nothing posted
 
 
@@ -271,11 +273,8 @@ def test_item_must_be_an_item_of_the_property(hotel: Hotel, item_id: int) -> Non
 def test_item_of_another_property_is_refused(shared_sandbox: RunningSandbox, hotel: Hotel) -> None:
     """Spec, ChargeInput: an item of GET /items (of the caller's property)."""
     _, folio = first_folio(hotel)
-    other = Hotel(shared_sandbox, OTHER_PROPERTY)
-    try:
+    with Hotel(shared_sandbox, OTHER_PROPERTY) as other:
         foreign = other.item("BRK")
-    finally:
-        other.close()
     own_ids = {item["id"] for item in hotel.api.get("/items").json()["data"]}
     assert foreign["id"] not in own_ids
     error = refused(hotel.charge(folio["id"], item_id=foreign["id"]), 422, "rule_violation")
@@ -313,13 +312,10 @@ def test_lines_never_change(hotel: Hotel) -> None:
 def test_charges_need_folios_write(shared_sandbox: RunningSandbox, hotel: Hotel) -> None:
     """Spec, Endpoints: folios:read to read, folios:write to post (403 insufficient_scope)."""
     _, folio = first_folio(hotel)
-    reader = Hotel(shared_sandbox, "sbx_test_read_only")
-    try:
+    with Hotel(shared_sandbox, "sbx_test_read_only") as reader:
         assert reader.api.get(f"/folios/{folio['id']}").status_code == 200
         refused(reader.charge(folio["id"], item_id=hotel.item("BRK")["id"]),
                 403, "insufficient_scope")
-    finally:
-        reader.close()
 
 
 # --- payments, balance, lifecycle ------------------------------------------------------------
@@ -410,12 +406,9 @@ def test_documents_are_numbered_per_property(sandbox: RunningSandbox) -> None:
     parsed = [DOCUMENT.match(number) for number in numbers]
     sequence = [int(match.group(2)) for match in parsed if match is not None]
     assert sequence == [sequence[0], sequence[0] + 1, sequence[0] + 2]
-    other = Hotel(sandbox, OTHER_PROPERTY)
-    try:
+    with Hotel(sandbox, OTHER_PROPERTY) as other:
         _, foreign = first_folio(other)
         other_number = other.lifecycle(foreign["id"], "close").json()["document"]
-    finally:
-        other.close()
     hotel.close()
     assert sequence[0] == 1
     match = DOCUMENT.match(other_number)
@@ -427,8 +420,7 @@ def test_document_numbers_restart_with_the_year(make_sandbox: MakeSandbox) -> No
     """Issue 3: fiscal numbering per property and year; `issue_date` is the business date,
     which the night audit moves from 31 December into the new year."""
     clock = SimulatedClock(datetime(2026, 12, 31, 10, 0, tzinfo=UTC))
-    hotel = Hotel(make_sandbox(clock=clock, admin=True))
-    try:
+    with Hotel(make_sandbox(clock=clock, admin=True)) as hotel:
         numbers = []
         for _ in range(2):
             _, folio = first_folio(hotel)
@@ -443,8 +435,6 @@ def test_document_numbers_restart_with_the_year(make_sandbox: MakeSandbox) -> No
         _, folio = first_folio(hotel)
         closed = hotel.lifecycle(folio["id"], "close").json()
         numbers.append((closed["document"], closed["issue_date"]))
-    finally:
-        hotel.close()
     assert numbers == [("2026/000001", "2026-12-31"), ("2026/000002", "2026-12-31"),
                        ("2027/000001", "2027-01-01")]
 
@@ -452,10 +442,7 @@ def test_document_numbers_restart_with_the_year(make_sandbox: MakeSandbox) -> No
 def test_admin_folio_endpoints_only_with_admin(make_sandbox: MakeSandbox) -> None:
     """Issue 3: admin endpoints under /_sandbox, off unless the server runs with --admin."""
     sandbox = make_sandbox()
-    hotel = Hotel(sandbox)
-    try:
+    with Hotel(sandbox) as hotel:
         _, folio = first_folio(hotel)
         assert hotel.lifecycle(folio["id"], "close").status_code == 404
         assert hotel.api.get(f"/folios/{folio['id']}").json()["status"] == "open"
-    finally:
-        hotel.close()

@@ -12,11 +12,9 @@ exactly that document.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -26,13 +24,12 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings
+from sandbox.http.server import RunningSandbox
 from tests.conftest import auth, openapi_document
+from tests.contract import reading
 
 MAX_EXAMPLES = 5
-
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
+sandbox = reading.sandbox
 
 
 DOCUMENT = openapi_document()
@@ -42,14 +39,8 @@ schema.config.generation.update(max_examples=MAX_EXAMPLES, no_shrink=True, deter
 schema.config.phases.update(phases=["examples", "fuzzing"])
 
 
-@pytest.fixture(scope="module")
-def live() -> Iterator[RunningSandbox]:
-    with running_sandbox(UNLIMITED) as running:
-        yield running
-
-
-def test_live_server_serves_the_document_under_test(live: RunningSandbox) -> None:
-    served = httpx.get(f"{live.base_url}/openapi.json", timeout=30)
+def test_live_server_serves_the_document_under_test(sandbox: RunningSandbox) -> None:
+    served = httpx.get(f"{sandbox.base_url}/openapi.json", timeout=30)
     assert served.status_code == 200
     assert served.json() == DOCUMENT
 
@@ -57,8 +48,8 @@ def test_live_server_serves_the_document_under_test(live: RunningSandbox) -> Non
 @schema.parametrize()
 @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
-def test_operation_conforms(case: schemathesis.Case[Any], live: RunningSandbox) -> None:
-    case.call_and_validate(base_url=live.root_url, headers=auth(),
+def test_operation_conforms(case: schemathesis.Case[Any], sandbox: RunningSandbox) -> None:
+    case.call_and_validate(base_url=sandbox.root_url, headers=auth(),
                            checks=[not_a_server_error, status_code_conformance,
                                    content_type_conformance, response_schema_conformance],
                            timeout=30)

@@ -42,11 +42,8 @@ class World:
 
 def _publish(warehouse: Path) -> None:
     """The read copy the readers open (reports, the close sensor), as every writer leaves it."""
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         publish(conn, warehouse)
-    finally:
-        conn.close()
 
 
 @pytest.fixture(scope="session")

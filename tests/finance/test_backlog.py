@@ -41,13 +41,10 @@ def test_an_interrupted_backlog_resumes_and_sums_to_one_run(world: World) -> Non
         assert f"  {status:<16}{n:>9}{cents / 100:>14.2f}" in result.stdout
     import duckdb
 
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         chunks = conn.execute("SELECT first_date, last_date FROM recon.runs WHERE mode = "
                               "'dry_run' AND last_date - first_date < 3 ORDER BY 1"
                               ).fetchall()
-    finally:
-        conn.close()
     assert len(chunks) == 4  # each chunk run once: the two done were not redone
 
 

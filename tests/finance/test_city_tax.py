@@ -69,11 +69,8 @@ def test_a_bad_month_fails_in_one_line(world: World) -> None:
 
 
 def test_a_month_or_a_date_not_lived_yet_fails_in_one_line(world: World) -> None:
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         row = conn.execute("SELECT code, business_date FROM core.property").fetchone()
-    finally:
-        conn.close()
     assert row is not None
     code, business_date = row
     after = business_date + timedelta(days=40)

@@ -22,13 +22,10 @@ pytestmark = pytest.mark.slow
 
 
 def rows(warehouse: Path, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         cur = conn.execute(sql, params or [])
         names = [d[0] for d in cur.description]
         return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-    finally:
-        conn.close()
 
 
 def cli(*args: str) -> Any:

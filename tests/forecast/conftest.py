@@ -24,8 +24,7 @@ MARKETS = ("leisure", "business", "groups")
 
 
 def add_properties(path: Path) -> None:
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         for pid, code, name in PROPERTIES:
             conn.execute(
                 "INSERT INTO core.property (property_id, code, name, currency, timezone, "
@@ -35,8 +34,6 @@ def add_properties(path: Path) -> None:
                 conn.execute(
                     "INSERT INTO core.classifications VALUES (?, 'market', ?, false, 'test', "
                     "now())", [pid, market])
-    finally:
-        conn.close()
 
 
 @pytest.fixture(scope="session")
@@ -64,8 +61,7 @@ FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d)
 
 @pytest.fixture
 def hotel(warehouse: Path) -> Path:
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         for first, last, sold, rate in (
                 ("2026-01-01", "2026-02-28", 3, 80), ("2026-03-01", "2026-03-14", 5, 100),
                 ("2026-03-15", "2026-03-15", 8, 100), ("2025-03-01", "2025-03-14", 4, 90),
@@ -84,17 +80,12 @@ def hotel(warehouse: Path) -> Path:
                    10, 'additive_pickup', NULL, NULL
             FROM range(DATE '2026-03-16', DATE '2026-04-01', INTERVAL 1 DAY) t(d)""")
         publish(conn, warehouse)  # the reports read the read copy
-    finally:
-        conn.close()
     return warehouse
 
 
 def write_and_publish(warehouse: Path, sql: str) -> None:
     """Run `sql` on the hand-built hotel's warehouse and publish its read copy (the reports
     read the copy)."""
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         conn.execute(sql)
         publish(conn, warehouse)
-    finally:
-        conn.close()

@@ -64,8 +64,7 @@ def test_no_floor_without_a_level_for_every_night_scored() -> None:
 
 
 def _report(tmp_path: Path, floor: float | None) -> tuple[list[tuple[object, ...]], str, int]:
-    conn = connect(tmp_path / f"w{floor}.duckdb")
-    try:
+    with connect(tmp_path / f"w{floor}.duckdb") as conn:
         conn.execute(
             "INSERT INTO mart.forecast_accuracy (property_id, horizon_days, method, "
             "first_night, last_night, forecasts, rooms_final, mae_rooms, wape_pct, "
@@ -73,8 +72,6 @@ def _report(tmp_path: Path, floor: float | None) -> tuple[list[tuple[object, ...
             "DATE '2026-03-28', 4, 100, 2.5, 10.0, 0.0, ?)", [floor])
         prop = PropertyRow(1, "ROMA01", "Hotel Aurelia Roma", "EUR", date(2026, 3, 29))
         table = forecast_accuracy(conn, Query(prop, NIGHTS[0], NIGHTS[-1]))
-    finally:
-        conn.close()
     return table.rows, table.title, list(table.columns).index("floor_wape_pct")
 
 

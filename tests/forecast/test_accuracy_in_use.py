@@ -13,8 +13,7 @@ from pipelines.warehouse.connection import connect
 
 
 def test_in_use_now_counts_the_latest_forecast_by_horizon(tmp_path: Path) -> None:
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         rows = []
         latest, older = date(2026, 11, 28), date(2026, 11, 27)
         # latest as-of: nights 0..1 additive_pickup (horizon 1), 2..7 last_year_season
@@ -33,8 +32,6 @@ def test_in_use_now_counts_the_latest_forecast_by_horizon(tmp_path: Path) -> Non
         assert _in_use_now(conn, 1) == {1: "additive_pickup 2", 7: "last_year_season 6",
                                         90: "last_year_season 2"}
         assert _in_use_now(conn, 2) == {1: "last_year 1"}
-    finally:
-        conn.close()
 
 
 def test_the_note_says_why_a_figure_is_empty_or_weak() -> None:
@@ -55,8 +52,7 @@ def test_a_method_in_use_never_scored_gets_its_row(tmp_path: Path) -> None:
     (29, 30: 2), neither scored. Each gets a row of 0 nights that says so, after the scored
     rows of its horizon; the empty figure against last year says last_year forecast 10 of the
     nights."""
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         latest = date(2026, 11, 28)
         first, last = date(2026, 8, 29), date(2026, 11, 27)
         conn.executemany(
@@ -74,8 +70,6 @@ def test_a_method_in_use_never_scored_gets_its_row(tmp_path: Path) -> None:
         prop = PropertyRow(1, "ROMA01", "Rome", "EUR", latest)
         table = forecast_accuracy(conn, Query(prop, latest, latest))
         rows = [dict(zip(table.columns, row, strict=True)) for row in table.rows]
-    finally:
-        conn.close()
     at_30 = [(r["method"], r["nights_scored"]) for r in rows if r["horizon_days"] == 30]
     assert at_30[:3] == [("chosen", 91), ("additive_pickup", 91), ("last_year", 10)]
     assert at_30[3:] == [("last_year_season", 0), ("on_the_books", 0)]

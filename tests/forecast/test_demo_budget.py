@@ -45,13 +45,10 @@ def test_the_demo_budgets_the_year_from_last_year_else_the_run_rate(hotel: Path,
             ["113", "10120.28", "132.94", "13.29"] if days == 31
             else ["109", "9762.04", "128.24", "12.82"]), month
     assert {r["property"] for r in rows.values()} == {"ROMA01"}
-    conn = connect(hotel)
-    try:
+    with connect(hotel) as conn:
         stored = conn.execute("SELECT budget_rooms_sold, budget_room_revenue_net, source_file FROM "
                               "mart.budget_monthly WHERE property_id = 1 AND month = "
                               "DATE '2026-03-01'").fetchall()
-    finally:
-        conn.close()
     assert [(r, float(v), f) for r, v, f in stored] == [(113, 10120.28, "budget-2026.csv")]
     # published with the import: the flash reads it
     flash = report_json(hotel, "flash", "--property", "ROMA01")

@@ -39,8 +39,7 @@ def _one(conn: duckdb.DuckDBPyConnection, sql: str) -> tuple[object, ...]:
 
 def test_forecast_daily_starts_from_the_books_and_stays_within_the_hotel(
         warehouse: Path) -> None:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         per_property = conn.execute(
             "SELECT f.property_id, count(*), min(f.as_of_date), max(f.as_of_date), "
             "min(f.days_before), max(f.days_before), p.business_date "
@@ -73,13 +72,10 @@ def test_forecast_daily_starts_from_the_books_and_stays_within_the_hotel(
             "SELECT DISTINCT method FROM mart.forecast_daily").fetchall()}
         assert methods <= {*METHODS, ON_THE_BOOKS}
         assert "additive_pickup" in methods
-    finally:
-        conn.close()
 
 
 def test_forecast_accuracy_scores_each_horizon(warehouse: Path) -> None:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         got = conn.execute(
             "SELECT property_id, horizon_days, forecasts, last_night, p.business_date, "
             "band_coverage_pct FROM mart.forecast_accuracy "
@@ -87,8 +83,6 @@ def test_forecast_accuracy_scores_each_horizon(warehouse: Path) -> None:
             "WHERE method = ? ORDER BY 1, 2", [CHOSEN]).fetchall()
         method_bands = conn.execute("SELECT count(band_coverage_pct) FROM mart.forecast_accuracy "
                                     "WHERE method <> ?", [CHOSEN]).fetchone()
-    finally:
-        conn.close()
     assert [(r[0], r[1]) for r in got] == [(p, h) for p in (1, 2) for h in HORIZONS]
     for _, _, forecasts, last_night, business_date, coverage in got:
         assert forecasts > 0
@@ -102,8 +96,7 @@ def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -
     from GET /_sandbox/levels); each `chosen` row's floor is the WAPE of those levels against
     the nights' finals (rooms on the books at the end of the night) over the nights it
     scored, recomputed here in SQL; the report shows it beside the WAPE (issue 49 item 5)."""
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         stored = dict(conn.execute(
             "SELECT property_id, count(*) FROM core.sandbox_levels GROUP BY 1").fetchall())
         got = conn.execute("""
@@ -116,8 +109,6 @@ def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -
             JOIN core.sandbox_levels l ON l.property_id = f.property_id
              AND l.stay_date = f.stay_date
             WHERE a.method = 'chosen' GROUP BY ALL ORDER BY 1, 2""").fetchall()
-    finally:
-        conn.close()
     assert set(stored) == {1, 2}
     assert [(r[0], r[1]) for r in got] == [(p, h) for p in (1, 2) for h in HORIZONS]
     for _, _, forecasts, floor, nights, by_hand in got:
@@ -218,16 +209,13 @@ def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     # the forecast in use (issue 46, item 6): the chosen rows give the band's nominal
     # coverage beside the measured one, and the methods the nights ahead use now, night for
     # night as mart.forecast_daily holds them; every empty figure says why
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         ahead = dict(conn.execute(
             "SELECT CASE " + " ".join(f"WHEN days_before <= {h} THEN {h}" for h in HORIZONS)
             + f" ELSE {HORIZONS[-1]} END, count(*) FROM mart.forecast_daily f JOIN "
             "core.property p USING (property_id) WHERE p.code = 'ROMA01' AND f.as_of_date = "
             "(SELECT max(as_of_date) FROM mart.forecast_daily WHERE property_id = "
             "f.property_id) GROUP BY 1").fetchall())
-    finally:
-        conn.close()
     for row in body["rows"]:
         if row["method"] == CHOSEN:
             assert row["band_nominal_pct"] == 80

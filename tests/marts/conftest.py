@@ -48,11 +48,8 @@ def hotel_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with running_sandbox(SandboxSettings(admin=True, rate_per_minute=UNLIMITED["rate_per_minute"],
                                          burst=UNLIMITED["burst"]), clock) as sandbox, \
             httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as api:
-        conn = connect(path)
-        try:
+        with connect(path) as conn:
             live_the_days(Hotel(sandbox, clock, api, conn))
-        finally:
-            conn.close()
         result = materialize_marts(sandbox.base_url, path)
         assert result.success
         checks = result.get_asset_check_evaluations()
@@ -64,8 +61,5 @@ def hotel_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def db(hotel_warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """The hand-built hotel's warehouse, read only."""
-    conn = duckdb.connect(str(hotel_warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(hotel_warehouse), read_only=True) as conn:
         yield conn
-    finally:
-        conn.close()

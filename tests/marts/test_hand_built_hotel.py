@@ -502,12 +502,9 @@ def test_revenue_report_has_each_department(hotel_warehouse: Path) -> None:
     from pipelines.reports.registry import run_report
     from pipelines.reports.warehouse import open_warehouse, resolve_property
 
-    conn = open_warehouse(hotel_warehouse)
-    try:
+    with open_warehouse(hotel_warehouse) as conn:
         table = run_report(conn, hotel_warehouse, "revenue", resolve_property(conn, hotel_warehouse,
                                                                             None), m(4), m(4))
-    finally:
-        conn.close()
     assert table.columns == ("date", "accommodation_net", "food_beverage_revenue_net",
                              "other_revenue_net", "total_revenue_posted_net",
                              "total_revenue_posted_gross", "city_tax_charged")
@@ -553,8 +550,7 @@ def test_the_tieout_check_passes_and_fails_on_an_unexplained_cent(
     assert tieout_violations(db) == (0, [])
     copy = tmp_path / "tampered.duckdb"
     shutil.copy(hotel_warehouse, copy)
-    conn = duckdb.connect(str(copy))
-    try:
+    with duckdb.connect(str(copy)) as conn:
         conn.execute("""
             INSERT INTO core.folio_lines BY NAME
             SELECT * REPLACE (folio_line_id + 1000000 AS folio_line_id, 0.01 AS amount_net,
@@ -564,8 +560,6 @@ def test_the_tieout_check_passes_and_fails_on_an_unexplained_cent(
                 SELECT item_id FROM core.items WHERE department = 'accommodation' LIMIT 1)
             LIMIT 1""")
         count, examples = tieout_violations(conn)
-    finally:
-        conn.close()
     assert count == 1
     assert "2026, 3, 4" in examples[0]
 

@@ -118,21 +118,15 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
             build_marts(conn, 1)
         finally:
             conn.close()
-        late = connect(once)
-        try:
+        with connect(once) as late:
             Hotel(sandbox, clock, api, late).sync()
             build_marts(late, 1)
-        finally:
-            late.close()
         yield daily, once, hotel
 
 
 def query(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    conn = duckdb.connect(str(path), read_only=True)
-    try:
+    with duckdb.connect(str(path), read_only=True) as conn:
         return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 def test_the_events_of_march_are_gone_from_the_late_load(

@@ -36,102 +36,41 @@ from pipelines.marts.logic.stay_nights import stay_nights
 from .builders import ITEMS, d, line, lines_frame, properties, room, rooms_frame, ts
 
 ROOMS = pl.DataFrame(
-    {
-        "property_id": [1] * 5,
-        "room_id": [101, 102, 103, 104, 201],
-        "room_type_id": [1, 1, 1, 1, 2],
-        "sellable": [True, True, True, False, True],
-    }
+    {"property_id": [1] * 5, "room_id": [101, 102, 103, 104, 201], "room_type_id": [1, 1, 1, 1, 2],
+     "sellable": [True, True, True, False, True]}
 )
 AVAILABILITY = pl.DataFrame(
-    {
-        "property_id": [1, 1],
-        "snapshot_date": [d("2025-03-01")] * 2,
-        "stay_date": [d("2025-03-01")] * 2,
-        "room_type_id": [1, 2],
-        "total": [3, 1],
-        "out_of_order": [1, 0],
-    }
+    {"property_id": [1, 1], "snapshot_date": [d("2025-03-01")] * 2,
+     "stay_date": [d("2025-03-01")] * 2, "room_type_id": [1, 2], "total": [3, 1],
+     "out_of_order": [1, 0]}
 )
 STAYS = rooms_frame(
-    room(
-        reservation_id=1,
-        reservation_room_id=1,
-        status="checked_in",
-        room_id=101,
-        departure=d("2025-03-03"),
-        total="220.00",
-    ),
+    room(reservation_id=1, reservation_room_id=1, status="checked_in", room_id=101,
+         departure=d("2025-03-03"), total="220.00"),
     room(reservation_id=2, reservation_room_id=2, room_type_id=2, total="0.00", persons=1),
     room(reservation_id=3, reservation_room_id=3, status="option"),
-    room(
-        reservation_id=4, reservation_room_id=4, status="cancelled", is_no_show=True, total="150.00"
-    ),
-    room(
-        reservation_id=5,
-        reservation_room_id=5,
-        room_id=201,
-        arrival=d("2025-03-02"),
-        departure=d("2025-03-03"),
-        total="99.00",
-        persons=3,
-        channel="ota",
-    ),
+    room(reservation_id=4, reservation_room_id=4, status="cancelled", is_no_show=True,
+         total="150.00"),
+    room(reservation_id=5, reservation_room_id=5, room_id=201, arrival=d("2025-03-02"),
+         departure=d("2025-03-03"), total="99.00", persons=3, channel="ota"),
 )
 LINES = lines_frame(
     line(folio_line_id=1, reservation_room_id=1, amount_gross="110.00", amount_net="100.00"),
-    line(
-        folio_line_id=2,
-        reservation_room_id=1,
-        service_item_id=2,
-        amount_gross="22.00",
-        amount_net="20.00",
-    ),
-    line(
-        folio_line_id=3,
-        reservation_id=4,
-        reservation_room_id=4,
-        amount_gross="150.00",
-        amount_net="136.36",
-    ),
-    line(
-        folio_line_id=4,
-        reservation_room_id=1,
-        service_item_id=4,
-        amount_gross="7.50",
-        amount_net="7.50",
-    ),
-    line(
-        folio_line_id=5,
-        reservation_room_id=1,
-        service_item_id=3,
-        amount_gross="24.40",
-        amount_net="20.00",
-    ),
-    line(
-        folio_line_id=6,
-        type="payment",
-        service_item_id=None,
-        amount_gross="313.90",
-        amount_net="313.90",
-    ),
+    line(folio_line_id=2, reservation_room_id=1, service_item_id=2, amount_gross="22.00",
+         amount_net="20.00"),
+    line(folio_line_id=3, reservation_id=4, reservation_room_id=4, amount_gross="150.00",
+         amount_net="136.36"),
+    line(folio_line_id=4, reservation_room_id=1, service_item_id=4, amount_gross="7.50",
+         amount_net="7.50"),
+    line(folio_line_id=5, reservation_room_id=1, service_item_id=3, amount_gross="24.40",
+         amount_net="20.00"),
+    line(folio_line_id=6, type="payment", service_item_id=None, amount_gross="313.90",
+         amount_net="313.90"),
     # 03-02: the breakfast reversed, a minibar 6.00 (net 6 / 1.1 = 5.4545 -> 5.45)
-    line(
-        folio_line_id=7,
-        reservation_room_id=1,
-        service_item_id=2,
-        posted_on=d("2025-03-02"),
-        amount_gross="-22.00",
-        amount_net="-20.00",
-    ),
-    line(
-        folio_line_id=8,
-        reservation_room_id=1,
-        service_item_id=5,
-        posted_on=d("2025-03-02"),
-        amount_gross="6.00",
-        amount_net="5.45",
-    ),
+    line(folio_line_id=7, reservation_room_id=1, service_item_id=2, posted_on=d("2025-03-02"),
+         amount_gross="-22.00", amount_net="-20.00"),
+    line(folio_line_id=8, reservation_room_id=1, service_item_id=5, posted_on=d("2025-03-02"),
+         amount_gross="6.00", amount_net="5.45"),
 )
 PROPS = properties("2025-03-02")
 
@@ -293,14 +232,9 @@ def test_booking_kpis_by_arrival_month_and_channel() -> None:
         res: int, rid: int, arrival: str, nights: int, created: str, **kw: object
     ) -> dict[str, object]:
         start = date.fromisoformat(arrival)
-        return room(
-            reservation_id=res,
-            reservation_room_id=rid,
-            arrival=start,
-            departure=date.fromordinal(start.toordinal() + nights),
-            created_at=ts(created),
-            **{"cancelled_by": None, "is_lapsed_option": False, **kw},
-        )
+        return room(reservation_id=res, reservation_room_id=rid, arrival=start,
+                    departure=date.fromordinal(start.toordinal() + nights), created_at=ts(created),
+                    **{"cancelled_by": None, "is_lapsed_option": False, **kw})
 
     guest = {"status": "cancelled", "cancelled_by": "guest"}
     hotel = {"status": "cancelled", "cancelled_by": "hotel"}

@@ -24,69 +24,22 @@ from .builders import d, ranges, ts, version, versions_frame
 TENTH, ELEVENTH = d("2025-03-10"), d("2025-03-11")
 
 VERSIONS = versions_frame(
-    version(
-        reservation_room_id=1,
-        arrival=TENTH,
-        departure=d("2025-03-12"),
-        total="220.00",
-        valid_from=ts("2025-03-01T10:00"),
-        valid_to=ts("2025-03-03T12:00"),
-    ),
-    version(
-        reservation_room_id=1,
-        arrival=TENTH,
-        departure=d("2025-03-12"),
-        total="242.00",
-        valid_from=ts("2025-03-03T12:00"),
-        valid_to=ts("2025-03-05T23:30"),
-    ),
-    version(
-        reservation_room_id=1,
-        status="cancelled",
-        arrival=TENTH,
-        departure=d("2025-03-12"),
-        total="242.00",
-        valid_from=ts("2025-03-05T23:30"),
-    ),
-    version(
-        reservation_room_id=2,
-        status="option",
-        arrival=ELEVENTH,
-        departure=d("2025-03-12"),
-        total="55.00",
-        valid_from=ts("2025-03-02T08:00"),
-        valid_to=ts("2025-03-04T08:00"),
-    ),
-    version(
-        reservation_room_id=2,
-        arrival=ELEVENTH,
-        departure=d("2025-03-12"),
-        total="55.00",
-        valid_from=ts("2025-03-04T08:00"),
-    ),
-    version(
-        reservation_room_id=3,
-        arrival=TENTH,
-        departure=ELEVENTH,
-        total="100.00",
-        valid_from=ts("2025-03-04T09:00"),
-        valid_to=ts("2025-03-04T15:00"),
-    ),
-    version(
-        reservation_room_id=3,
-        status="cancelled",
-        arrival=TENTH,
-        departure=ELEVENTH,
-        total="100.00",
-        valid_from=ts("2025-03-04T15:00"),
-    ),
-    version(
-        reservation_room_id=4,
-        arrival=TENTH,
-        departure=ELEVENTH,
-        total="110.00",
-        valid_from=ts("2025-03-01T23:30"),
-    ),
+    version(reservation_room_id=1, arrival=TENTH, departure=d("2025-03-12"), total="220.00",
+            valid_from=ts("2025-03-01T10:00"), valid_to=ts("2025-03-03T12:00")),
+    version(reservation_room_id=1, arrival=TENTH, departure=d("2025-03-12"), total="242.00",
+            valid_from=ts("2025-03-03T12:00"), valid_to=ts("2025-03-05T23:30")),
+    version(reservation_room_id=1, status="cancelled", arrival=TENTH, departure=d("2025-03-12"),
+            total="242.00", valid_from=ts("2025-03-05T23:30")),
+    version(reservation_room_id=2, status="option", arrival=ELEVENTH, departure=d("2025-03-12"),
+            total="55.00", valid_from=ts("2025-03-02T08:00"), valid_to=ts("2025-03-04T08:00")),
+    version(reservation_room_id=2, arrival=ELEVENTH, departure=d("2025-03-12"), total="55.00",
+            valid_from=ts("2025-03-04T08:00")),
+    version(reservation_room_id=3, arrival=TENTH, departure=ELEVENTH, total="100.00",
+            valid_from=ts("2025-03-04T09:00"), valid_to=ts("2025-03-04T15:00")),
+    version(reservation_room_id=3, status="cancelled", arrival=TENTH, departure=ELEVENTH,
+            total="100.00", valid_from=ts("2025-03-04T15:00")),
+    version(reservation_room_id=4, arrival=TENTH, departure=ELEVENTH, total="110.00",
+            valid_from=ts("2025-03-01T23:30")),
 )
 RANGES = ranges("2025-03-01", "2025-03-07")
 
@@ -136,11 +89,8 @@ def test_otb_grid_is_dense_up_to_the_horizon() -> None:
 
 
 def _pickup_row(frame: pl.DataFrame, as_of: str, window: int, stay: object) -> tuple[object, ...]:
-    rows = frame.filter(
-        pl.col("as_of_date") == d(as_of),
-        pl.col("window_days") == window,
-        pl.col("stay_date") == stay,
-    )
+    rows = frame.filter(pl.col("as_of_date") == d(as_of), pl.col("window_days") == window,
+                        pl.col("stay_date") == stay)
     if rows.height == 0:
         return ()
     r = rows.row(0, named=True)

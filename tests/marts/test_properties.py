@@ -40,12 +40,8 @@ totals = st.integers(min_value=0, max_value=10_000_000).map(lambda c: Decimal(c)
 @given(st.lists(st.tuples(totals, st.integers(1, 40)), min_size=1, max_size=8))
 def test_nights_sum_to_the_stay_total(stays: list[tuple[Decimal, int]]) -> None:
     rows = [
-        room(
-            reservation_room_id=i,
-            total=total,
-            arrival=FIRST_DAY,
-            departure=FIRST_DAY + timedelta(days=nights),
-        )
+        room(reservation_room_id=i, total=total, arrival=FIRST_DAY,
+             departure=FIRST_DAY + timedelta(days=nights))
         for i, (total, nights) in enumerate(stays)
     ]
     out = stay_nights(rooms_frame(*rows), properties("2025-01-01"), NO_LINES, ITEMS)
@@ -68,15 +64,11 @@ def histories(draw: st.DrawFn) -> list[dict[str, Any]]:
         for k, start in enumerate(starts):
             arrival = d("2025-03-21") + timedelta(days=draw(st.integers(0, 20)))
             rows.append(
-                version(
-                    reservation_room_id=rid,
-                    status=draw(st.sampled_from(STATUSES)),
-                    arrival=arrival,
-                    departure=arrival + timedelta(days=draw(st.integers(1, 5))),
-                    total=draw(totals),
-                    valid_from=start,
-                    valid_to=starts[k + 1] if k + 1 < len(starts) else None,
-                )
+                version(reservation_room_id=rid, status=draw(st.sampled_from(STATUSES)),
+                        arrival=arrival,
+                        departure=arrival + timedelta(days=draw(st.integers(1, 5))),
+                        total=draw(totals), valid_from=start,
+                        valid_to=starts[k + 1] if k + 1 < len(starts) else None)
             )
     return rows
 
@@ -99,13 +91,8 @@ def test_otb_at_the_last_snapshot_equals_the_current_stays(rows: list[dict[str, 
     assert got == expected
     # and the revenue is that of the current stays' nights, as stay_nights splits them
     stays = [
-        room(
-            reservation_room_id=i,
-            status=r["status"],
-            arrival=r["arrival"],
-            departure=r["departure"],
-            total=r["total"],
-        )
+        room(reservation_room_id=i, status=r["status"], arrival=r["arrival"],
+             departure=r["departure"], total=r["total"])
         for i, r in enumerate(current)
     ]
     if stays:
@@ -122,19 +109,15 @@ def test_otb_at_the_last_snapshot_equals_the_current_stays(rows: list[dict[str, 
 def test_pickup_over_seven_days_is_the_sum_of_seven_one_day_pickups(
     rows: list[dict[str, Any]],
 ) -> None:
-    pu = pickup(
-        versions_frame(*rows), ranges("2025-03-01", "2025-03-20"), windows=[1, 7], horizon_days=60
-    )
+    pu = pickup(versions_frame(*rows), ranges("2025-03-01", "2025-03-20"), windows=[1, 7],
+                horizon_days=60)
     measures = ["rooms_new", "rooms_cancelled", "rooms_net"]
     seven = pu.filter(pl.col("window_days") == 7, pl.col("as_of_date") == d("2025-03-15"))
-    ones = pu.filter(
-        pl.col("window_days") == 1,
-        pl.col("as_of_date").is_between(d("2025-03-09"), d("2025-03-15")),
-        pl.col("stay_date") >= d("2025-03-15"),
-    )
-    summed = ones.group_by("stay_date").agg(
-        *[pl.col(m).sum() for m in measures], rev=to_cents(pl.col("revenue_net")).sum()
-    )
+    ones = pu.filter(pl.col("window_days") == 1,
+                     pl.col("as_of_date").is_between(d("2025-03-09"), d("2025-03-15")),
+                     pl.col("stay_date") >= d("2025-03-15"))
+    summed = ones.group_by("stay_date").agg(*[pl.col(m).sum() for m in measures],
+                                            rev=to_cents(pl.col("revenue_net")).sum())
     as_dict = {r[0]: r[1:] for r in summed.iter_rows() if any(r[1:])}
     got = {
         r[0]: r[1:]
@@ -153,14 +136,9 @@ def room_plans(draw: st.DrawFn) -> tuple[int, list[dict[str, Any]]]:
         for _ in range(draw(st.integers(0, 4))):
             nights = draw(st.integers(1, 4))
             stays.append(
-                room(
-                    reservation_room_id=len(stays),
-                    room_id=room_id,
-                    arrival=day,
-                    departure=day + timedelta(days=nights),
-                    total=draw(totals),
-                    status=draw(st.sampled_from(STATUSES)),
-                )
+                room(reservation_room_id=len(stays), room_id=room_id, arrival=day,
+                     departure=day + timedelta(days=nights), total=draw(totals),
+                     status=draw(st.sampled_from(STATUSES)))
             )
             day += timedelta(days=nights + draw(st.integers(0, 2)))
     return n_rooms, stays
@@ -173,22 +151,12 @@ def test_occupancy_never_exceeds_rooms_available(plan: tuple[int, list[dict[str,
     if not stays:
         return
     rooms = pl.DataFrame(
-        {
-            "property_id": [1] * n_rooms,
-            "room_id": list(range(1, n_rooms + 1)),
-            "room_type_id": [1] * n_rooms,
-            "sellable": [True] * n_rooms,
-        }
+        {"property_id": [1] * n_rooms, "room_id": list(range(1, n_rooms + 1)),
+         "room_type_id": [1] * n_rooms, "sellable": [True] * n_rooms}
     )
     no_availability = pl.DataFrame(
-        schema={
-            "property_id": pl.Int64,
-            "snapshot_date": pl.Date,
-            "stay_date": pl.Date,
-            "room_type_id": pl.Int64,
-            "total": pl.Int64,
-            "out_of_order": pl.Int64,
-        }
+        schema={"property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+                "room_type_id": pl.Int64, "total": pl.Int64, "out_of_order": pl.Int64}
     )
     no_other = pl.DataFrame(
         schema={"property_id": pl.Int64, "date": pl.Date, "revenue_net": pl.Decimal(18, 2)}

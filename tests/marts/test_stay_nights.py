@@ -40,14 +40,8 @@ def test_half_up_on_the_split_and_vat_per_property() -> None:
 
 def test_lived_nights_take_the_posted_accommodation_net_of_reversals() -> None:
     rooms = rooms_frame(
-        room(
-            status="checked_in",
-            arrival=d("2025-03-01"),
-            departure=d("2025-03-04"),
-            total="300.00",
-            room_id=5,
-            room_code="101",
-        )
+        room(status="checked_in", arrival=d("2025-03-01"), departure=d("2025-03-04"),
+             total="300.00", room_id=5, room_code="101")
     )
     lines = lines_frame(
         line(folio_line_id=1, posted_on=d("2025-03-01"), amount_gross="100.00", amount_net="90.91"),
@@ -59,13 +53,8 @@ def test_lived_nights_take_the_posted_accommodation_net_of_reversals() -> None:
         ),
         # breakfast and a payment are not room revenue
         line(folio_line_id=4, service_item_id=2, amount_gross="15.00", amount_net="13.64"),
-        line(
-            folio_line_id=5,
-            type="payment",
-            service_item_id=None,
-            amount_gross="50.00",
-            amount_net="50.00",
-        ),
+        line(folio_line_id=5, type="payment", service_item_id=None, amount_gross="50.00",
+             amount_net="50.00"),
     )
     out = stay_nights(rooms, properties("2025-03-03"), lines, ITEMS)
     # 03-01 from folio 100.00 / 90.91;
@@ -115,23 +104,13 @@ def test_an_early_departure_charge_is_a_fee_not_the_last_night() -> None:
 def test_cancelled_no_show_and_complimentary_flags() -> None:
     rooms = rooms_frame(
         room(reservation_room_id=1, status="cancelled", total="150.00", is_no_show=True),
-        room(
-            reservation_room_id=2,
-            status="cancelled",
-            total="150.00",
-            arrival=d("2025-04-01"),
-            departure=d("2025-04-02"),
-        ),
+        room(reservation_room_id=2, status="cancelled", total="150.00", arrival=d("2025-04-01"),
+             departure=d("2025-04-02")),
         room(reservation_room_id=3, total="0.00"),
         room(reservation_room_id=4, status="option"),
     )
-    noshow_line = line(
-        folio_line_id=1,
-        reservation_room_id=1,
-        posted_on=d("2025-03-01"),
-        amount_gross="150.00",
-        amount_net="136.36",
-    )
+    noshow_line = line(folio_line_id=1, reservation_room_id=1, posted_on=d("2025-03-01"),
+                       amount_gross="150.00", amount_net="136.36")
     out = stay_nights(rooms, properties("2025-03-02"), lines_frame(noshow_line), ITEMS)
     by_id = {r["reservation_room_id"]: r for r in out.iter_rows(named=True)}
     # the no-show's charged night is not the revenue of a night sold: it is a fee

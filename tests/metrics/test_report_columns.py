@@ -53,8 +53,7 @@ def _tables(table: Table) -> Iterator[tuple[str, Table]]:
 def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Table]:
     """Each report's tables, by 'report [variant] [section]'."""
     path = demo_warehouse(tmp_path_factory)
-    conn = open_warehouse(path)
-    try:
+    with open_warehouse(path) as conn:
         prop = resolve_property(conn, path, CODE)
         closed = prop.business_date - timedelta(days=1)
         found: dict[str, Table] = {}
@@ -68,8 +67,6 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Table]:
                 for section, inner in _tables(table):
                     found[" ".join(filter(None, (name, str(options or ""), section)))] = inner
         return found
-    finally:
-        conn.close()
 
 
 def test_every_report_ran_with_rows(printed: dict[str, Table]) -> None:

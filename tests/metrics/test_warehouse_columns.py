@@ -61,8 +61,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def columns(warehouse: Path) -> dict[str, dict[str, str]]:
     """'schema.name' -> {column: type} of every relation the Parquet export writes."""
-    conn = open_read_copy(warehouse)
-    try:
+    with open_read_copy(warehouse) as conn:
         found: dict[str, dict[str, str]] = {}
         for schema, name, _ in relations(conn):
             found[f"{schema}.{name}"] = dict(conn.execute(
@@ -70,8 +69,6 @@ def columns(warehouse: Path) -> dict[str, dict[str, str]]:
                 "current_database() AND schema_name = ? AND table_name = ? ORDER BY "
                 "column_index", [schema, name]).fetchall())
         return found
-    finally:
-        conn.close()
 
 
 def test_the_export_has_the_marts_and_their_views(columns: dict[str, dict[str, str]]) -> None:
@@ -124,8 +121,7 @@ def test_an_alias_of_the_very_figure_equals_it_row_by_row(
     """rooms_in_property is rooms_available under another name: equal on every row of every
     relation that shows both."""
     checked: list[str] = []
-    conn = open_read_copy(warehouse)
-    try:
+    with open_read_copy(warehouse) as conn:
         for relation, found in columns.items():
             for column in found:
                 alias = ALIASES.get(column)
@@ -137,8 +133,6 @@ def test_an_alias_of_the_very_figure_equals_it_row_by_row(
                 assert row is not None
                 assert row[0] > 0, (relation, column)
                 assert row[1] == 0, (relation, column, f"{row[1]} of {row[0]} rows differ")
-    finally:
-        conn.close()
     assert "mart.occupancy_daily.rooms_in_property" in checked
 
 
@@ -170,8 +164,7 @@ def test_a_ratio_column_is_its_metric_of_its_rows_sums(
     shows all three, adr_net = room_revenue_nights_net / rooms_sold, ... to the cent."""
     checked: list[str] = []
     wrong: list[str] = []
-    conn = open_read_copy(warehouse)
-    try:
+    with open_read_copy(warehouse) as conn:
         for relation, found in columns.items():
             for column in found:
                 metric = METRICS.get(column)
@@ -189,8 +182,6 @@ def test_a_ratio_column_is_its_metric_of_its_rows_sums(
                 if bad:
                     wrong.append(f"{relation}.{column}: {len(bad)} of {len(rows)} rows, e.g. "
                                  f"{bad[0]} is not {metric.formula}")
-    finally:
-        conn.close()
     assert {"mart.occupancy_daily.occupancy_pct", "mart.occupancy_daily.adr_net",
             "mart.v_occupancy_calendar.occupancy_pct", "mart.v_adr_revpar_by_segment.revpar_net",
             "mart.v_cancellation_by_lead_time.cancellation_pct"} <= set(checked), checked

@@ -50,21 +50,15 @@ def sync(db: Path, base_url: str, run_id: str, key: str = ALL_SCOPES_KEY,
          streams: list[str] | None = None) -> dict[str, Any]:
     """One sync of `streams` (default every one: the core the assets run); {stream:
     StreamResult}."""
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         results = sync_property(endpoint(base_url, key), conn, run_id, settings, streams)
-    finally:
-        conn.close()
     return {r.stream: r for r in results}
 
 
 def query(db: Path, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
     """The rows of `sql` on the warehouse file `db`, opened for it and closed."""
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         return conn.execute(sql, params or []).fetchall()
-    finally:
-        conn.close()
 
 
 def folio_reads(db: Path, run_id: str, klass: str) -> set[int]:
@@ -105,6 +99,12 @@ class Api:
 
     def close(self) -> None:
         self.http.close()
+
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def get(self, path: str, **params: Any) -> Any:
         response = self.http.get(path, params=params)
@@ -273,8 +273,7 @@ TABLES = ("core.property", "core.room_types", "core.rooms", "core.rate_plans",
 def snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every core table (without the columns naming the run or the fetch time) and the
     cursors: what an uninterrupted run and an interrupted one must agree on."""
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
+    with duckdb.connect(str(db), read_only=True) as conn:
         conn.execute("SET TimeZone = 'UTC'")
         out: dict[str, list[tuple[Any, ...]]] = {}
         for table in TABLES:
@@ -290,5 +289,3 @@ def snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT property_id, stream, cursor_value, full_resync_required "
             "FROM meta.sync_state").fetchall(), key=repr)
         return out
-    finally:
-        conn.close()

@@ -5,11 +5,11 @@ unreachable server each answer one line, no traceback."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
 
+from pipelines.demo.sandbox_process import free_port
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
@@ -51,31 +51,19 @@ def test_two_properties_sync_into_one_warehouse_without_mixing(
     assert REVOKED_KEY not in done.stdout + done.stderr
     assert "rome" in done.stdout
     assert "florence" in done.stdout
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         for pid, key in ((1, ALL_SCOPES_KEY), (2, OTHER_PROPERTY_KEY)):
-            api = Api(sandbox.base_url, key)
-            try:
+            with Api(sandbox.base_url, key) as api:
                 counts = assert_core_equals_api(conn, api, pid, guests=False)
-            finally:
-                api.close()
             assert counts["reservations"] > 0, pid
         states = conn.execute("SELECT DISTINCT property_id FROM meta.sync_state "
                               "ORDER BY 1").fetchall()
         runs = conn.execute("SELECT run_id, list(DISTINCT property_id ORDER BY property_id) "
                             "FROM meta.sync_runs GROUP BY 1 ORDER BY min(started_at)").fetchall()
-    finally:
-        conn.close()
     assert states == [(1,), (2,)]
     # One run of the three, where venice failed and the other two landed concurrently; then
     # `pmsw sync` runs the two again without it (docs/ingestion.md, "A hotel group").
     assert [properties for _, properties in runs] == [[1, 2], [1, 2]], runs
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_errors_are_one_line(tmp_path: Path) -> None:
@@ -85,7 +73,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
     assert "set the environment variable PMS_API_KEY" in missing.stderr
     assert "Traceback" not in missing.stderr
 
-    props = write_properties(tmp_path / "p.yaml", f"http://127.0.0.1:{_free_port()}/v1",
+    props = write_properties(tmp_path / "p.yaml", f"http://127.0.0.1:{free_port()}/v1",
                              codes={"rome": "KEY_ROME"})
     unknown = pmsw(["sync", "--warehouse", db, "--property", "paris"],
                    {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": "k"})

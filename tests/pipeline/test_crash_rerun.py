@@ -41,11 +41,8 @@ def _finish(process: subprocess.Popen[bytes], timeout: float) -> tuple[int, str]
 
 
 def _calls(db: Path) -> int:
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
+    with duckdb.connect(str(db), read_only=True) as conn:
         row = conn.execute("SELECT sum(calls) FROM meta.sync_runs").fetchone()
-    finally:
-        conn.close()
     return int(row[0]) if row and row[0] is not None else 0
 
 

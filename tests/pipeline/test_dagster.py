@@ -133,11 +133,8 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
         assert {"calls", "rows", "seconds"} <= set(meta), name
     assert "preview" in materialized["reservations"]
     api = Api(sandbox.base_url)
-    conn = connect(tmp_path / "warehouse.duckdb")
-    try:
+    with connect(tmp_path / "warehouse.duckdb") as conn:
         assert_core_equals_api(conn, api, 1)
-    finally:
-        conn.close()
 
     # A change the warehouse does not read, then 31 days, then another change: the first
     # change's events fell out of the 30-day log before any sync read them.
@@ -147,19 +144,15 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
     sandbox.state.clock.advance(timedelta(days=31))  # type: ignore[attr-defined]
     api.http.patch(f"/reservations/{reservation['id']}",
                    json={"notes": "and again"}).raise_for_status()
-    conn = connect(tmp_path / "warehouse.duckdb")
-    try:
+    with connect(tmp_path / "warehouse.duckdb") as conn:
         cursor = conn.execute("SELECT max(event_id) FROM core.events").fetchone()
-    finally:
-        conn.close()
     assert cursor is not None
     assert api.events()[0]["id"] > cursor[0] + 1  # the precondition of a gap
 
     second = _materialize(tmp_path)
     checks = {e.check_name: e.passed for e in second.get_asset_check_evaluations()}
     assert checks["event_gap"] is False
-    conn = connect(tmp_path / "warehouse.duckdb")
-    try:
+    with connect(tmp_path / "warehouse.duckdb") as conn:
         runs = dict(conn.execute("SELECT stream, status FROM meta.sync_runs WHERE run_id = ?",
                                  [second.run_id]).fetchall())
         message = conn.execute("SELECT message FROM meta.sync_runs WHERE run_id = ? AND "
@@ -167,8 +160,6 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
         state = get_state(conn, 1, "reservations")
         notes = conn.execute("SELECT notes FROM core.reservations WHERE reservation_id = ?",
                              [reservation["id"]]).fetchone()
-    finally:
-        conn.close()
     assert runs["events"] == "gap"
     assert message is not None
     assert str(message[0]).startswith("full resync: event gap")

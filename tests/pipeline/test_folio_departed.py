@@ -92,8 +92,7 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
     advance(sandbox.root_url, days=3)
     _sync(db, sandbox.base_url, "initial", settings)
 
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         today = date.fromisoformat(api.get("/property")["business_date"])
         late_from = today - timedelta(days=settings.late_charge_days)
         # Departures within the late-charge window whose folios the PMS holds closed and
@@ -118,13 +117,10 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
         # check-outs' overlap window, so that the next runs do not read them as `changed`.
         _later(sandbox, timedelta(minutes=15))
         _book(api, today + timedelta(days=20))
-    finally:
-        api.close()
     _later(sandbox, timedelta(hours=1))
     _sync(db, sandbox.base_url, "checkout", settings)  # the check-outs: class `changed`
 
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         # A late charge on the open folio of one departure: its balance is now 7.50.
         owing_folio = next(f for f in _folios(api, owing["id"]) if f["status"] == "open")
         owed_line = _charge(api, owing_folio["id"])
@@ -143,8 +139,6 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
         # Neither the reservation nor the event log shows it: only a read of the folios does.
         assert api.get(f"/reservations/{final['id']}")["updated_at"] == before
         assert api.get("/events", after=last_event)["data"] == []
-    finally:
-        api.close()
 
     _later(sandbox, timedelta(hours=1))
     _sync(db, sandbox.base_url, "next", settings)

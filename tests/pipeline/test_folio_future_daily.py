@@ -61,8 +61,7 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
     db = tmp_path / "warehouse.duckdb"
     advance(sandbox.root_url, days=2)
     _sync(db, sandbox.base_url, "initial")  # the first run reads every folio
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         today = date.fromisoformat(api.get("/property")["business_date"])
         stay = next(r for r in api.find_reservations(status="confirmed", sort="arrival")
                     if date.fromisoformat(r["arrival"]) > today + timedelta(days=7))
@@ -76,8 +75,6 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
         assert (line["type"], Decimal(str(line["total"]))) == ("payment", DEPOSIT)
         # The deposit moves the folio, not the reservation: no class read every run sees it.
         assert api.get(f"/reservations/{stay['id']}")["updated_at"] == before
-    finally:
-        api.close()
 
     # An hour later, the same business date: the future book was read today (by the first
     # run), so not again; the deposit is not in the warehouse yet.
@@ -95,13 +92,10 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
     _hour(sandbox)
     daily = _sync(db, sandbox.base_url, "daily")
     assert _deposit_line(db, line["id"]) == ("payment", DEPOSIT, today)
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         new_date = date.fromisoformat(api.get("/property")["business_date"])
         future = _future_open(api, new_date)
         payments = Decimal(str(api.get(f"/folios/{folio['id']}")["payments"]))
-    finally:
-        api.close()
     assert new_date == today + timedelta(days=1)
     read = folio_reads(db, "daily", "future")
     assert stay["id"] in read
@@ -115,11 +109,8 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
 
     # The hourly run right after it reads no future folio, but one whose read a post of ours
     # forgot (the reconciliation's apply) is read at once.
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         forget_folio_reads(conn, 1, [stay["id"]])
-    finally:
-        conn.close()
     _hour(sandbox)
     after = _sync(db, sandbox.base_url, "after")
     assert folio_reads(db, "after", "future") == {stay["id"]}

@@ -71,8 +71,7 @@ def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
     settings = SyncSettings(folio_sweep_hours=window, future_folios_daily=False)
     advance(sandbox.root_url, days=2)
     _sync(db, sandbox.base_url, "initial", settings)
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         today = date.fromisoformat(api.get("/property")["business_date"])
         future = [r for r in api.find_reservations(status="confirmed", sort="arrival")
                   if date.fromisoformat(r["arrival"]) > today + timedelta(days=7)]
@@ -81,8 +80,6 @@ def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
         line = _post_charge(api, future[0])
         # The charge moves the folio, not the reservation: no class but the sweep sees it.
         assert api.get(f"/reservations/{future[0]['id']}")["updated_at"] == before
-    finally:
-        api.close()
 
     landed_at = None
     for hour in range(1, window + 1):
@@ -115,13 +112,10 @@ def test_a_charge_on_an_in_house_folio_lands_in_the_next_run(
     settings = SyncSettings()
     advance(sandbox.root_url, days=2)
     _sync(db, sandbox.base_url, "initial", settings)
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         in_house = api.find_reservations(status="checked_in")
         assert in_house
         line = _post_charge(api, in_house[-1])
-    finally:
-        api.close()
     _hour(sandbox)
     result = _sync(db, sandbox.base_url, "next", settings)["folios"]
     assert _landed_line(db, line)
@@ -150,8 +144,7 @@ def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
     _hour(sandbox)
     hourly = _sync(db, sandbox.base_url, "hourly", settings, None)
 
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         today = date.fromisoformat(api.get("/property")["business_date"])
         changed = {r["id"] for r in api.find_reservations(
             updated_since=_minus(row[0], settings.overlap_seconds))}
@@ -176,8 +169,6 @@ def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
                   if any(s["status"] == "checked_out"
                          and date.fromisoformat(s["departure"]) >= recent_from
                          for s in r["rooms"])}
-    finally:
-        api.close()
     floor = len(changed | in_house | departing)
     # An hour of a 24 h window over (at most) every sweep candidate.
     share = math.ceil(len(open_folios | recent) / settings.folio_sweep_hours)

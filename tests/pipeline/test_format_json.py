@@ -31,12 +31,9 @@ def test_sync_info_and_reconcile_print_json(make_sandbox: MakeSandbox, tmp_path:
                    "--format", "json"], env, timeout=300)
     assert synced.returncode == 0, synced.stderr[-2000:]
     (rome,) = json.loads(synced.stdout)
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
+    with duckdb.connect(str(db), read_only=True) as conn:
         reservations = conn.execute("SELECT count(*) FROM core.reservations").fetchone()
         lines = conn.execute("SELECT count(*) FROM core.folio_lines").fetchone()
-    finally:
-        conn.close()
     assert rome["property"] == "rome"
     assert rome["error"] is None
     assert rome["streams"]["reservations"]["rows"] == (reservations or [0])[0] > 0
@@ -59,12 +56,9 @@ def test_sync_info_and_reconcile_print_json(make_sandbox: MakeSandbox, tmp_path:
     run = pmsw(["reconcile", "--warehouse", str(db), "--format", "json"], env, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     out = json.loads(run.stdout)
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
+    with duckdb.connect(str(db), read_only=True) as conn:
         stored = conn.execute("SELECT mode, missing_count, missing_amount, matched_count "
                               "FROM recon.runs WHERE run_id = ?", [out["run_id"]]).fetchone()
-    finally:
-        conn.close()
     assert stored is not None
     assert out["mode"] == stored[0] == "dry_run"
     assert out["statuses"]["missing"]["charges"] == stored[1]

@@ -98,12 +98,9 @@ def _env(tmp_path: Path, base_url: str) -> dict[str, str]:
 
 
 def _span(member: Path) -> tuple[object, object]:
-    conn = duckdb.connect(str(member), read_only=True)
-    try:
+    with duckdb.connect(str(member), read_only=True) as conn:
         row = conn.execute("SELECT min(started_at), max(ended_at) FROM meta.sync_runs "
                            "WHERE run_id = (SELECT max(run_id) FROM meta.sync_runs)").fetchone()
-    finally:
-        conn.close()
     assert row is not None
     return row[0], row[1]
 
@@ -156,11 +153,8 @@ def test_a_group_directory_syncs_its_properties_in_parallel_files_and_reads_as_o
     assert seen["errors"] == [], seen
     assert seen["queries"] > 0, seen
     assert seen["held_changed"] == 0, seen  # the held reader kept the state it opened
-    now = open_read_copy(group)
-    try:
+    with open_read_copy(group) as now:
         after = now.execute("SELECT code, business_date FROM core.property ORDER BY 1").fetchall()
-    finally:
-        now.close()
     before = {row[0]: date.fromisoformat(row[1]) for row in seen["first"]}
     assert sorted(before) == codes
     assert dict(after) == {
@@ -198,11 +192,8 @@ def test_a_dagster_run_over_a_group_directory_writes_each_property_its_own_file(
         try:
             assert copy.execute("SELECT DISTINCT property_id FROM mart.occupancy_daily"
                                 ).fetchall() == [(GROUP_FIRST_ID + number - 1,)]
-            api = Api(served.base_url, group_key(number))
-            try:
+            with Api(served.base_url, group_key(number)) as api:
                 assert assert_core_equals_api(copy, api, GROUP_FIRST_ID + number - 1,
                                               guests=False)["reservations"] > 50
-            finally:
-                api.close()
         finally:
             copy.close()

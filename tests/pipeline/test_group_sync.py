@@ -96,18 +96,12 @@ def _most_at_once(spans: list[tuple[datetime, datetime]]) -> int:
 def _equal_to_api(warehouse: Path, base_url: str, numbers: range) -> None:
     """Each hotel's book and folios as its API serves them. Stay guests are compared in
     test_sync_e2e.py; here they would double the calls (one GET per reservation)."""
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         for number in numbers:
-            api = Api(base_url, group_key(number))
-            try:
+            with Api(base_url, group_key(number)) as api:
                 counts = assert_core_equals_api(conn, api, GROUP_FIRST_ID + number - 1,
                                                 guests=False)
-            finally:
-                api.close()
             assert counts["reservations"] > 50, counts  # a real book, not an empty hotel
-    finally:
-        conn.close()
 
 
 @pytest.mark.verify  # make verify, about 2 min; make test keeps a failing property of a
@@ -130,8 +124,7 @@ def test_pmsw_sync_lands_a_group_in_one_run_and_a_failing_property_stops_no_othe
         assert any("mart.occupancy_daily" in ln for ln in said), done.stdout
     _equal_to_api(warehouse, served.base_url, numbers)
 
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         runs = conn.execute("SELECT DISTINCT run_id FROM meta.sync_runs").fetchall()
         assert len(runs) == 1, runs  # one run for the group
         spans = conn.execute(
@@ -141,8 +134,6 @@ def test_pmsw_sync_lands_a_group_in_one_run_and_a_failing_property_stops_no_othe
                              "ORDER BY 1").fetchall()
         builds = conn.execute("SELECT property_id, min(built_at), max(built_at) "
                               "FROM meta.mart_builds GROUP BY 1").fetchall()
-    finally:
-        conn.close()
     assert [s[0] for s in spans] == [GROUP_FIRST_ID + n - 1 for n in numbers]
     # Concurrent: some instant lies inside every property's reservations stream.
     assert max(s[1] for s in spans) < min(s[2] for s in spans), spans
@@ -175,16 +166,13 @@ def test_pmsw_sync_lands_a_group_in_one_run_and_a_failing_property_stops_no_othe
     landed = [n for n in numbers if n != 4]
     for number in landed:
         _equal_to_api(warehouse, served.base_url, range(number, number + 1))
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         rebuilt = conn.execute(  # the marts this incremental built
             "SELECT DISTINCT property_id FROM meta.mart_builds WHERE built_at > ? ORDER BY 1",
             [before]).fetchall()
         day = conn.execute(
             "SELECT started_at, ended_at FROM meta.sync_runs WHERE stream = 'reservations' "
             "AND started_at > ?", [before]).fetchall()
-    finally:
-        conn.close()
     assert [p[0] for p in rebuilt] == [GROUP_FIRST_ID + n - 1 for n in landed]
     assert len(day) == len(landed), day
     assert _most_at_once([(s[0], s[1]) for s in day]) == 2, day  # --properties-at-once 2
@@ -194,8 +182,7 @@ def _rebuilt_alone(warehouse: Path, copy: Path) -> list[tuple[int, str]]:
     """In a copy of `warehouse`, every property's marts built whole one property at a time:
     the (property, mart) whose rows differ from those the run stored."""
     shutil.copy(warehouse, copy)
-    conn = connect(copy)
-    try:
+    with connect(copy) as conn:
         conn.execute("DELETE FROM meta.mart_inputs")  # no snapshot mart from a day: all whole
         differ = []
         for (pid,) in conn.execute("SELECT property_id FROM core.property").fetchall():
@@ -204,8 +191,6 @@ def _rebuilt_alone(warehouse: Path, copy: Path) -> list[tuple[int, str]]:
                 if not _rows(conn, name, pid).equals(stored[name]):
                     differ.append((pid, name))
         return differ
-    finally:
-        conn.close()
 
 
 def _rows(conn: duckdb.DuckDBPyConnection, name: str, pid: int) -> pl.DataFrame:
@@ -220,12 +205,9 @@ def _hold_a_record(warehouse: Path, property_id: int) -> str:
     """A reservation without an id held in quarantine for `property_id`; its key. Created
     after the cursor, so `count_matches_api` does not count it among the API's total."""
     record = Quarantined(None, {"created_at": "2100-01-01T00:00:00Z"}, HELD_ERROR, "id")
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         quarantine_records(conn, property_id, "reservations", [record], run_id="test",
                            at=datetime.now(UTC))
-    finally:
-        conn.close()
     return record.key
 
 

@@ -46,12 +46,9 @@ def _materialized(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]
 
 
 def _builds(warehouse: Path) -> dict[str, str]:
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         return dict(conn.execute("SELECT mart, run_id FROM meta.mart_builds "
                                  "WHERE property_id = 1").fetchall())
-    finally:
-        conn.close()
 
 
 def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_before(
@@ -73,8 +70,7 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
     assert set(built) == set(MARTS)
     steps = {e.step_key for e in every.get_asset_materialization_events()}
     assert steps == {"marts"}
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         for name, meta in built.items():
             stored = conn.execute(f"SELECT count(*) FROM mart.{name} WHERE property_id = 1"
                                   ).fetchall()
@@ -90,8 +86,6 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
             "f.room_revenue_forecast_net = h.room_revenue_forecast_net) "
             "FROM mart.forecast_history h JOIN mart.forecast_daily f USING (property_id, "
             "as_of_date, stay_date) WHERE h.property_id = 1 GROUP BY 1").fetchall()
-    finally:
-        conn.close()
     as_of = forecast["as_of_date"][0]
     following = (as_of.month % 12 + 1, as_of.year + (as_of.month == 12))
     end = date(following[1], following[0], monthrange(following[1], following[0])[1])
@@ -131,9 +125,6 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
     assert {m for m, run in builds.items() if run == failed.run_id} == set(before)
     assert builds["forecast_accuracy"] == every.run_id
     assert builds["alerts"] == every.run_id
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         again = query_frame(conn, "SELECT * FROM mart.forecast_daily ORDER BY stay_date", [])
-    finally:
-        conn.close()
     assert again.equals(forecast)  # rebuilt from the same warehouse: the same forecast

@@ -28,9 +28,8 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     sandbox = make_sandbox(clock(), admin=True)
     db = tmp_path / "warehouse.duckdb"
-    api = Api(sandbox.base_url)
     settings = SyncSettings(overlap_seconds=300)
-    try:
+    with Api(sandbox.base_url) as api:
         for day in range(3):
             advance(sandbox.root_url)
             conn = connect(db)
@@ -38,8 +37,7 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
             conn.close()
             results = sync(db, sandbox.base_url, f"day-{day}", settings=settings)
             assert {r.status for r in results.values()} == {"success"}
-            conn = connect(db)
-            try:
+            with connect(db) as conn:
                 counts = assert_core_equals_api(conn, api, 1)
                 cursor = get_timestamp_cursor(conn, 1, "reservations")
                 # The cursor is the server's largest updated_at landed, not the machine clock.
@@ -49,8 +47,6 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
                 business = conn.execute("SELECT business_date FROM core.property").fetchone()
                 snapshot = conn.execute("SELECT DISTINCT snapshot_date FROM core.availability "
                                         "WHERE run_id = ?", [f"day-{day}"]).fetchall()
-            finally:
-                conn.close()
             assert business is not None
             assert snapshot == [(business[0],)]
             reservations = results["reservations"]
@@ -68,8 +64,6 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
                 pages = math.ceil(changed / 200) or 1
                 assert pages + changed <= reservations.calls <= 2 * pages + changed
             assert results["events"].calls == 1  # one batch, no gap check needed
-    finally:
-        api.close()
 
 
 def test_a_sync_with_nothing_new_reads_almost_nothing(
@@ -93,8 +87,7 @@ def test_a_sync_with_nothing_new_reads_almost_nothing(
     assert second["reservations"].calls == 1 + again  # one page, then one detail each
     assert second["events"].rows == 0
     assert second["events"].calls == 1
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         open_reservations = conn.execute(
             "SELECT count(DISTINCT reservation_id) FROM core.folios WHERE status <> 'closed'"
         ).fetchone()
@@ -103,8 +96,6 @@ def test_a_sync_with_nothing_new_reads_almost_nothing(
         classes = {c: (n, k) for c, n, k in conn.execute(
             "SELECT class, reservations, calls FROM meta.folio_classes "
             "WHERE run_id = 'second'").fetchall()}
-    finally:
-        conn.close()
     # Folios (docs/ingestion.md, Folios): one call per reservation read; the open folios
     # outside the classes read every run are swept an hour's share of the 24 h window.
     assert open_reservations is not None

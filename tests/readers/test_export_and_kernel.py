@@ -45,15 +45,12 @@ def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
 def _assert_export_equals_read_copy(world: World, folder: Path) -> dict[str, int]:
     """Every table and view of mart and recon in the read copy, read back from `folder` (mart's
     at its top, recon's under recon/); {schema.name: rows}."""
-    conn = open_read_copy(world.warehouse)
-    try:
+    with open_read_copy(world.warehouse) as conn:
         relations = [(str(s), str(n), bool(p)) for s, n, p in conn.execute(
             "SELECT schema_name, table_name, bool_or(column_name = 'property_id') "
             "FROM duckdb_columns() WHERE database_name = 'warehouse' "
             "AND schema_name IN ('mart', 'recon') GROUP BY 1, 2 ORDER BY 1, 2").fetchall()]
         expected = {(s, n): conn.sql(f'SELECT * FROM {s}."{n}"').pl() for s, n, _ in relations}
-    finally:
-        conn.close()
     assert any(n.startswith("v_") for _, n, _ in relations)  # views too
     assert any(s == "recon" for s, _, _ in relations)
 
@@ -124,15 +121,12 @@ def _probe(client: NotebookClient, notebook: Any) -> list[Any]:
 
 
 def _published(world: World) -> list[Any]:
-    conn = open_read_copy(world.warehouse)
-    try:
+    with open_read_copy(world.warehouse) as conn:
         row = conn.execute(
             "SELECT (SELECT max(published_at) FROM meta.published)::VARCHAR, "
             "(SELECT run_id FROM meta.published WHERE part = 'reservations'), "
             "(SELECT count(*) FROM core.reservations), "
             "(SELECT count(*) FROM mart.stay_nights)").fetchone()
-    finally:
-        conn.close()
     assert row is not None
     return list(row)
 

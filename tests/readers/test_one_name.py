@@ -68,9 +68,8 @@ def test_a_missing_warehouse_is_one_line_and_nothing_is_created(
 
 def test_readers_read_the_file_pmsw_warehouse_names(tmp_path: Path) -> None:
     warehouse = tmp_path / "elsewhere.duckdb"
-    conn = connect(warehouse)
-    publish(conn, warehouse)
-    conn.close()
+    with connect(warehouse) as conn:
+        publish(conn, warehouse)
     assert read_copy_path(warehouse) == tmp_path / "elsewhere.read.duckdb"
     info = run(["warehouse", "info"], {WAREHOUSE_ENV: str(warehouse)}, timeout=60)
     assert info.returncode == 0, info.stderr

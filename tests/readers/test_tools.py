@@ -26,12 +26,9 @@ VIEW_SQL = ("SELECT count(*) AS weeks FROM mart.v_occupancy_calendar "
 def warehouse(tmp_path: Path) -> Path:
     """A warehouse created by `connect` (1.4 storage), migrated, views applied, published."""
     path = tmp_path / "warehouse.duckdb"
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         conn.execute("CREATE TABLE core.marker AS SELECT 7 AS n")
         publish(conn, path)
-    finally:
-        conn.close()
     return path
 
 
@@ -63,15 +60,12 @@ def test_duckdb_cli_1_5_6_opens_the_read_copy_and_runs_a_documented_view(
                              "SELECT n FROM core.marker"], capture_output=True, text=True,
                             timeout=120, check=False)
     assert marker.stdout.splitlines() == ["n", "7"], marker.stderr
-    writer = connect(warehouse)
-    try:
+    with connect(warehouse):
         refused = subprocess.run([*cli, "-readonly", str(warehouse), "-c", "SELECT 1"],
                                  capture_output=True, text=True, timeout=120, check=False)
         beside = subprocess.run([*cli, "-readonly", "-csv", str(read_copy_path(warehouse)),
                                  "-c", "SELECT n FROM core.marker"], capture_output=True,
                                 text=True, timeout=120, check=False)
-    finally:
-        writer.close()
     assert "lock" in (refused.stdout + refused.stderr).lower()  # why readers open the copy
     assert beside.stdout.splitlines() == ["n", "7"], beside.stderr
 

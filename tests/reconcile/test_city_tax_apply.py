@@ -75,14 +75,11 @@ def test_an_apply_in_florence_posts_seven_nights_of_a_ten_night_stay(
                                    json={"property_id": 2}, timeout=30))
             assert audit["audits"][0]["business_date"] == \
                 (ARRIVAL + timedelta(days=night)).isoformat()
-        conn = connect(warehouse)
-        try:
+        with connect(warehouse) as conn:
             endpoint = Endpoint("florence", sandbox.base_url, FLORENCE_KEY, 1_000_000,
                                 1_000_000)
             for result in sync_property(endpoint, conn, "sync-1"):
                 assert result.status == "success", (result.stream, result.message)
-        finally:
-            conn.close()
         last = ARRIVAL + timedelta(days=NIGHTS - 1)
         with PmsClient(sandbox.base_url, FLORENCE_KEY, rate_per_minute=1_000_000,
                        burst=1_000_000) as client:

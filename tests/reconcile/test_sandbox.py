@@ -130,14 +130,11 @@ def test_dry_run_finds_exactly_the_dropped_postings(lost: Lost, world: World) ->
     # The simulator rings every B&B breakfast at the POS: the ledger covers the package.
     assert "rule:breakfast" not in sources
     assert report.apply is None  # a dry run has no API client: it cannot post
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         runs = conn.execute("SELECT run_id, mode, first_date, last_date, missing_count, "
                             "blocked_count, expected_count FROM recon.runs").fetchall()
         stored = conn.execute("SELECT count(*), count(DISTINCT key) FROM recon.results "
                               "WHERE run_id = ?", [report.run_id]).fetchone()
-    finally:
-        conn.close()
     assert runs == [(report.run_id, "dry_run", FIRST, LAST, summary["missing"][0],
                      summary["blocked"][0], report.results.height)]
     assert stored == (report.results.height, report.results.height)
@@ -166,13 +163,10 @@ def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) ->
         == {"matched"}
     world.sync(["folios"])
     assert _folio_reads(world, reservations) == reservations
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         landed = conn.execute("SELECT count(*) FROM core.folio_lines WHERE folio_line_id IN "
                               "(SELECT unnest(?::BIGINT[]))",
                               [posted["posted_line_id"].to_list()]).fetchall()[0][0]
-    finally:
-        conn.close()
     assert landed == posted.height  # the posted lines landed with the next sync
     after_sync = world.run(Mode.APPLY)
     assert after_sync.apply is not None
@@ -183,13 +177,10 @@ def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) ->
 
 def _folio_reads(world: World, reservations: list[int]) -> list[int]:
     """The reservations among `reservations` whose folios the warehouse records as read."""
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         rows = conn.execute("SELECT DISTINCT reservation_id FROM meta.folio_reads WHERE "
                             "reservation_id IN (SELECT unnest(?::BIGINT[])) ORDER BY 1",
                             [reservations]).fetchall()
-    finally:
-        conn.close()
     return [int(r) for (r,) in rows]
 
 
@@ -230,11 +221,8 @@ def test_apply_killed_before_writing_its_results_posts_nothing_twice(
     finally:
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         row = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
-    finally:
-        conn.close()
     assert row == (0,)  # the killed run wrote nothing
     rerun = world.run(Mode.APPLY)
     assert rerun.apply is not None
@@ -264,12 +252,9 @@ def test_two_applies_at_once_post_each_charge_once(world: World, tmp_path: Path)
         assert "Reconciliation run" in out
         assert re.search(r"^\s+failed\s+0\s", out, re.MULTILINE), out
     assert set(lines_on_folios(world.client, missing).values()) == {1}
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         runs = conn.execute("SELECT mode, posted_count + missing_count FROM recon.runs "
                             "WHERE mode = 'apply'").fetchall()
-    finally:
-        conn.close()
     assert len(runs) == 2
 
 
@@ -304,13 +289,10 @@ def test_a_closed_folio_yields_blocked_not_an_error(world: World) -> None:
     the reason; the other charges are posted."""
     missing = world.run().results.filter(pl.col("status") == "missing")
     victim = missing.row(0, named=True)
-    admin = httpx.Client(base_url=world.sandbox.root_url, timeout=30)
-    try:
+    with httpx.Client(base_url=world.sandbox.root_url, timeout=30) as admin:
         folio_id = victim["folio_id"]
         assert admin.post(f"/_sandbox/folios/{folio_id}/payments", json={}).status_code == 200
         assert admin.post(f"/_sandbox/folios/{folio_id}/close").status_code == 200
-    finally:
-        admin.close()
     report = world.run(Mode.APPLY)
     by_key = {r["key"]: r for r in report.results.iter_rows(named=True)}
     closed = {k for k in missing["key"] if k != victim["key"]
@@ -364,12 +346,9 @@ def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -
     assert applied["posted_count"] == missing
     assert applied["missing_count"] == 0
     assert applied["run_id"] == int(str(dry["run_id"])) + 1
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         stored = conn.execute("SELECT posted_count, posted_amount FROM recon.runs WHERE "
                               "run_id = ?", [applied["run_id"]]).fetchone()
-    finally:
-        conn.close()
     assert stored is not None
     assert (stored[0], Decimal(str(applied["posted_amount"])).quantize(Decimal("0.01"))) == (
         missing, stored[1])

@@ -177,11 +177,8 @@ def sync_until_done(ep: Endpoint, db: Path, label: str, tally: SyncTally,
 def snapshot(db: Path, schemas: tuple[str, ...] = ("core", "recon"),
              ) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table of `schemas`, volatile columns left out, sorted."""
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         return _snapshot(conn, schemas)
-    finally:
-        conn.close()
 
 
 def _snapshot(conn: duckdb.DuckDBPyConnection,

@@ -76,12 +76,9 @@ def _landed(make_sandbox: MakeSandbox, tmp: Path, pos: Path | None = None,
 
 
 def _sync(base_url: str, db: Path, pos: Path | None = None) -> None:
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         sync_property(Endpoint("default", base_url, ALL_SCOPES_KEY, CLIENT_RATE, CLIENT_BURST,
                                pos), conn, "landed")
-    finally:
-        conn.close()
 
 
 def _sync_command(env: dict[str, str], *args: str) -> tuple[int, str, list[str]]:
@@ -156,14 +153,11 @@ def test_malformed_ledger_files_are_quarantined_with_their_reason_and_the_rest_l
     for name, reason in reasons.items():
         assert f"{name}: {reason}" in line, line
 
-    conn = duckdb.connect(str(db), read_only=True)
-    try:
+    with duckdb.connect(str(db), read_only=True) as conn:
         files = {str(n): (str(s), int(r), why) for n, s, r, why in conn.execute(
             'SELECT file_name, status, "rows", reason FROM core.pos_ledger_files').fetchall()}
         ledger = conn.execute("SELECT * FROM core.pos_ledger "
                               "ORDER BY ALL").fetchall()
-    finally:
-        conn.close()
     assert files["2026-03-01.csv"] == ("loaded", 1, None)
     assert files["2026-03-02.csv"] == ("loaded", 2, None)
     for name, reason in reasons.items():
@@ -251,11 +245,8 @@ def test_a_record_missing_a_field_or_with_an_unknown_enum_value_is_quarantined(
     sandbox, warehouse = _landed(make_sandbox, tmp_path)
     advance(sandbox.root_url)  # a day of changes: the incremental read has records to read
     before = snapshot(warehouse)
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         served = {r["id"]: r for r in api.reservations()}
-    finally:
-        api.close()
     victim = _Victim(mutate)
     with serving(BrokenApi(sandbox.base_url, victim)) as broken:
         code, stdout, errors = _sync_through(broken, mutate, warehouse, tmp_path)
@@ -394,8 +385,7 @@ def test_an_event_gap_through_pmsw_sync_is_reported_and_the_full_resync_follows(
     the user: the events line names the lost ids, the reservations line says it resynced
     in full, one error line names the check, and the warehouse then equals the API."""
     sandbox, db = _landed(make_sandbox, tmp_path)
-    api = Api(sandbox.base_url)
-    try:
+    with Api(sandbox.base_url) as api:
         reservation = api.reservations()[0]
         api.http.patch(f"/reservations/{reservation['id']}",
                        json={"notes": "changed, never synced"}).raise_for_status()
@@ -423,18 +413,13 @@ def test_an_event_gap_through_pmsw_sync_is_reported_and_the_full_resync_follows(
         # The warehouse keeps the events the log has dropped; the patched head is newer.
         _nothing_lost({t: rows for t, rows in before.items() if t != "core.reservations"},
                       after)
-        conn = connect(db)
-        try:
+        with connect(db) as conn:
             landed = dict(conn.execute("SELECT reservation_id, notes FROM core.reservations "
                                        "WHERE property_id = 1").fetchall())
             events = {e for (e,) in conn.execute("SELECT event_id FROM core.events").fetchall()}
-        finally:
-            conn.close()
         assert sorted(landed) == [r["id"] for r in api.reservations()]
         assert landed[reservation["id"]] == "and again"
         assert {e["id"] for e in api.events()} <= events
-    finally:
-        api.close()
 
 
 def test_an_apply_with_a_key_without_folios_write_says_why_in_one_line_and_posts_nothing(

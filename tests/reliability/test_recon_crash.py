@@ -96,11 +96,8 @@ def _world(make_sandbox: MakeSandbox, folder: Path) -> World:
     day = date.fromisoformat(business_date) - timedelta(days=1)
     assert _lost_tickets(server, pos, day) >= 6, "too few rooms in house to post between"
     warehouse = folder / "warehouse.duckdb"
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         h.sync_once(h.endpoint(server, pos), conn, "setup")
-    finally:
-        conn.close()
     return World(server, folder, warehouse, day)
 
 
@@ -127,14 +124,11 @@ def _killed(world: World, after: int) -> None:
 
 
 def _last_outcome(world: World) -> Outcome:
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         rows = conn.execute(
             "SELECT key, status, posted_line_id, CAST(found_amount * 100 AS BIGINT) "
             "FROM recon.results WHERE run_id = (SELECT max(run_id) FROM recon.runs)"
         ).fetchall()
-    finally:
-        conn.close()
     return {str(k): (str(s), line, cents) for k, s, line, cents in rows}
 
 
@@ -147,13 +141,10 @@ def _on_folio(outcome: Outcome) -> Outcome:
 def _lines_per_charge(world: World) -> Counter[str]:
     """Through the API: the folio lines (not reversed) of the day per description, over the
     folios of every reservation the ledger names."""
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         ids = [r for (r,) in conn.execute(
             "SELECT DISTINCT reservation_id FROM core.pos_ledger WHERE business_date = ?",
             [world.day]).fetchall()]
-    finally:
-        conn.close()
     counts: Counter[str] = Counter()
     with PmsClient(world.server.base_url, h.PROPERTY_KEY) as client:
         for reservation_id in ids:
@@ -164,14 +155,11 @@ def _lines_per_charge(world: World) -> Counter[str]:
 
 
 def _posted_descriptions(world: World) -> list[str]:
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         return [d for (d,) in conn.execute(
             "SELECT description FROM recon.results WHERE run_id = "
             "(SELECT max(run_id) FROM recon.runs) AND status IN ('posted', 'matched') "
             "AND source = 'pos'").fetchall()]
-    finally:
-        conn.close()
 
 
 def _same_end(world: World, reference: dict[str, Any]) -> None:
@@ -192,13 +180,10 @@ def test_an_apply_killed_between_its_posts_then_rerun_ends_as_an_uninterrupted_o
     outcome = _last_outcome(world)
     posted = [k for k, (s, _, _) in outcome.items() if s == "posted"]
     assert len(posted) >= 6
-    conn = duckdb.connect(str(world.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
         row = conn.execute("SELECT count(DISTINCT reservation_id) FROM recon.results "
                            "WHERE run_id = (SELECT max(run_id) FROM recon.runs) AND "
                            "status = 'posted'").fetchone()
-    finally:
-        conn.close()
     assert row is not None
     reservations = int(row[0])
     calls = 2 * reservations + len(posted)  # one folio posted on per reservation here

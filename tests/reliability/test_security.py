@@ -56,8 +56,7 @@ def _materialize(base_url: str, key: str, db: Path, monkeypatch: pytest.MonkeyPa
 
 
 def _warehouse_text(db: Path) -> str:
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         columns = conn.execute(
             "SELECT table_schema, table_name, column_name FROM information_schema.columns "
             "WHERE data_type IN ('VARCHAR', 'JSON') AND table_schema NOT IN "
@@ -69,8 +68,6 @@ def _warehouse_text(db: Path) -> str:
             ).fetchall()
             parts.extend(str(r[0]) for r in rows if r[0] is not None)
         return "\n".join(parts)
-    finally:
-        conn.close()
 
 
 def _event_log(instance: dg.DagsterInstance) -> str:

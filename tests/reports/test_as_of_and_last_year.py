@@ -37,8 +37,7 @@ OPEN = "2026-03-16 (the open business date: partial, still moving)"
 @pytest.fixture(scope="module")
 def hotel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("as_of") / "warehouse.duckdb"
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         conn.execute(
             "INSERT INTO core.property (property_id, code, name, currency, timezone, "
             "business_date, last_seen_run, fetched_at) VALUES (1, 'ROMA01', 'Hotel Aurelia "
@@ -67,8 +66,6 @@ def hotel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "'pace_below_stly', -0.3333, -0.2, '6 rooms on the books, 9 at the same time "
             "last year (-33.3%)')")
         publish(conn, path)  # the reports read the read copy
-    finally:
-        conn.close()
     return path
 
 
@@ -147,12 +144,9 @@ def test_alerts_name_their_as_of_date_with_no_alert(hotel: Path, tmp_path: Path)
     quiet week, a young warehouse), the report still says which day it stands on."""
     quiet = tmp_path / "warehouse.duckdb"
     quiet.write_bytes(hotel.read_bytes())
-    conn = connect(quiet)
-    try:
+    with connect(quiet) as conn:
         conn.execute("DELETE FROM mart.alerts")
         publish(conn, quiet)
-    finally:
-        conn.close()
     out = _report(quiet, "alerts")
     assert out["rows"] == []
     assert out["as_of"] == CLOSED

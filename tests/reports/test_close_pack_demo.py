@@ -29,8 +29,7 @@ def money(value: Any) -> Decimal:
 
 
 def lines_of(warehouse: Path, code: str) -> tuple[date, list[dict[str, Any]]]:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         found = conn.execute(
             "SELECT p.business_date, l.folio_id, l.type, l.description, l.posted_on, l.tax_pct, "
             "l.total, l.amount_net, l.amount_gross, i.code, i.department, f.reservation_id, "
@@ -41,8 +40,6 @@ def lines_of(warehouse: Path, code: str) -> tuple[date, list[dict[str, Any]]]:
             "AND i.item_id = l.service_item_id WHERE p.code = ?", [code])
         names = [c[0] for c in found.description or []]
         rows = [dict(zip(names, r, strict=True)) for r in found.fetchall()]
-    finally:
-        conn.close()
     assert rows, code
     return rows[0]["business_date"], rows
 

@@ -69,8 +69,7 @@ def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> No
     body = _flash(warehouse)
     day = date.fromisoformat(body["as_of"][:10])
     got = {row["metric"]: row for row in body["rows"]}
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True) as conn:
         for column, first in (("day", day), ("mtd", day.replace(day=1))):
             found = conn.execute(FROM_CORE, [first, day]).fetchone()
             assert found is not None
@@ -91,8 +90,6 @@ def test_flash_room_statistics_are_the_core_tables_counts(warehouse: Path) -> No
             "USING (property_id) WHERE e.property_id = 1 AND e.type = 'stay.cancelled' "
             "AND e.data->>'by' = 'guest' AND CAST(timezone(p.timezone, e.created_at) AS DATE) "
             "BETWEEN ? AND ?", [day.replace(day=1), day]).fetchone()
-    finally:
-        conn.close()
     assert made is not None
     assert got["reservations_made"]["day"] == made[0]
     assert cancelled is not None
@@ -157,8 +154,7 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
     got = {row["metric"]: row for row in body["rows"]}
     day = date.fromisoformat(body["as_of"][:10])
     eve = day - timedelta(days=1)
-    conn = duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True) as conn:
         kept = conn.execute(
             "SELECT h.rooms_forecast - o.rooms_complimentary - o.no_shows, "
             "h.room_revenue_forecast_net, "
@@ -183,8 +179,6 @@ def test_the_demo_keeps_the_forecast_its_flash_stands_against(warehouse: Path) -
             "is_revenue AND department NOT IN ('accommodation', 'food_beverage')) "
             "FROM mart.revenue_daily WHERE property_id = 1 AND date BETWEEN ? AND ?",
             window + window).fetchone()
-    finally:
-        conn.close()
     assert spent is not None
     assert spent[0] > 0
     cent = Decimal("0.01")

@@ -108,10 +108,9 @@ def test_a_warehouse_without_marts_names_the_table(tmp_path: Path) -> None:
     from pipelines.warehouse import connect, publish
 
     path = tmp_path / "bare.duckdb"
-    conn = connect(path)
-    conn.execute("DROP VIEW IF EXISTS mart.v_pickup_last_7_days")
-    publish(conn, path)
-    conn.close()
+    with connect(path) as conn:
+        conn.execute("DROP VIEW IF EXISTS mart.v_pickup_last_7_days")
+        publish(conn, path)
     line = fails_in_one_line("occupancy", "--warehouse", str(path))
     assert "holds no property yet" in line
 

@@ -26,8 +26,7 @@ def _report(warehouse: Path, name: str, *args: str) -> tuple[int, Any]:
 
 
 def test_the_tieout_of_the_closed_month_to_date_from_the_folio_lines(warehouse: Path) -> None:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         pid, bd = conn.execute("SELECT property_id, business_date FROM core.property WHERE "
                                "code = 'ROMA01'").fetchone() or (0, None)
         closed = bd - timedelta(days=1)
@@ -39,8 +38,6 @@ def test_the_tieout_of_the_closed_month_to_date_from_the_folio_lines(warehouse: 
             "LEFT JOIN core.items i ON i.property_id = l.property_id AND "
             "i.item_id = l.service_item_id WHERE l.property_id = ? AND l.type <> 'payment' "
             "AND l.posted_on BETWEEN ? AND ? GROUP BY 1", [pid, first, closed]).fetchall())
-    finally:
-        conn.close()
     span = ("--from", str(first), "--to", str(closed))
     code, out = _report(warehouse, "tieout", *span)
     assert code == 0, out

@@ -12,14 +12,11 @@ from pipelines.warehouse import MEMORY_ENV, WarehouseError
 
 
 def _run_out_of_memory(code: str) -> int:
-    conn = duckdb.connect(":memory:")
-    try:
+    with duckdb.connect(":memory:") as conn:
         conn.execute("SET memory_limit = '1MB'")
         found = conn.execute("SELECT count(DISTINCT x) FROM (SELECT range::VARCHAR || 'x' AS x "
                              "FROM range(3000000))").fetchone()
         return 0 if found is None else int(found[0])
-    finally:
-        conn.close()
 
 
 def _fine(code: str) -> int:

@@ -29,8 +29,5 @@ def db_path(tmp_path: Path, migrated_template: Path) -> Path:
 
 @pytest.fixture
 def conn(db_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    connection = connect(db_path)
-    try:
+    with connect(db_path) as connection:
         yield connection
-    finally:
-        connection.close()

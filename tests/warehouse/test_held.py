@@ -22,19 +22,15 @@ def _wal_bytes(path: Path) -> int:
 
 
 def _markers(path: Path) -> list[int]:
-    conn = duckdb.connect(str(path), read_only=True)
-    try:
+    with duckdb.connect(str(path), read_only=True) as conn:
         return [r[0] for r in conn.execute("SELECT n FROM core.marker ORDER BY n").fetchall()]
-    finally:
-        conn.close()
 
 
 @pytest.fixture
 def warehouse(tmp_path: Path) -> Path:
     path = tmp_path / "w.duckdb"
-    conn = connect(path)  # created and migrated
-    conn.execute("CREATE TABLE core.marker AS SELECT 1 AS n")
-    conn.close()
+    with connect(path) as conn:
+        conn.execute("CREATE TABLE core.marker AS SELECT 1 AS n")
     return path
 
 
@@ -45,16 +41,12 @@ def test_a_close_inside_the_block_checkpoints_nothing(warehouse: Path) -> None:
     conn.close()
     assert _wal_bytes(warehouse) == 0
     with held(warehouse):
-        conn = connect(warehouse)
-        conn.execute("INSERT INTO core.marker VALUES (3)")
-        conn.close()
+        with connect(warehouse) as conn:
+            conn.execute("INSERT INTO core.marker VALUES (3)")
         # the same database, still open: the write waits in the WAL
         assert _wal_bytes(warehouse) > 0
-        again = connect(warehouse)  # a later open sees it, and leaves the WAL alone
-        try:
+        with connect(warehouse) as again:
             assert again.execute("SELECT max(n) FROM core.marker").fetchone() == (3,)
-        finally:
-            again.close()
         assert _wal_bytes(warehouse) > 0
     assert _wal_bytes(warehouse) == 0  # checkpointed when the block ends
     assert _markers(warehouse) == [1, 2, 3]
@@ -75,9 +67,8 @@ def test_nothing_is_held_on_a_missing_file_or_a_directory(tmp_path: Path) -> Non
     missing = tmp_path / "new.duckdb"
     with held(missing):
         assert not missing.exists()  # the first open creates it, as without the block
-        conn = connect(missing)
-        conn.execute("CREATE TABLE core.marker AS SELECT 7 AS n")
-        conn.close()
+        with connect(missing) as conn:
+            conn.execute("CREATE TABLE core.marker AS SELECT 7 AS n")
         assert _wal_bytes(missing) == 0  # nothing kept it open
     assert _markers(missing) == [7]
     with held(tmp_path):  # a group directory: each property's file is opened by its steps

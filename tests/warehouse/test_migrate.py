@@ -23,17 +23,15 @@ def _tables(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
 
 def test_migrate_twice_applies_nothing_the_second_time(tmp_path: Path) -> None:
     db_path = tmp_path / "fresh.duckdb"
-    conn = connect(db_path)
-    names = [str(n) for (n,) in conn.execute(
-        "SELECT name FROM meta.schema_migrations ORDER BY version").fetchall()]
-    assert names == [m.name for m in discover()]
-    before = _tables(conn)
-    conn.close()
+    with connect(db_path) as conn:
+        names = [str(n) for (n,) in conn.execute(
+            "SELECT name FROM meta.schema_migrations ORDER BY version").fetchall()]
+        assert names == [m.name for m in discover()]
+        before = _tables(conn)
 
-    again = duckdb.connect(str(db_path))
-    assert migrate(again) == []
-    assert _tables(again) == before
-    again.close()
+    with duckdb.connect(str(db_path)) as again:
+        assert migrate(again) == []
+        assert _tables(again) == before
 
 
 def test_every_table_and_column_has_a_comment(conn: duckdb.DuckDBPyConnection) -> None:
@@ -84,25 +82,23 @@ def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None
     shutil.copytree(sql_dir() / "migrations", folder)
     (folder / "9999_broken.sql").write_text(
         "CREATE TABLE core.half_done (property_id BIGINT);\nTHIS IS NOT SQL;\n")
-    conn = duckdb.connect(str(tmp_path / "w.duckdb"))
-    with pytest.raises(duckdb.ParserException):
-        migrate(conn, folder)
-    last = max(m.version for m in discover())  # every real migration applied, the broken not
-    assert conn.execute("SELECT max(version) FROM meta.schema_migrations").fetchone() == (last,)
-    assert ("core", "half_done") not in _tables(conn)
-    conn.close()
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as conn:
+        with pytest.raises(duckdb.ParserException):
+            migrate(conn, folder)
+        last = max(m.version for m in discover())  # every real migration applied, the broken not
+        assert conn.execute("SELECT max(version) FROM meta.schema_migrations").fetchone() == (last,)
+        assert ("core", "half_done") not in _tables(conn)
 
 
 def test_an_applied_migration_that_changed_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     shutil.copytree(sql_dir() / "migrations", folder)
-    conn = duckdb.connect(str(tmp_path / "w.duckdb"))
-    migrate(conn, folder)
-    first = sorted(folder.glob("0001_*.sql"))[0]
-    first.write_text(first.read_text() + "\n-- edited\n")
-    with pytest.raises(MigrationError, match=r"0001_.*changed after it was applied"):
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as conn:
         migrate(conn, folder)
-    conn.close()
+        first = sorted(folder.glob("0001_*.sql"))[0]
+        first.write_text(first.read_text() + "\n-- edited\n")
+        with pytest.raises(MigrationError, match=r"0001_.*changed after it was applied"):
+            migrate(conn, folder)
 
 
 def test_misnamed_migration_file_is_refused(tmp_path: Path) -> None:

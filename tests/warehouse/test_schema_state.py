@@ -38,11 +38,8 @@ def test_a_stale_fingerprint_reapplies_the_views(tmp_path: Path) -> None:
                         [view[0]]).fetchone() == (0,)
     conn.execute("UPDATE meta.schema_state SET fingerprint = 'older code'")
     conn.close()
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
                             [view[0]]).fetchone() == (1,)
         assert conn.execute("SELECT fingerprint FROM meta.schema_state").fetchall() == [
             (shipped_fingerprint(),)]
-    finally:
-        conn.close()

@@ -24,8 +24,7 @@ def _line_shell(warehouse: Path, command: str | None) -> None:
 
     from pipelines.warehouse import open_read_copy, read_copy_path
 
-    conn = open_read_copy(warehouse)
-    try:
+    with open_read_copy(warehouse) as conn:
         if command is not None:
             _run(conn, command)
             return
@@ -46,8 +45,6 @@ def _line_shell(warehouse: Path, command: str | None) -> None:
                 except duckdb.Error as error:
                     click.echo(f"Error: {error}", err=True)
                 buffer = ""
-    finally:
-        conn.close()
 
 
 def _run(conn: object, sql: str) -> None:
