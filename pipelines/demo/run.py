@@ -33,6 +33,7 @@ from pipelines.materialize import PropertyRun, materialize, sync_direct
 from pipelines.warehouse import connect, held, read_copy_path
 
 DAILY_STREAMS = ("reference", "events", "reservations", "availability")
+FIRST_STREAMS = (*DAILY_STREAMS, "folios")
 FINAL_STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
 
 
@@ -148,11 +149,12 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         return runs
 
     with progress.step("first_sync", "First sync: full load of reservations, events, "
-                                     "availability into DuckDB (the Dagster assets and "
-                                     "their checks), then the marts") as note:
+                                     "availability and folios into DuckDB (the Dagster "
+                                     "assets and their checks), then the marts") as note:
         # With the marts: the forecast made as the stretch begins is kept
-        # (mart.forecast_history), the one the flash's day and month to date stand against.
-        for run in sync_all(codes, DAILY_STREAMS, marts=True):
+        # (mart.forecast_history), the one the flash's day and month to date stand against;
+        # with the folios, its F&B and other revenue (their spend per room sold, issue 49).
+        for run in sync_all(codes, FIRST_STREAMS, marts=True):
             note(f"{run.code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
                                              in run.streams.items() if s != "reference"))
     # The warehouse stays open from here on: the daily syncs' steps and checks, the closes'

@@ -29,7 +29,6 @@ RESERVATIONS = stream_key("reservations")
 FOLIOS = stream_key("folios")
 
 
-
 @dataclass(frozen=True)
 class Scope:
     """What a check looks at: the properties of the run (None: every one) and the resources
