@@ -176,7 +176,7 @@ def sync_direct(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     from uuid import uuid4
 
     from pipelines.definitions import defs
-    from pipelines.defs.each_property import each_property
+    from pipelines.defs.each_property import PropertiesFailedError, each_property
     from pipelines.defs.ingest.assets import event_gap
     from pipelines.defs.ingest.checks import VERDICTS, Scope, landed_checks
     from pipelines.defs.keys import stream_key
@@ -200,9 +200,16 @@ def sync_direct(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     for code, landed in results.items():
         runs[code].streams = {r.stream: {k: v for k, v in vars(r).items() if k != "preview"}
                               for r in landed}
-    checks = landed_checks([stream_key(s) for s in streams],
-                           Scope(list(results), WarehouseResource(path=str(warehouse)), pms))
-    if "events" in streams and results:
+    if not results:
+        return [runs[code] for code in codes]
+    try:
+        checks = landed_checks([stream_key(s) for s in streams],
+                               Scope(list(results), WarehouseResource(path=str(warehouse)), pms))
+    except PropertiesFailedError as error:  # a check that asks the API, as a run keeps it
+        for code, why in error.errors.items():
+            runs[code].error = why
+        return [runs[code] for code in codes]
+    if "events" in streams:
         checks["event_gap"] = event_gap({c: r for c, landed in results.items()
                                          for r in landed if r.stream == "events"})
     for code in results:
