@@ -1,6 +1,8 @@
 """The demo's steps, with progress: a simulated year, the sandbox serving it, daily syncs,
-marts, reconciliation, summary. Syncs and marts materialize the Dagster definitions in process,
-asset checks included, like `pmsw sync` (pipelines.materialize).
+marts, reconciliation, summary. The first sync and the last steps materialize the Dagster
+definitions in process, asset checks included, like `pmsw sync` (pipelines.materialize); the
+days between run the same streams and checks without a Dagster run each
+(pipelines.materialize.sync_direct, through the one writing path).
 
 Each played day ends with the daily close (pipelines/demo/close.py): the day's folios and
 POS ledger files are landed and the reconciliation posts what the POS dropped while the guest
@@ -27,11 +29,12 @@ from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.demo.simulate import simulate_history
 from pipelines.demo.summary import Summary, read_summary
 from pipelines.ingest import SyncSettings
-from pipelines.materialize import PropertyRun, materialize
+from pipelines.materialize import PropertyRun, materialize, sync_direct
 from pipelines.vocabulary import counted
 from pipelines.warehouse import connect, held, read_copy_path
 
 DAILY_STREAMS = ("reference", "events", "reservations", "availability")
+FIRST_STREAMS = (*DAILY_STREAMS, "folios")
 FINAL_STREAMS = ("reference", "events", "reservations", "folios", "availability", "pos_ledger")
 
 
@@ -125,11 +128,14 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
                          future_folios_daily=False)
 
     def sync_all(codes: Sequence[str], streams: Sequence[str],
-                 settings: SyncSettings = daily, marts: bool = False) -> list[PropertyRun]:
-        # One run for the hotels asked, synced side by side (as `pmsw sync` does a group).
-        # The read copy is published once, with the marts: readers wait for the whole demo.
-        runs = materialize(codes, config.warehouse, streams, settings=settings, marts=marts,
-                           publish=marts)
+                 settings: SyncSettings = daily, marts: bool = False,
+                 direct: bool = False) -> list[PropertyRun]:
+        # One run for the hotels asked, synced side by side (as `pmsw sync` does a group),
+        # or the same without a run (`direct`). The read copy is published once, with the
+        # marts: readers wait for the whole demo.
+        runs = (sync_direct(codes, config.warehouse, streams, settings=settings) if direct
+                else materialize(codes, config.warehouse, streams, settings=settings,
+                                 marts=marts, publish=marts))
         for run in runs:
             if run.error is not None:
                 raise DemoError(f"{run.code}: {type(run.error).__name__}: {run.error}")
@@ -144,11 +150,12 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         return runs
 
     with progress.step("first_sync", "First sync: full load of reservations, events, "
-                                     "availability into DuckDB (the Dagster assets and "
-                                     "their checks), then the marts") as note:
+                                     "availability and folios into DuckDB (the Dagster "
+                                     "assets and their checks), then the marts") as note:
         # With the marts: the forecast made as the stretch begins is kept
-        # (mart.forecast_history), the one the flash's day and month to date stand against.
-        for run in sync_all(codes, DAILY_STREAMS, marts=True):
+        # (mart.forecast_history), the one the flash's day and month to date stand against;
+        # with the folios, its F&B and other revenue (their spend per room sold, issue 49).
+        for run in sync_all(codes, FIRST_STREAMS, marts=True):
             note(f"{run.code}: " + ", ".join(f"{s} {m['rows']} rows" for s, m
                                              in run.streams.items() if s != "reference"))
     # The warehouse stays open from here on: the daily syncs' steps and checks, the closes'
@@ -157,17 +164,18 @@ def _play(config: DemoConfig, progress: Progress, admin: SandboxAdmin, ids: list
         with progress.step("daily", f"{counted(config.daily_syncs, 'day')}, one at a time: "
                                     "the hotels live a day, then the warehouse syncs"
                                     + (" and closes the day" if config.daily_close else "")
+                                    + " (the streams and checks, no Dagster run a day)"
                            ) as note:
             with progress.bar(config.daily_syncs, "days") as bar:
                 posted = blocked = 0
-                # A day is one run for both hotels: their reservations, and with the close the
-                # day's folios and POS files, then the close of each hotel.
+                # A day is one sync of both hotels: their reservations, and with the close
+                # the day's folios and POS files, then the close of each hotel.
                 streams = (*DAILY_STREAMS, *CLOSE_STREAMS) if config.daily_close else DAILY_STREAMS
                 for _ in range(config.daily_syncs):
                     business_date = admin.advance(1, ids)
                     if config.daily_close:
                         hand_over_the_day(config)
-                    sync_all(codes, streams)
+                    sync_all(codes, streams, direct=True)
                     if config.daily_close:
                         for done in close_day(config):
                             for recon in (done.closed, done.pre_departure):

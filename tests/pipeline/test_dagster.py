@@ -1,6 +1,7 @@
 """The real Dagster definitions: `dg` loads them from a checkout with no environment set, and
 materialized against the sandbox they land what the API says; an event cursor fallen out of
-the 30-day log fails the `event_gap` check and resyncs every reservation (issue 5)."""
+the 30-day log fails the `event_gap` check and resyncs every reservation (issue 5); the same
+streams and checks without a run (the demo's days) land and judge as a run does."""
 
 from __future__ import annotations
 
@@ -24,11 +25,13 @@ from .helpers import (
     ALL_SCOPES_KEY,
     CLIENT_BURST,
     CLIENT_RATE,
+    OTHER_PROPERTY_KEY,
     REPO,
     Api,
     advance,
     assert_core_equals_api,
     clock,
+    write_properties,
 )
 
 pytestmark = pytest.mark.slow
@@ -167,3 +170,53 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
     assert state.full_resync_required is False  # the full resync ran and cleared the flag
     assert notes == ("and again",)
     api.close()
+
+
+def test_a_sync_without_a_run_lands_and_checks_as_a_run_does(
+        make_sandbox: MakeSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pipelines.materialize.sync_direct (the demo's days): two hotels synced by a Dagster run
+    into one warehouse and without a run, through the writer, into another hold the same core
+    rows, and the same checks give the same verdicts; a blocking check that fails (a night
+    count that is not departure - arrival) is each property's error, as it fails a run."""
+    from pipelines.ingest import SyncSettings
+    from pipelines.materialize import materialize, sync_direct
+    from tests.verify.test_demo_same_figures import _rows
+
+    sandbox = make_sandbox(clock(), admin=True)
+    monkeypatch.setenv("PMSW_PROPERTIES_FILE", str(write_properties(
+        tmp_path / "properties.yaml", sandbox.base_url,
+        codes={"rome": "KEY_ROME", "fire": "KEY_FIRE"})))
+    monkeypatch.setenv("KEY_ROME", ALL_SCOPES_KEY)
+    monkeypatch.setenv("KEY_FIRE", OTHER_PROPERTY_KEY)
+    advance(sandbox.root_url, property_ids=[1, 2])
+    codes, streams = ["rome", "fire"], ["reference", "events", "reservations", "folios"]
+    by_run, direct = tmp_path / "run.duckdb", tmp_path / "direct.duckdb"
+    ran = materialize(codes, by_run, streams, marts=False, publish=False)
+    connect(direct).close()  # the writer opens a warehouse that exists
+    synced = sync_direct(codes, direct, streams, settings=SyncSettings())
+    for one, other in zip(ran, synced, strict=True):
+        assert (one.code, one.error, other.error) == (other.code, None, None)
+        assert other.checks == one.checks
+        assert len(other.checks) == 9
+        assert all(passed for passed, _ in other.checks.values())
+        assert {s: m["rows"] for s, m in other.streams.items()} == {
+            s: m["rows"] for s, m in one.streams.items()}
+    left, right = connect(by_run), connect(direct)
+    try:
+        tables = [str(t) for (t,) in left.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'core' "
+            "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
+        assert {"reservations", "folio_lines", "events"} <= set(tables)
+        for table in tables:
+            assert _rows(left, "core", table) == _rows(right, "core", table), table
+        right.execute("UPDATE core.reservations SET nights = nights + 1 WHERE reservation_id "
+                      "IN (SELECT min(reservation_id) FROM core.reservations GROUP BY "
+                      "property_id)")
+    finally:
+        left.close()
+        right.close()
+    again = sync_direct(codes, direct, streams, settings=SyncSettings())
+    assert [run.checks["nights_match_dates"] for run in again] == [
+        (False, "2 rows whose nights are not departure - arrival")] * 2
+    assert all(str(run.error).startswith("asset check nights_match_dates failed")
+               for run in again)

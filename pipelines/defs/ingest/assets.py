@@ -86,6 +86,16 @@ def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
     return results
 
 
+def event_gap(results: dict[str, StreamResult]) -> dg.AssetCheckResult:
+    """The event_gap check of the event log's results by property (a run's, or a sync
+    without a run: pipelines.materialize.sync_direct)."""
+    gaps = {code: r.message for code, r in sorted(results.items()) if r.status == "gap"}
+    said = "; ".join(f"{code}: {message}" for code, message in gaps.items())
+    return dg.AssetCheckResult(
+        check_name=EVENT_GAP_CHECK, passed=not gaps, severity=dg.AssetCheckSeverity.ERROR,
+        description=said or "no gap", metadata={"message": said or "no gap"})
+
+
 def _stream_asset(stream: str) -> dg.AssetsDefinition:
     check_specs = ([dg.AssetCheckSpec(EVENT_GAP_CHECK, asset=stream_key(stream),
                                       description="The event cursor is still inside the "
@@ -98,15 +108,8 @@ def _stream_asset(stream: str) -> dg.AssetsDefinition:
         results = _run(context, stream, pms, warehouse, sync_settings)
         for code, result in results.items():
             context.add_asset_metadata(_metadata(result), partition_key=code)
-        checks = None
-        if stream == "events":
-            gaps = {code: r.message for code, r in sorted(results.items()) if r.status == "gap"}
-            said = "; ".join(f"{code}: {message}" for code, message in gaps.items())
-            checks = [dg.AssetCheckResult(
-                check_name=EVENT_GAP_CHECK, passed=not gaps,
-                severity=dg.AssetCheckSeverity.ERROR, description=said or "no gap",
-                metadata={"message": said or "no gap"})]
-        return dg.MaterializeResult(check_results=checks)
+        return dg.MaterializeResult(
+            check_results=[event_gap(results)] if stream == "events" else None)
 
     with one_run_accepted():
         return dg.asset(

@@ -7,8 +7,13 @@ nights = departure - arrival, room versions never overlap, reservation count = t
 
 Not blocking: `no_quarantined_records`, red while a record of the property is held in
 quarantine (meta.quarantine), naming each; the marts still build from what landed.
+
+Each check's body is a function of its scope (VERDICTS), which `landed_checks` also evaluates
+without a Dagster run: the demo's days (pipelines.materialize.sync_direct).
 """
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import dagster as dg
@@ -22,6 +27,30 @@ from pipelines.ingest.store import get_timestamp_cursor
 
 RESERVATIONS = stream_key("reservations")
 FOLIOS = stream_key("folios")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a check looks at: the properties of the run (None: every one) and the resources
+    that reach them."""
+
+    codes: list[str] | None
+    warehouse: WarehouseResource
+    pms: PmsApiResource | None = None
+    """Only for the checks that ask the API (the SQL checks do not take the resource)."""
+
+
+Verdict = Callable[[Scope], dg.AssetCheckResult]
+VERDICTS: dict[str, tuple[dg.AssetKey, bool, Verdict]] = {}
+"""Check name -> (its asset, blocking, its body)."""
+
+
+def landed_checks(assets: Sequence[dg.AssetKey], scope: Scope) -> dict[str, dg.AssetCheckResult]:
+    """The checks of `assets`, evaluated as a run of `scope.codes` evaluates them, without the
+    run: name -> result."""
+    return {name: verdict(scope) for name, (asset, _, verdict) in VERDICTS.items()
+            if asset in assets}
+
 
 _STATUS_RANK = ("CASE r.status WHEN 'option' THEN 0 WHEN 'confirmed' THEN 1 "
                 "WHEN 'checked_in' THEN 2 WHEN 'checked_out' THEN 3 END")
@@ -43,17 +72,22 @@ def _result(count: int, examples: list[str], what: str,
 
 def _sql_check(name: str, asset: dg.AssetKey, what: str, sql: str,
                description: str) -> dg.AssetChecksDefinition:
+    def verdict(scope: Scope) -> dg.AssetCheckResult:
+        count, examples = 0, list[str]()
+        # The file; in the group layout the files of the run's properties only: a run never
+        # opens another property's file, which that property's own run may be writing.
+        for _, conn in scope.warehouse.each(scope.codes):
+            found, shown = _violations(conn, sql)
+            count, examples = count + found, examples + shown
+        return _result(count, examples[:5], what)
+
+    VERDICTS[name] = (asset, True, verdict)
+
     @dg.asset_check(asset=asset, name=name, description=description, blocking=True,
                     pool=POOL)
     def _check(context: dg.AssetCheckExecutionContext,
                warehouse: WarehouseResource) -> dg.AssetCheckResult:
-        count, examples = 0, list[str]()
-        # The file; in the group layout the files of the run's properties only: a run never
-        # opens another property's file, which that property's own run may be writing.
-        for _, conn in warehouse.each(codes_of_run(context.run.tags, context.instance)):
-            found, shown = _violations(conn, sql)
-            count, examples = count + found, examples + shown
-        return _result(count, examples[:5], what)
+        return verdict(Scope(codes_of_run(context.run.tags, context.instance), warehouse))
 
     return _check
 
@@ -131,15 +165,19 @@ folio_keys = _sql_check(
                             "the rest of the stream landed and the marts build from it.")
 def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                            warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    codes = codes_of_run(context.run.tags, context.instance)
+    return _quarantined(Scope(codes_of_run(context.run.tags, context.instance), warehouse, pms))
+
+
+def _quarantined(scope: Scope) -> dg.AssetCheckResult:
     pids: list[int] | None = None
-    if codes is not None:  # a run of some properties: theirs only
+    if scope.codes is not None:  # a run of some properties: theirs only
+        assert scope.pms is not None
         pids = []
-        for code in codes:
-            with pms.endpoint(code).client() as client:
+        for code in scope.codes:
+            with scope.pms.endpoint(code).client() as client:
                 pids.append(client.get_property().id)
     rows: list[tuple[Any, ...]] = []
-    for _, conn in warehouse.each(codes):  # the file, or each property's of the group
+    for _, conn in scope.warehouse.each(scope.codes):  # the file, or each property's
         rows += conn.execute(
             "SELECT coalesce(p.code, q.property_id::VARCHAR), q.stream, q.record_key, q.error "
             "FROM meta.quarantine q LEFT JOIN core.property p USING (property_id) "
@@ -163,6 +201,12 @@ def no_quarantined_records(context: dg.AssetCheckExecutionContext, pms: PmsApiRe
 def count_matches_api(context: dg.AssetCheckExecutionContext, pms: PmsApiResource,
                       warehouse: WarehouseResource) -> dg.AssetCheckResult:
     codes = codes_of_run(context.run.tags, context.instance) or known_codes(context.instance)
+    return _counted(Scope(codes, warehouse, pms))
+
+
+def _counted(scope: Scope) -> dg.AssetCheckResult:
+    codes, pms, warehouse = scope.codes or [], scope.pms, scope.warehouse
+    assert pms is not None
     counted, errors = each_property(codes, lambda code: _count_one(code, pms, warehouse),
                                     at_once=len(codes))
     if errors:
@@ -199,6 +243,9 @@ def _count_one(code: str, pms: PmsApiResource,
     return (code, total - later, 0 if row is None else int(row[0]),
             0 if held is None else int(held[0]))
 
+
+VERDICTS["no_quarantined_records"] = (RESERVATIONS, False, _quarantined)
+VERDICTS["count_matches_api"] = (RESERVATIONS, True, _counted)
 
 defs = dg.Definitions(asset_checks=[
     unique_keys, rooms_have_reservation, status_is_least_advanced, nights_match_dates,
