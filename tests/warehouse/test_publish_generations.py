@@ -99,7 +99,8 @@ def _cli_publish(path: Path) -> tuple[str, int]:
     return said["how"], int(said["written"].replace(",", ""))
 
 
-@pytest.mark.parametrize("connections", ["once", "twice"])
+@pytest.mark.parametrize("connections", [  # make test: the lock lost, which the lease tells
+    pytest.param("once", marks=pytest.mark.verify), "twice"])
 def test_a_reader_process_keeps_its_copy_through_publishes_and_its_generation_is_never_patched(
         tmp_path: Path, connections: str) -> None:
     path = tmp_path / "w.duckdb"
