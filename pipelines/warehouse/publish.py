@@ -120,9 +120,9 @@ def spare_generation(copy: Path) -> Path:
     return second if current_generation(copy) == first else first
 
 
-def _patch_outside(source: Path, target: Path, block: int) -> tuple[int, int, int] | None:
-    """`pipelines.warehouse.patch` of `target` from `source` in a child process: (bytes,
-    blocks written, blocks), None when a reader holds `target`."""
+def _patch_outside(source: Path, target: Path, block: int) -> int | None:
+    """`pipelines.warehouse.patch` of `target` from `source` in a child process: the bytes
+    written, None when a reader holds `target`."""
     done = subprocess.run(
         [sys.executable, "-I", "-S", patch.__file__, str(source), str(target),
          str(HEADER_BYTES), str(block)], capture_output=True, text=True, check=False)
@@ -131,8 +131,7 @@ def _patch_outside(source: Path, target: Path, block: int) -> tuple[int, int, in
     if done.returncode != 0:
         raise WarehouseError(f"cannot patch the read copy {target}: "
                              f"{(done.stderr.strip().splitlines() or ['killed'])[-1]}")
-    written, changed, total = map(int, done.stdout.split())
-    return written, changed, total
+    return int(done.stdout.split()[0])
 
 
 def _copy_outside(source: Path, target: Path) -> None:
@@ -213,7 +212,7 @@ def _bring_up(conn: duckdb.DuckDBPyConnection, source: Path | None, spare: Path,
         if spare.is_file():
             done = _patch_outside(source, spare, _block_size(conn))
             if done is not None:
-                return "patch", done[0]
+                return "patch", done
         _copy_outside(source, temporary)
         how = "copy"
     fsync(temporary)
@@ -236,16 +235,16 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
     transaction."""
     started = time.perf_counter()
     copy = read_copy_path(resolve(warehouse))
-    remove_leftovers(copy)
-    spare = spare_generation(copy)
-    with WRITER_LOCK:  # no writer of this process changes the file while it is copied
+    with WRITER_LOCK:  # no writer nor publish of this process meanwhile
+        remove_leftovers(copy)
+        spare = spare_generation(copy)
         with transaction(conn):
             conn.execute("DELETE FROM meta.published")
             conn.execute(_RECORD, {"published_at": datetime.now().astimezone()})
         row = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
         published_at = row[0] if row and row[0] is not None else datetime.now().astimezone()
         how, written = _bring_up(conn, _database_file(conn), spare, _temporary(copy))
-    _point(copy, spare)
+        _point(copy, spare)
     fsync(copy.parent)
     seconds, size = time.perf_counter() - started, copy.stat().st_size
     from pipelines.warehouse.export import (
