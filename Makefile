@@ -45,14 +45,15 @@ test: setup lint typecheck
 # an apply killed between its posts, the app's pages served while a day is synced and closed,
 # the demo's shortcuts leaving its figures as they were, a group in the group layout (one
 # file per property) synced as parallel runs with a reader holding it open, the same group
-# under a real `dagster-daemon`: one run per property at once, never two of one property.
+# under a real `dagster-daemon`: one run per property at once, never two of one property,
+# publishes killed at five points of their patch step.
 verify: setup
 	@$(RUN) pytest -q -s -p no:logging -m verify tests/verify/test_year_crosscheck.py tests/simulator/test_realism.py \
 		tests/test_demo.py tests/verify/test_month_close.py tests/test_no_noise.py \
 		tests/reliability/test_bad_input.py tests/pipeline/test_group_sync.py \
 		tests/reliability/test_recon_crash.py tests/app/test_app.py \
 		tests/verify/test_demo_same_figures.py tests/pipeline/test_group_layout.py \
-		tests/pipeline/test_group_daemon.py
+		tests/pipeline/test_group_daemon.py tests/warehouse/test_publish_generations.py
 
 # soak (~20-40 min): 30 simulated days of the 80-room hotel, every fault at 10%, several
 # syncs a day, the daily reconciliation, a reader process and `pmsw report` beside them.

@@ -42,6 +42,7 @@ import httpx
 
 from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.ingest.settings import SyncSettings
+from pipelines.warehouse import read_copy_files
 from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
 from sandbox.simulator.run import simulate_database
 
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
                 try:
                     return pmsw_sync(work, base_url, chosen, target)
                 finally:  # a copy of the group's warehouse per run would fill the disk
-                    for copy in (target, target.with_suffix(".read.duckdb")):
+                    for copy in (target, *read_copy_files(target)):
                         copy.unlink(missing_ok=True)
 
             group = from_start("incremental-group", codes)

@@ -14,7 +14,7 @@ import yaml
 
 from pipelines.forecast import EVENTS_FILE_ENV, EVENTS_FILE_NAME
 from pipelines.properties import PROPERTIES_FILE_ENV
-from pipelines.warehouse import DEFAULT_PATH, read_copy_path
+from pipelines.warehouse import DEFAULT_PATH, read_copy_files
 
 UNLIMITED_RATE = 1_000_000
 """The demo's sandbox lifts the rate limit (a real PMS allows 600 calls a minute, burst 120:
@@ -153,8 +153,8 @@ def start_clean(config: DemoConfig) -> None:
     if warehouse.exists() and not made_by_demo:
         raise DemoError(f"{config.warehouse} exists and was not made by the demo: move it "
                         "away, or pass --warehouse with another file")
-    copy = read_copy_path(warehouse)
-    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal"), copy):
+    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal"),
+                 *read_copy_files(warehouse)):
         path.unlink(missing_ok=True)
     if config.demo_dir.exists():
         shutil.rmtree(config.demo_dir)

@@ -97,6 +97,19 @@ def read_copy_path(path: str | Path | None = None) -> Path:
     return target.with_name(stem + READ_COPY_SUFFIX)
 
 
+def read_copy_generations(copy: Path) -> tuple[Path, Path]:
+    """The two files the read copy `copy` (a symbolic link) names in turn, `<copy>.a` and
+    `<copy>.b` (pipelines.warehouse.publish): never `*.duckdb`, so no glob of warehouse files
+    takes them for one."""
+    return copy.with_name(copy.name + ".a"), copy.with_name(copy.name + ".b")
+
+
+def read_copy_files(path: str | Path | None = None) -> list[Path]:
+    """Every file of the warehouse's read copy: the link and its two generations."""
+    copy = read_copy_path(path)
+    return [copy, *read_copy_generations(copy)]
+
+
 def wait_seconds() -> float:
     """PMSW_WAREHOUSE_WAIT (seconds) when set to a number, else DEFAULT_WAIT."""
     raw = os.environ.get(WAIT_ENV, "").strip()
@@ -331,9 +344,10 @@ def open_file_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the read copy of the warehouse file `path` (never its file;
     readers call `pipelines.warehouse.open_read_copy`, which also opens a group directory).
 
-    It never waits and never takes the writer's lock: the copy is replaced by an atomic
-    rename, so this connection keeps reading the copy it opened, and a new call opens the
-    newest. The copy is attached as the database `warehouse` (core.*, mart.*, ...).
+    It never waits and never takes the writer's lock: a publish swaps the copy's link onto
+    another file atomically and never writes into a file a reader holds, so this connection
+    keeps reading the copy it opened, and a new call opens the newest. The copy is attached
+    as the database `warehouse` (core.*, mart.*, ...).
     One-line errors: no warehouse, no read copy yet, a read copy of another schema than
     this code's (published before an upgrade: its tables are not those the code reads).
     """

@@ -8,10 +8,11 @@ only its own property's file (docs/scaling.md, "A group: one file per property")
 Readers open the group with `open_group()`: an in-memory DuckDB that ATTACHes every
 property's read copy READ_ONLY and exposes each relation of the schema (`core.*`, `mart.*`,
 `recon.*`, `meta.*`, the views) as a view over all of them (UNION ALL BY NAME). What a reader
-attached stays the copy it attached (a publish renames a new file over the name; the old inode
-lives until the reader closes), so a reader is never blocked by a run and never sees half of
-one. The three relations without a property (`mart.departments`, `meta.schema_migrations`,
-`meta.schema_state`) are the same in every member and are read from the first.
+attached stays the copy it attached (a publish swaps the name onto another file and never
+writes into one a reader holds: pipelines.warehouse.publish), so a reader is never blocked by
+a run and never sees half of one. The three relations without a property
+(`mart.departments`, `meta.schema_migrations`, `meta.schema_state`) are the same in every
+member and are read from the first.
 
 The single file stays the default; a directory is the group layout wherever a warehouse is
 named (`--warehouse`, PMSW_WAREHOUSE, Dagster's WarehouseResource).

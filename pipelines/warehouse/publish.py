@@ -1,18 +1,26 @@
 """Publish the read copy: the state a writer just committed, for every reader to open.
 
 The writer, still holding the warehouse, records what the copy holds (meta.published, in the
-warehouse itself, so the copy carries it), CHECKPOINTs (the file alone then holds every
-committed row; no WAL is left), copies the file's bytes to a temporary file beside the read
-copy (`_copy_outside`: `cp`, in a child process), fsyncs it and renames it onto
-`<warehouse>.read.duckdb` in one `os.replace`. The warehouse is created in DuckDB 1.4's
-storage format (`connection.STORAGE_VERSION`), so its bytes are already what the DuckDB CLI,
-DBeaver and BI drivers that lag behind read. A warehouse created in a newer format (by an
-older version of this project) is published the slower way: `COPY FROM DATABASE` into a new
-file attached with `STORAGE_VERSION 'v1.4.0'` (a rewrite of every table).
+warehouse itself, so the copy carries it) and CHECKPOINTs (the file alone then holds every
+committed row; no WAL is left). The read copy `<warehouse>.read.duckdb` is a symbolic link to
+one of two generations beside it, `<warehouse>.read.duckdb.a` and `.b`. A publish brings the
+generation the link does NOT name up to the file by writing only the blocks that differ
+(`pipelines.warehouse.patch`, in a child process: the writer must not open its own file), which
+fsyncs it, and then points the link at it in one `os.replace` of a new link. A generation that
+some reader still has open is not patched: the patch finds it held and the publish copies the
+file's bytes whole into a fresh file renamed onto that generation's name instead (`cp`, in a
+child process, fsync), the reader keeping the old inode. So a publish writes about what
+changed since the generation's last publish, two publishes ago, not the file's size.
 
-A reader that holds the previous copy keeps reading it (its inode lives until it closes); a
-reader opening after the rename gets the new one; nobody ever sees a half-written copy. A
-publish killed midway leaves only a temporary file, removed by the next publish.
+The warehouse is created in DuckDB 1.4's storage format (`connection.STORAGE_VERSION`), so
+its bytes are already what the DuckDB CLI, DBeaver and BI drivers that lag behind read. A
+warehouse created in a newer format (by an older version of this project) is published the
+slower way: `COPY FROM DATABASE` into a new file attached with `STORAGE_VERSION 'v1.4.0'` (a
+rewrite of every table), renamed onto the spare generation.
+
+A reader that holds the previous copy keeps reading it; a reader opening after the swap gets
+the new one; nobody ever sees a half-written copy. A publish killed midway leaves the link on
+the last good generation (and maybe a temporary file, removed by the next publish).
 docs/operations.md, "Reading while syncing", has the design and its measured cost. With
 PMSW_EXPORT_PARQUET=DIR each publish then exports the marts of the new copy as Parquet
 (`pipelines.warehouse.export`).
@@ -23,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,10 +40,19 @@ from typing import Literal
 
 import duckdb
 
-from pipelines.warehouse.connection import STORAGE_VERSION, read_copy_path, resolve
+from pipelines.warehouse import patch
+from pipelines.warehouse.connection import (
+    STORAGE_VERSION,
+    WarehouseError,
+    read_copy_generations,
+    read_copy_path,
+    resolve,
+)
 from pipelines.warehouse.transaction import WRITER_LOCK, transaction
 
 _ATTACHED = "pmsw_publish"
+HEADER_BYTES = 3 * 4096
+"""DuckDB's file header and its two database headers, before the first block."""
 _VERSION = re.compile(r"v(\d+)\.(\d+)\.(\d+)")
 
 _RECORD = """
@@ -53,19 +71,28 @@ FROM recon.runs GROUP BY property_id
 """
 
 
+How = Literal["patch", "copy", "rewrite"]
+
+
 @dataclass(frozen=True)
 class Published:
     path: Path
-    """The read copy."""
+    """The read copy (the link readers open)."""
     published_at: datetime
     seconds: float
     size: int
     """Bytes of the read copy."""
     exported: int | None = None
     """Mart tables exported as Parquet after the publish (PMSW_EXPORT_PARQUET), else None."""
-    how: Literal["copy", "rewrite"] = "copy"
-    """`copy`: the warehouse's bytes after a CHECKPOINT; `rewrite`: COPY FROM DATABASE (a
-    warehouse in a storage format newer than STORAGE_VERSION)."""
+    how: How = "copy"
+    """`patch`: the blocks of the checkpointed warehouse that differ from the spare generation
+    written into it; `copy`: the warehouse's bytes whole into a fresh file (the spare held by a
+    reader, or none yet); `rewrite`: COPY FROM DATABASE (a warehouse in a storage format newer
+    than STORAGE_VERSION)."""
+    written: int = 0
+    """Bytes written to the read copy's generation by this publish."""
+    generation: Path | None = None
+    """The file the read copy now names (`<warehouse>.read.duckdb.a` or `.b`)."""
 
 
 def _temporary(copy: Path) -> Path:
@@ -77,6 +104,34 @@ def remove_leftovers(copy: Path) -> None:
     so no other publish is running)."""
     for stale in copy.parent.glob(f".{copy.name}.tmp-*"):
         stale.unlink(missing_ok=True)
+
+
+def current_generation(copy: Path) -> Path | None:
+    """The generation the read copy's link names; None when it is no link (not published
+    yet, or published as a plain file by an older version)."""
+    if not copy.is_symlink():
+        return None
+    return copy.parent / os.readlink(copy)
+
+
+def spare_generation(copy: Path) -> Path:
+    """The generation a publish writes: the one the read copy does not name."""
+    first, second = read_copy_generations(copy)
+    return second if current_generation(copy) == first else first
+
+
+def _patch_outside(source: Path, target: Path, block: int) -> int | None:
+    """`pipelines.warehouse.patch` of `target` from `source` in a child process: the bytes
+    written, None when a reader holds `target`."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", patch.__file__, str(source), str(target),
+         str(HEADER_BYTES), str(block)], capture_output=True, text=True, check=False)
+    if done.returncode == patch.IN_USE:
+        return None
+    if done.returncode != 0:
+        raise WarehouseError(f"cannot patch the read copy {target}: "
+                             f"{(done.stderr.strip().splitlines() or ['killed'])[-1]}")
+    return int(done.stdout.split()[0])
 
 
 def _copy_outside(source: Path, target: Path) -> None:
@@ -140,6 +195,39 @@ def _rewrite(conn: duckdb.DuckDBPyConnection, temporary: Path) -> None:
         conn.execute(f"DETACH {_ATTACHED}")
 
 
+def _block_size(conn: duckdb.DuckDBPyConnection) -> int:
+    row = conn.execute("SELECT block_size FROM pragma_database_size() "
+                       "WHERE database_name = current_database()").fetchone()
+    return int(row[0]) if row and row[0] else 262144
+
+
+def _bring_up(conn: duckdb.DuckDBPyConnection, source: Path | None, spare: Path,
+              temporary: Path) -> tuple[How, int]:
+    """Make `spare` the warehouse's committed state: patched, else copied whole, else
+    rewritten (module doc). How, and the bytes written."""
+    if source is None or not copyable(storage_version(conn)) or not _checkpointed(conn, source):
+        _rewrite(conn, temporary)
+        how: How = "rewrite"
+    else:
+        if spare.is_file():
+            done = _patch_outside(source, spare, _block_size(conn))
+            if done is not None:
+                return "patch", done
+        _copy_outside(source, temporary)
+        how = "copy"
+    fsync(temporary)
+    os.replace(temporary, spare)
+    return how, spare.stat().st_size
+
+
+def _point(copy: Path, generation: Path) -> None:
+    """Swap the read copy's link onto `generation` in one rename (a new link first)."""
+    link = _temporary(copy)
+    link.unlink(missing_ok=True)
+    os.symlink(generation.name, link)
+    os.replace(link, copy)
+
+
 def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
             ) -> Published:
     """Publish the warehouse `conn` is connected to (read-write: the caller is the only
@@ -147,23 +235,16 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
     transaction."""
     started = time.perf_counter()
     copy = read_copy_path(resolve(warehouse))
-    remove_leftovers(copy)
-    temporary = _temporary(copy)
-    with WRITER_LOCK:  # no writer of this process changes the file while it is copied
+    with WRITER_LOCK:  # no writer nor publish of this process meanwhile
+        remove_leftovers(copy)
+        spare = spare_generation(copy)
         with transaction(conn):
             conn.execute("DELETE FROM meta.published")
             conn.execute(_RECORD, {"published_at": datetime.now().astimezone()})
         row = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
         published_at = row[0] if row and row[0] is not None else datetime.now().astimezone()
-        source = _database_file(conn)
-        how: Literal["copy", "rewrite"] = "rewrite"
-        if source is not None and copyable(storage_version(conn)) and _checkpointed(conn, source):
-            _copy_outside(source, temporary)
-            how = "copy"
-        else:
-            _rewrite(conn, temporary)
-    fsync(temporary)
-    os.replace(temporary, copy)
+        how, written = _bring_up(conn, _database_file(conn), spare, _temporary(copy))
+        _point(copy, spare)
     fsync(copy.parent)
     seconds, size = time.perf_counter() - started, copy.stat().st_size
     from pipelines.warehouse.export import (
@@ -172,7 +253,7 @@ def publish(conn: duckdb.DuckDBPyConnection, warehouse: str | Path | None = None
 
     exported = export_after_publish(warehouse)
     return Published(copy, published_at, seconds, size,
-                     None if exported is None else len(exported), how)
+                     None if exported is None else len(exported), how, written, spare)
 
 
 def _quoted(path: Path) -> str:

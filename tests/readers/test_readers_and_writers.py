@@ -4,14 +4,14 @@
   published state (the marts built by the same run as the core tables: meta.published);
 - two writers (`pmsw sync`, `pmsw reconcile --apply`) wait for a third instead of failing; with
   the wait lowered, one line names the holder's PID and nothing is written;
-- a publish killed by SIGKILL leaves the previous read copy readable, the next one succeeds.
+- a publish killed by SIGKILL while it patches leaves the previous read copy readable, the next
+  one succeeds.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from pipelines.warehouse import read_copy_path
+from pipelines.warehouse.connection import read_copy_generations
+from tests.patching import kill_while_patching
 from tests.pipeline.helpers import REPO
 from tests.stored_rows import stored_rows
 
@@ -178,43 +180,11 @@ def test_a_writer_past_the_wait_limit_fails_in_one_line_naming_the_holder(
     assert copy.stat().st_mtime_ns == copy_before
 
 
-PUBLISH_FOREVER = """
-import sys
-from pipelines.warehouse import connect, publish
-path = sys.argv[1]
-conn = connect(path)
-conn.execute("CREATE TABLE IF NOT EXISTS core.filler AS "
-             "SELECT range AS i, md5(range::VARCHAR) AS s FROM range(1000000)")
-while True:
-    print("publishing", flush=True)
-    publish(conn, path)
-"""
-
-
-def _kill_while_copying(warehouse: Path, copy: Path) -> bool:
-    """Start a process that publishes forever; SIGKILL it the moment its temporary copy
-    appears. True when the temporary copy outlived it (killed in the middle of a publish)."""
-    proc = subprocess.Popen([sys.executable, "-c", PUBLISH_FOREVER, str(warehouse)],
-                            cwd=REPO, env=pmsw_env({}), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    if proc.stdout.readline().strip() != "publishing":
-        proc.kill()
-        raise AssertionError(proc.communicate()[1][-3000:])
-    assert proc.stdout.readline().strip() == "publishing"  # one whole publish done
-    temporary = copy.parent / f".{copy.name}.tmp-{proc.pid}"
-    deadline = time.monotonic() + 60
-    while not temporary.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.0005)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=30)
-    _close_pipes(proc)
-    return temporary.exists()
-
-
 def test_sigkill_during_a_publish_leaves_the_previous_copy_readable(world: World) -> None:
+    """Killed at the patch step (the publisher and its patch child: tests/patching.py)."""
     copy = read_copy_path(world.warehouse)
-    killed_midway = any(_kill_while_copying(world.warehouse, copy) for _ in range(10))
+    killed_midway = any(kill_while_patching(world.warehouse, copy, read_copy_generations(copy),
+                                            REPO, pmsw_env({})) for _ in range(10))
     assert killed_midway, "never killed during a publish"
     # the previous copy is whole: readers open it
     info = run(["warehouse", "info"], world.env, timeout=60)

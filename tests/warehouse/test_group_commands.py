@@ -89,9 +89,11 @@ def _json(args: list[str], env: dict[str, str]) -> Any:
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:
-    """Every file of the folder: size and time written."""
+    """Every file of the folder: size and time written (a read copy's generations as its link,
+    which names the one just published)."""
     return {p.name: (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in sorted(folder.iterdir()) if p.is_file()}
+            for p in sorted(folder.iterdir())
+            if p.is_file() and not p.name.endswith((".read.duckdb.a", ".read.duckdb.b"))}
 
 
 def _rows(file: Path, sql: str) -> list[tuple[Any, ...]]:

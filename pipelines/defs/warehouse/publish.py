@@ -24,10 +24,12 @@ def _read_copy(context: dg.AssetExecutionContext,
     for code in context.partition_keys if warehouse.grouped() else [None]:
         with warehouse.connect(code) as conn:
             done = publish(conn, warehouse.file(code))
-        context.log.info(f"published {done.path} ({done.size} bytes) in {done.seconds:.2f} s")
+        context.log.info(f"published {done.path} ({done.size} bytes) in {done.seconds:.2f} s: "
+                         f"{done.how}, {done.written} bytes written")
     return dg.MaterializeResult(metadata={
         "path": str(done.path), "bytes": done.size, "seconds": round(done.seconds, 3),
-        "published_at": done.published_at.isoformat()})
+        "published_at": done.published_at.isoformat(), "how": done.how,
+        "bytes_written": done.written})
 
 
 with one_run_accepted():

@@ -168,7 +168,7 @@ def publish(warehouse: Path, code: str | None) -> None:
             finally:
                 conn.close()
             click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in "
-                       f"{done.seconds:.2f} s")
+                       f"{done.seconds:.2f} s: {done.how}, {done.written:,} bytes written")
     except WarehouseError as error:
         raise click.ClickException(str(error)) from None
 
