@@ -362,12 +362,20 @@ def open_file_copy(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
     # database instance per path and process, which would hand a second open in the same
     # process (a notebook kernel reopening) the copy replaced since.
     conn = duckdb.connect(":memory:")
-    try:
-        conn.execute(f"ATTACH '{_quoted(copy)}' AS warehouse (READ_ONLY)")
-        conn.execute("USE warehouse")
-    except duckdb.Error as error:
-        conn.close()
-        raise WarehouseError(f"cannot open the read copy {copy}: {_first_line(error)}") from None
+    for attempt in range(3):
+        try:
+            conn.execute(f"ATTACH '{_quoted(copy)}' AS warehouse (READ_ONLY)")
+            conn.execute("USE warehouse")
+            break
+        except duckdb.Error as error:
+            # The link resolved to a generation that two publishes since have begun to patch
+            # (a window of microseconds between resolving and locking): the link now names
+            # the newest, so resolve it again.
+            if attempt < 2 and "lock" in str(error).lower():
+                continue
+            conn.close()
+            raise WarehouseError(f"cannot open the read copy {copy}: "
+                                 f"{_first_line(error)}") from None
     gap = schema_gap(conn)
     if gap is not None:  # its tables are not those this code's queries read
         conn.close()
