@@ -177,7 +177,7 @@ def _closes_and_backlog(group: Path, single: Path, env: dict[str, str],
     before = _files(group)
     backlog = _cli(["reconcile", "--property", other, "--backlog", *span,
                     "--warehouse", str(group)], env)
-    assert "2 chunk(s) of 2 day(s), 2 run now" in backlog, backlog
+    assert "2 chunks of 2 days, 2 run now" in backlog, backlog
     assert statuses(backlog) == statuses(_cli(
         ["reconcile", "--property", other, "--backlog", *span, "--warehouse", str(single)],
         single_env))
