@@ -7,9 +7,10 @@ others': a group's `pmsw sync` starts a process per property (docs/scaling.md).
 
 from __future__ import annotations
 
-from pipelines.allocators import tune_glibc_malloc
+from pipelines.allocators import tune_gc, tune_glibc_malloc
 
 tune_glibc_malloc()  # first, before any thread has an arena: `pmsw` is a writer's process
+tune_gc()  # before the imports: their objects live to the end
 
 from importlib import import_module  # noqa: E402
 from importlib.metadata import entry_points  # noqa: E402
