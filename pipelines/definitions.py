@@ -17,12 +17,13 @@ from pathlib import Path
 
 import dagster as dg
 
-from pipelines.allocators import tune_glibc_malloc
+from pipelines.allocators import tune_gc, tune_glibc_malloc
 from pipelines.defs.resources import default_resources
 
 # The code location's process and its run workers write the warehouse. Dagster has started
 # them already, so threads it made keep their arenas: no more are made past two.
 tune_glibc_malloc()
+tune_gc()
 
 PACKAGE = Path(__file__).resolve().parent
 """pipelines/: the project's pyproject.toml is here (wheel) or in its parent (checkout)."""

@@ -40,7 +40,7 @@ def _reads_only(scope: Scope | None) -> bool:
 def access(request: Request, scope: Scope | None) -> Ctx:
     """Authenticate, check `scope` (None: any valid key), refuse writes when paused."""
     state = get_state(request)
-    record = authenticate(state.conn, request.headers)
+    record = authenticate(state.conn, request.headers, state.keys)
     if scope is not None and scope.value not in record.scopes:
         raise ApiError(
             403, ErrorCode.INSUFFICIENT_SCOPE, f"the API key lacks the scope {scope.value}"

@@ -21,7 +21,7 @@ from models.errors import ErrorCode
 
 from ..db import one, ts
 from ..errors import ApiError
-from .auth import find_key, key_from_headers
+from .auth import key_from_headers
 from .deps import WRITE_METHODS
 from .state import ServerState
 
@@ -123,7 +123,7 @@ class IdempotencyMiddleware:
             return
         state = server_state(scope)
         api_key = key_from_headers(headers)
-        record = find_key(state.conn, api_key) if api_key else None
+        record = state.keys.of(state.conn, api_key)[0] if api_key else None
         if record is None or record.revoked:
             await self.app(scope, receive, send)  # authentication answers; nothing to remember
             return

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..context import SandboxState
+from .auth import KeyStanding
 from .faults import FaultConfig
 from .ratelimit import RateLimiter
 from .webhook_dispatcher import WebhookDispatcher
@@ -21,6 +22,8 @@ class ServerState(SandboxState):
     """Faults injected so far, per kind (fault_middleware.py)."""
     dispatcher: WebhookDispatcher | None = None
     """The webhook dispatcher while the server runs; `poke()` it after recording events."""
+    keys: KeyStanding = field(default_factory=KeyStanding)
+    """The API keys and their accounts' standing, read again after any write (auth.py)."""
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.settings.rate_per_minute, self.settings.burst)

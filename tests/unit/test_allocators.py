@@ -1,6 +1,7 @@
 """Importing `pipelines` sets how polars' allocator gives memory back, and a writer's process
 (`pmsw`, the code location) tunes glibc's malloc (pipelines/allocators.py; docs/operations.md,
-"A group's memory and the allocator"), unless the user said otherwise in the environment.
+"A group's memory and the allocator"), unless the user said otherwise in the environment,
+and collects cycles less often.
 
 Each case runs in a fresh interpreter: jemalloc reads its options once, when polars is first
 imported, and glibc's malloc is set once per process. What the settings do to a run's memory is
@@ -17,7 +18,7 @@ import textwrap
 
 import pytest
 
-from pipelines.allocators import GLIBC_MALLOC, GLIBC_USERS_OWN, POLARS_ALLOCATOR
+from pipelines.allocators import GC_THRESHOLD, GLIBC_MALLOC, GLIBC_USERS_OWN, POLARS_ALLOCATOR
 
 glibc_only = pytest.mark.skipif(
     not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"), reason="glibc's malloc")
@@ -147,3 +148,16 @@ def test_a_users_own_glibc_setting_is_kept() -> None:
     assert _arenas(PMSW, GLIBC_TUNABLES="glibc.malloc.arena_max=3")[1] == 3
     mapped = MAPPED.format(imports=PMSW)
     assert _run(mapped, MALLOC_MMAP_THRESHOLD_=str(8 << 20)).splitlines()[-1] == "0"
+
+
+@pytest.mark.parametrize(("process", "threshold"), [
+    ("import pipelines.cli", GC_THRESHOLD),
+    ("import pipelines.definitions", GC_THRESHOLD),
+    ("import pipelines.reports", (700, 10, 10)),
+])
+def test_a_writers_process_collects_cycles_less_often(process: str,
+                                                      threshold: tuple[int, int, int]) -> None:
+    """`pmsw` and the code location: the cycle collector every GC_THRESHOLD objects, not
+    Python's 700 (pipelines/allocators.py); a reader's process keeps Python's own."""
+    seen = _run(f"{process}; import gc; print(tuple(gc.get_threshold()))")
+    assert seen.splitlines()[-1] == str(threshold)

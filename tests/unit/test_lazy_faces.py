@@ -55,6 +55,18 @@ def test_pmsw_app_loads_the_app_alone() -> None:
     assert _loaded_after(code) == set()
 
 
+def test_pmsw_sync_loads_neither_the_other_commands_nor_openpyxl() -> None:
+    """`pmsw sync` and the definitions its run loads: not the demo, the budget's import
+    (openpyxl, until the budget asset runs) nor the reports' excel (docs/scaling.md, "The fixed
+    CPU of a sync")."""
+    code = ("import pipelines.definitions, pipelines.materialize\n"
+            "from pipelines.cli import main\n"
+            "try:\n    main(['sync', '--help'])\nexcept SystemExit as end:\n"
+            "    assert end.code == 0, end.code\n")
+    assert _loaded_after(code) & {"openpyxl", "pipelines.forecast.budget_import",
+                                  "pipelines.demo", "pipelines.reports.excel"} == set()
+
+
 def test_an_xlsx_loads_openpyxl_when_asked_for() -> None:
     loaded = _loaded_after("from pipelines.reports import render_xlsx")
     assert {"openpyxl", "pipelines.reports.excel"} <= loaded

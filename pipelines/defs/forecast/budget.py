@@ -14,7 +14,7 @@ import dagster as dg
 
 from pipelines.defs.keys import OWNERS, POOL
 from pipelines.defs.resources import WarehouseResource
-from pipelines.forecast import BudgetError, import_budget, import_budget_group
+from pipelines.forecast import BudgetError
 from pipelines.warehouse import WarehouseError, resolve, writer
 
 BUDGET_KEY = dg.AssetKey(["mart", "budget_monthly"])
@@ -33,6 +33,8 @@ class BudgetFile(dg.Config):
 def budget_monthly(context: dg.AssetExecutionContext, config: BudgetFile,
                    warehouse: WarehouseResource
                    ) -> dg.MaterializeResult:  # type: ignore[type-arg]
+    from pipelines.forecast import import_budget, import_budget_group  # openpyxl: not in a sync
+
     path = Path(config.file)
     try:
         if warehouse.grouped():  # one file a property: each property's rows in its own
