@@ -1,6 +1,7 @@
 """The tables of tests/verify/band_replay.py (docs/forecast.md, "How often the band holds"),
 worked by hand: the coverage of the last 91 nights, the spread of runs of 91 nights, and the
-month's band by months ahead."""
+month's band by months ahead; and tests/verify/occasion_floor.py's WAPE against the floor
+with its delete-a-week interval."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import polars as pl
 import pytest
 
 from tests.verify.band_replay import months_table, nights_table
+from tests.verify.occasion_floor import ratio
 
 FIRST = date(2026, 1, 1)
 
@@ -52,3 +54,21 @@ def test_the_months_table_by_hand() -> None:
         "width": [10.0, 20.0, 30.0, 40.0, 50.0],
     })
     assert months_table(months).rows() == [(0, 3, 2, 66.7, 20.0), (1, 1, 1, 100.0, 40.0)]
+
+
+def test_the_ratio_to_the_floor_by_hand() -> None:
+    """Four weeks of one night each, 40 rooms actual: the forecast 2, 4, 6, 8 rooms high
+    (WAPE 20 / 160 = 12.5 %, bias +12.5 %), the level 2, 2, 2, 4 off (6.25 %): 2.00 x. Left
+    out one week at a time: 18 / 8, 16 / 8, 14 / 8, 12 / 6 = 2.25, 2, 1.75, 2 (mean 2); SE =
+    sqrt(3 / 4 x 0.125) = 0.306, the interval 2 -+ 1.645 x 0.306: 1.50 to 2.50. Three
+    weeks: no interval."""
+    weeks = [FIRST + timedelta(days=7 * k) for k in range(4)]
+    scored = pl.DataFrame({
+        "hotel": ["w13 ROMA01"] * 4, "week": weeks, "stay_date": weeks,
+        "rooms_actual": [40.0] * 4, "rooms_forecast": [42.0, 44.0, 46.0, 48.0],
+        "rooms_level": [38.0, 42.0, 38.0, 44.0]})
+    assert ratio(scored, ["hotel"]).row(0, named=True) == {
+        "hotel": "w13 ROMA01", "nights": 4, "weeks": 4, "wape_pct": 12.5,
+        "floor_wape_pct": 6.25, "ratio": 2.0, "low": 1.5, "high": 2.5, "bias_pct": 12.5}
+    assert ratio(scored.head(3), ["hotel"]).select("ratio", "low", "high").row(0) == (
+        2.0, None, None)
