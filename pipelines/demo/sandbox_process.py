@@ -30,7 +30,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 @contextmanager
-def sandbox_process(startup_timeout: float = 60.0, *, db_path: Path | None = None,
+def sandbox_process(startup_timeout: float = 300.0, *, db_path: Path | None = None,
                     extra_args: Sequence[str] = (), log_path: Path | None = None,
                     ) -> Iterator[str]:
     """Start a sandbox and yield its base URL (ending in `/v1`); stop it when the block ends.
