@@ -9,6 +9,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
+from pipelines.forecast.logic import ForecastSettings
 from pipelines.forecast.logic.month_band import month_bands
 
 AS_OF = date(2026, 4, 29)
@@ -62,3 +63,21 @@ def test_no_band_without_enough_windows_or_errors_at_the_nights_horizon() -> Non
                        10).is_empty()
     assert month_bands(_nights([30.0, 31.0]), _errors(horizon=7), HORIZONS, 10, (0.1, 0.9),
                        9).is_empty()
+
+
+def test_the_months_band_is_kept_for_the_current_month_only() -> None:
+    """Beyond the as-of date's month no band held 80 % on held-out draws (docs/flash.md, "The
+    month's band"): ForecastSettings.month_band_months = 1 keeps April's. May 1, alone in its
+    month 2 days out (the 7-day horizon), has 10 one-night windows of 7-day misses, the same
+    -3 .. +3: k = floor(11 x 0.1) = 1 and ceil(11 x 0.9) = 10, its forecast 32, band 29 to 35,
+    when every month is asked for."""
+    nights = pl.concat([_nights([30.0, 31.0]), pl.DataFrame(
+        {"property_id": [1], "as_of_date": [AS_OF], "stay_date": [date(2026, 5, 1)],
+         "days_before": [2], "rooms_forecast": [32.0], "cap": [40.0]})])
+    errors = pl.concat([_errors(), _errors(horizon=7)])
+    april = (1, AS_OF, date(2026, 4, 1), pytest.approx(58.0), pytest.approx(64.0))
+    may = (1, AS_OF, date(2026, 5, 1), pytest.approx(29.0), pytest.approx(35.0))
+    assert month_bands(nights, errors, HORIZONS, 10, (0.1, 0.9), 9).rows() == [april, may]
+    assert month_bands(nights, errors, HORIZONS, 10, (0.1, 0.9), 9, 2).rows() == [april, may]
+    assert month_bands(nights, errors, HORIZONS, 10, (0.1, 0.9), 9, 1).rows() == [april]
+    assert ForecastSettings().month_band_months == 1

@@ -147,6 +147,11 @@ class ForecastSettings:
     horizon on the nights realized in these days before the as-of date."""
     band_min_nights: int = 28
     """Fewest such nights for the calibrated band; with fewer, the band of `_band`."""
+    month_band_months: int = 1
+    """Months, the as-of date's own first, that get a month's band (`month_bands`). Beyond
+    the current month no rule tried held within 5 points of 80 % on held-out draws (the rule
+    51 / 50 / 57 % at 1 / 2 / 3 months ahead; docs/flash.md, "The month's band"): no band
+    there rather than one that says 80 % and holds half."""
     overbooking_rooms: int | None = None
     """Rooms the hotel sells beyond capacity; None: the most any night before the as-of date
     ended above capacity (0 if none)."""
@@ -1161,7 +1166,7 @@ def forecast_daily(otb_snapshots: Frame, capacity: Frame, as_of_date: object = N
                         calibrated_band(calibration, wanted, s))
     # the band of each month's rooms still to come, computed for the month (month_band.py)
     months = month_bands(picked, calibration, HORIZONS, s.band_days, s.interval,
-                         s.band_min_nights)
+                         s.band_min_nights, s.month_band_months)
     picked = picked.with_columns(month=pl.col("stay_date").dt.truncate("1mo")).join(
         months, on=["property_id", "as_of_date", "month"], how="left").drop("month")
     rooms = pl.col("rooms_forecast")

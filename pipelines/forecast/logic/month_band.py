@@ -50,29 +50,34 @@ def _bounds(sums: list[float], interval: tuple[float, float],
 
 def month_bands(nights: pl.DataFrame, errors: pl.DataFrame, horizons: tuple[int, ...],
                 band_days: int, interval: tuple[float, float],
-                least: int) -> pl.DataFrame:
+                least: int, months: int | None = None) -> pl.DataFrame:
     """Per property, as-of date and month of the nights ahead: the band of the month's rooms
     still to come (the sum of rooms_forecast over its nights from the as-of date on).
     nights: property_id, as_of_date, stay_date, days_before, rooms_forecast, cap (the
     night's rooms limit); errors: the forecasts in use at the backtest's `horizons` on
     realized nights (property_id, stay_date, horizon_days, rooms_forecast, rooms_actual);
     `band_days`, `interval`, `least`: the nights' band's settings (ForecastSettings
-    band_days, interval, band_min_nights). Returns MONTH_BAND_SCHEMA's columns; a month
-    with fewer than `least` window sums has none (no row)."""
+    band_days, interval, band_min_nights); `months`: only the as-of date's month and the
+    `months` - 1 after it get a band (ForecastSettings.month_band_months; None: every month).
+    Returns MONTH_BAND_SCHEMA's columns; a month with fewer than `least` window sums has
+    none (no row)."""
     miss: dict[tuple[int, int], dict[date, float]] = defaultdict(dict)
     for pid, night, horizon, forecast, actual in errors.select(
             "property_id", "stay_date", "horizon_days", "rooms_forecast",
             "rooms_actual").iter_rows():
         miss[int(pid), int(horizon)][night] = float(actual) - float(forecast)
-    months: dict[tuple[int, date, date], list[tuple[date, int, float, float]]] = \
+    months_ahead: dict[tuple[int, date, date], list[tuple[date, int, float, float]]] = \
         defaultdict(list)
     for pid, as_of, night, days_before, forecast, cap in nights.select(
             "property_id", "as_of_date", "stay_date", "days_before", "rooms_forecast",
             "cap").iter_rows():
-        months[int(pid), as_of, night.replace(day=1)].append(
+        months_ahead[int(pid), as_of, night.replace(day=1)].append(
             (night, _horizon(int(days_before), horizons), float(forecast), float(cap)))
     rows = []
-    for (pid, as_of, month), ahead in sorted(months.items()):
+    for (pid, as_of, month), ahead in sorted(months_ahead.items()):
+        if months is not None and (
+                (month.year - as_of.year) * 12 + month.month - as_of.month >= months):
+            continue
         ahead.sort()
         first = ahead[0][0]
         span = (ahead[-1][0] - first).days
