@@ -129,7 +129,8 @@ _EXPECTED = at(
            "room_revenue_forecast_net of the others"),
     Metric("rooms_expected_low", "the low end of the month's own 80 % band of rooms_expected: "
            "its closed nights' rooms_sold + the band of the rooms still to come, calibrated "
-           "on past sums of errors shaped like the month (not the nights' bands summed)"),
+           "on past sums of errors shaped like the month (not the nights' bands summed); the "
+           "business date's month only"),
     Metric("rooms_expected_high", "the high end of the month's own band of rooms_expected"),
     Metric("occupancy_expected_pct", "occupancy_pct of the month as expected: rooms_expected "
            "over rooms_available", "rooms_expected", "rooms_available", 100),

@@ -515,8 +515,8 @@ def forecast_months(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         f"closed days; vs = room revenue; rooms as whole rooms, half-up, the total's of the "
         f"months' unrounded sum, occupancy, ADR and RevPAR of the unrounded forecast; "
         f"rooms_expected_low-_high: the month's 80 % band, computed for the month (a closed "
-        f"month: what it sold), none on the total nor on a month with too few past errors "
-        f"to calibrate it; docs/flash.md) - "
+        f"month: what it sold), none on the total, on the months after this one nor on a "
+        f"month with too few past errors to calibrate it; docs/flash.md) - "
         f"{q.prop.name} ({q.prop.code}), "
         f"{q.first:%Y-%m} to {q.last:%Y-%m}, {q.prop.currency}, business date "
         f"{q.prop.business_date}{notes}", MONTHS_COLUMNS, rows, total, as_of=basis)
