@@ -384,7 +384,9 @@ CREATE TABLE IF NOT EXISTS sim_pos_ledger (
     folio_line_id       INTEGER,            -- NULL: dropped, never reached the folio
     PRIMARY KEY (property_id, ticket_id, line)
 );
-CREATE INDEX IF NOT EXISTS sim_pos_ledger_by_date ON sim_pos_ledger (property_id, business_date);
+-- A day's ledger in the export's order (ticket, line), without walking the hotel's history.
+CREATE INDEX IF NOT EXISTS sim_pos_ledger_by_day
+    ON sim_pos_ledger (property_id, business_date, ticket_id, line);
 
 CREATE TABLE IF NOT EXISTS sim_dropped_postings (
     id                  INTEGER PRIMARY KEY,
@@ -411,9 +413,19 @@ CREATE INDEX IF NOT EXISTS stays_by_room ON reservation_rooms (room_id);
 CREATE INDEX IF NOT EXISTS blocks_by_room ON room_blocks (room_id);
 CREATE INDEX IF NOT EXISTS folios_by_stay ON folios (reservation_room_id);
 CREATE INDEX IF NOT EXISTS stay_guests_by_stay ON stay_guests (reservation_room_id);
-CREATE INDEX IF NOT EXISTS stays_by_status ON reservation_rooms (property_id, status);
+CREATE INDEX IF NOT EXISTS stays_by_status_arrival ON reservation_rooms (property_id, status, arrival);
 CREATE INDEX IF NOT EXISTS stays_by_departure ON reservation_rooms (property_id, departure);
 -- The rooms held on a span of nights (availability, the simulator's occupancy): the stays not
 -- cancelled that depart after the span begins, read from the index alone (no row lookups).
 CREATE INDEX IF NOT EXISTS held_stays_by_departure ON reservation_rooms
     (property_id, departure, arrival, room_id, room_type_id) WHERE status <> 'cancelled';
+-- A room's stays not cancelled from a night on (is the room free?), not the room's history.
+CREATE INDEX IF NOT EXISTS held_stays_by_room ON reservation_rooms (room_id, departure, arrival)
+    WHERE status <> 'cancelled';
+-- The simulator's daily reads that would otherwise walk a property's whole history: the
+-- no-shows (their folios settled the morning after), the suspended folios (receivables due)
+-- and the accounts (companies, agencies) looked up by name.
+CREATE INDEX IF NOT EXISTS no_show_stays ON reservation_rooms (property_id, departure)
+    WHERE no_show = 1;
+CREATE INDEX IF NOT EXISTS suspended_folios ON folios (property_id) WHERE status = 'suspended';
+CREATE INDEX IF NOT EXISTS guests_by_name ON guests (property_id, display_name);

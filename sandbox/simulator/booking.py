@@ -19,7 +19,7 @@ from models.common import CancelledBy, ReservationStatus
 from models.reservations import NewParty, ReservationCreate, RoomRequest, StayPatch
 
 from ..context import Ctx
-from ..db import all_rows, from_cents, iso
+from ..db import all_rows, from_cents, iso, one
 from ..errors import ApiError
 from ..services import reservation_actions
 from ..services.pricing import price_stay
@@ -60,16 +60,13 @@ class BookingEngine:
     def occupancy(self, arrival: date, departure: date) -> float:
         """Share of the hotel's rooms sold on the nights of [arrival, departure), on average."""
         nights = (departure - arrival).days
-        sold = [0] * nights
-        for row in all_rows(
-            self.ctx.conn, "SELECT arrival, departure FROM reservation_rooms WHERE "
-            "property_id = ? AND status <> 'cancelled' AND arrival < ? AND departure > ?",
-            self.ctx.property_id, iso(departure), iso(arrival)):
-            lo = max((date.fromisoformat(row["arrival"]) - arrival).days, 0)
-            hi = min((date.fromisoformat(row["departure"]) - arrival).days, nights)
-            for n in range(lo, hi):
-                sold[n] += 1
-        return sum(sold) / nights / max(self.hotel.profile.rooms, 1)
+        row = one(  # the room-nights of the stays clipped to the span, summed by SQLite
+            self.ctx.conn, "SELECT CAST(COALESCE(SUM(julianday(MIN(departure, ?2)) - "
+            "julianday(MAX(arrival, ?3))), 0) AS INTEGER) AS sold FROM reservation_rooms "
+            "WHERE property_id = ?1 AND status <> 'cancelled' AND arrival < ?2 AND departure > ?3",
+            self.ctx.property_id, iso(departure), iso(arrival))
+        assert row is not None
+        return int(row["sold"]) / nights / max(self.hotel.profile.rooms, 1)
 
     def _brackets(self, ask: RoomAsk) -> dict[int, int]:
         counts: dict[int, int] = {}

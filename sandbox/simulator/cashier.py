@@ -202,9 +202,10 @@ class Cashier:
         it is refunded by the way it came); folio closed."""
         documents = 0
         for row in all_rows(
-                self.conn, "SELECT DISTINCT s.id FROM reservation_rooms s JOIN folios f ON "
-                "f.reservation_room_id = s.id WHERE s.property_id = ? AND s.no_show = 1 AND "
-                "f.status = 'open'", self.ctx.property_id):
+                self.conn, "SELECT DISTINCT s.id, s.departure FROM reservation_rooms s JOIN "
+                "folios f ON f.reservation_room_id = s.id WHERE s.property_id = ? AND "
+                "s.no_show = 1 AND f.status = 'open' ORDER BY s.departure, s.id",
+                self.ctx.property_id):
             documents += self.settle(row["id"], DEFAULT_TERMS, "No-show fee")
         return documents
 
