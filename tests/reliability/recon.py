@@ -32,4 +32,6 @@ def posted_lines(server: RunningSandbox) -> list[tuple[Any, ...]]:
         "l.quantity, l.unit_price_cents, l.total_cents, l.service_item_id, l.created_at "
         "FROM folio_lines l JOIN folios f ON f.id = l.folio_id WHERE f.property_id = ?",
         (h.PROPERTY_ID,)).fetchall()
-    return sorted(tuple(r) for r in rows)
+    # a NULL (a line of no room, no service item) sorts before any value
+    return sorted((tuple(r) for r in rows),
+                  key=lambda row: tuple((v is not None, v) for v in row))

@@ -30,7 +30,10 @@ from .recon import apply_day, posted_lines
 pytestmark = pytest.mark.soak  # make soak (with tests/verify/test_soak.py at full scale)
 
 DAYS = 8
-SEED = 7
+SEED = 2
+"""A seed whose 8 days drop POS charges the reconciliation posts (2 posts): seed 7 posted none
+since the simulator's money (6985299) drew its numbers in another order, and the test's
+claim that the apply path ran failed."""
 FAULT_SEED = 3
 
 
