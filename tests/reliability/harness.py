@@ -38,7 +38,9 @@ PROPERTY_KEY = "sbx_test_other_property"
 PROPERTY_CODE = "FLR"
 
 VOLATILE = frozenset({"run_id", "last_seen_run", "first_seen_run", "fetched_at", "loaded_at",
-                      "started_at", "finished_at"})
+                      "started_at", "finished_at", "kept_at"})
+"""Columns of when (the wall clock) and in which run a row was written: two runs of one seed
+differ there and nowhere else (`kept_at`: mart.forecast_history, migration 0035)."""
 
 SOAK_FAULTS: dict[str, Any] = {
     "error_rate": 0.10,  # 500 JSON or 502 HTML
