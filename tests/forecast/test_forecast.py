@@ -450,8 +450,9 @@ def test_the_choice_by_hand() -> None:
     """As of S = 2026-06-01, the choice at 30 days reads the nights realized in
     [S - 91, S - 1] (docs/forecast.md, "The choice"). On the 10 nights S - 10 .. S - 1, each
     ending with 10 rooms: additive_pickup off by 1 room on nine of them (WAPE 9 / 100 = 9 %),
-    season_books off by 1 on nine and by 2 on one (11 %); last_year_season off by 3 on all
-    (30 %); last_year exact on 3 nights only (fewer than min_scored = 7: no WAPE, never
+    season_books off by 1 on nine and by 2 on one (11 %); last_year_season off by 3 on the 30
+    nights S - 30 .. S - 1 (30 %, past its first 28: no longer chosen for want of nights of
+    its own); last_year exact on 3 nights only (fewer than min_scored = 7: no WAPE, never
     chosen). additive_pickup's 50-room misses of S - 92 (before the window) and of S (not over
     by S) count for nothing.
     The lowest WAPE is additive_pickup's 9 %. With a switch margin of 0.2, season_books
@@ -462,7 +463,8 @@ def test_the_choice_by_hand() -> None:
         _night_errors("additive_pickup", {**dict.fromkeys(window, 1.0), window[0]: 0.0,
                                           s - timedelta(days=92): 50.0, s: 50.0}),
         _night_errors("season_books", {**dict.fromkeys(window, 1.0), window[0]: 2.0}),
-        _night_errors("last_year_season", dict.fromkeys(window, 3.0)),
+        _night_errors("last_year_season",
+                      dict.fromkeys([s - timedelta(days=n) for n in range(30, 0, -1)], 3.0)),
         _night_errors("last_year", dict.fromkeys(window[-3:], 0.0)),
     ])
     as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [s, D("2026-01-01")]})
@@ -488,11 +490,14 @@ def test_the_choice_by_hand() -> None:
 
 def test_the_level_while_it_has_no_wape() -> None:
     """docs/forecast.md, "The choice": from level_from_days (14) on, last_year_season is
-    chosen while it has no WAPE of its own. As of S = 2026-06-01, additive_pickup is off by 1
-    room on the 10 nights S - 10 .. S - 1 at 7 and at 30 days (10 %); last_year_season has
-    forecast 3 of them, exactly (fewer than min_scored = 7: no WAPE).
+    chosen while it has fewer than level_min_nights (28) nights scored of its own. As of
+    S = 2026-06-01, additive_pickup is off by 1 room on the 10 nights S - 10 .. S - 1 at 7 and
+    at 30 days (10 %); last_year_season has forecast 3 of them, exactly (fewer than
+    min_scored = 7: no WAPE).
     At 30 days it is chosen, not the scored 10 %; at 7 days (below 14) additive_pickup is.
-    Once it has a WAPE, however poor (off by 3 on all 10 nights: 30 %), the lowest wins."""
+    With a WAPE of 10 nights, however poor (off by 3 on all 10: 30 %), it is still chosen: 10
+    is fewer than 28. Off by 3 on the 28 nights S - 28 .. S - 1 (30 %), the lowest wins; on
+    27 of them, not yet."""
     s = D("2026-06-01")
     window = [s - timedelta(days=n) for n in range(10, 0, -1)]
     pickup = dict.fromkeys(window, 1.0)
@@ -510,9 +515,14 @@ def test_the_level_while_it_has_no_wape() -> None:
     assert chosen(unscored, 30) == "last_year_season"
     assert chosen(unscored, 14) == "last_year_season"  # no night at all: no WAPE either
     assert chosen(unscored, 7) == "additive_pickup"
-    scored = pl.concat([_night_errors("additive_pickup", pickup, 30),
-                        _night_errors("last_year_season", dict.fromkeys(window, 3.0), 30)])
-    assert chosen(scored, 30) == "additive_pickup"
+    def level_off_by_3(nights: int) -> pl.DataFrame:
+        return pl.concat([_night_errors("additive_pickup", pickup, 30), _night_errors(
+            "last_year_season",
+            dict.fromkeys([s - timedelta(days=n) for n in range(nights, 0, -1)], 3.0), 30)])
+
+    assert chosen(level_off_by_3(10), 30) == "last_year_season"
+    assert chosen(level_off_by_3(27), 30) == "last_year_season"
+    assert chosen(level_off_by_3(28), 30) == "additive_pickup"
 
 
 def test_the_band_from_the_chosen_methods_errors_by_hand() -> None:

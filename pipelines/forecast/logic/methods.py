@@ -135,6 +135,12 @@ class ForecastSettings:
     month a year back is complete for the nights ahead, not yet for the recent nights scored):
     the pickup methods, scored by then, carry the season of their curve nights this far
     ahead, the level the night's own month (docs/forecast.md, "The choice")."""
+    level_min_nights: int = 28
+    """From `level_from_days` on, last_year_season stays chosen until it has this many nights
+    scored of its own (not only `min_scored`): its first WAPE, of a few nights at the start of
+    its first month, lost to `blend` by their luck on the demo draws, and `blend` then missed
+    Florence's Easter weeks by 10 %; 28, as the fewest nights of season_books and of the band
+    (docs/forecast.md, "The choice")."""
     backtest_days: int = 91
     """The backtest scores the forecasts of the nights of the last `backtest_days` realized."""
     horizon_days: int = 365
@@ -764,8 +770,8 @@ def recent_scores(errors: pl.DataFrame, as_of: Frame,
     """Per property, as-of date S, horizon and method, over the method's forecasts of the
     nights realized in [S - choice_days, S - 1] (null under min_scored nights): their WAPE,
     and the `interval` quantiles of their errors actual - forecast (the band, `_band`).
-    property_id, as_of_date, horizon_days, method, rank (its place in METHODS), wape,
-    error_low, error_high."""
+    property_id, as_of_date, horizon_days, method, rank (its place in METHODS), scored (the
+    nights), wape, error_low, error_high."""
     s = settings or ForecastSettings()
     lo, hi = s.interval
     miss = pl.col("rooms_actual") - pl.col("rooms_forecast")
@@ -798,6 +804,7 @@ def recent_scores(errors: pl.DataFrame, as_of: Frame,
                    by=["property_id", "horizon_days", "method"], strategy="backward",
                    check_sortedness=False)
         .select("property_id", "as_of_date", "horizon_days", "method", "rank",
+                scored=pl.when(fresh).then(pl.col("scored")).fill_null(0),
                 wape=pl.when(enough).then(score),
                 # rounded: a float quantile's last bits are no figure
                 error_low=pl.when(enough).then(pl.col("error_low").round(9)),
@@ -810,16 +817,17 @@ def choices(errors: pl.DataFrame, as_of: Frame,
     """The method chosen per as-of date S and horizon: lowest WAPE over the nights realized in
     [S - choice_days, S - 1], the preferred method's counted `switch_margin` lower (ties: the
     order of METHODS; too few nights: METHODS[0]); from `level_from_days` on, last_year_season
-    while it has no WAPE (too few nights of its own). With the quantiles of the chosen
-    method's errors on those nights (`recent_scores`; null without its WAPE).
+    while it has fewer than `level_min_nights` nights scored of its own. With the quantiles of
+    the chosen method's errors on those nights (`recent_scores`; null without its WAPE).
     property_id, as_of_date, horizon_days, chosen_method, error_low, error_high."""
     s = settings or ForecastSettings()
     wape = pl.col("wape")
-    unscored_level = ((pl.col("method") == LEVEL_METHOD) & wape.is_null()
-                      & (pl.col("horizon_days") >= s.level_from_days))
+    young_level = ((pl.col("method") == LEVEL_METHOD)
+                   & (wape.is_null() | (pl.col("scored") < s.level_min_nights))
+                   & (pl.col("horizon_days") >= s.level_from_days))
     return (
         recent_scores(errors, as_of, s)
-        .with_columns(key=pl.when(unscored_level).then(float("-inf"))
+        .with_columns(key=pl.when(young_level).then(float("-inf"))
                       .when(wape.is_null()).then(float("inf"))
                       .when(pl.col("method") == s.preferred_method)
                       .then(wape * (1 - s.switch_margin))
