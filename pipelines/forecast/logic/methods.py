@@ -49,15 +49,17 @@ backtest measures how often it held the night (`accuracy`, band_coverage_pct).
 Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
 last year's final ADR of D's weekday in D's calendar month (a complete month, over before S's
 month began) x the ADR's change on a year (the curve nights' final ADR over that of the curve
-nights a year earlier, x 1 without them); without that month, the curve nights' final ADR x
-the season's move a year earlier (the final ADR of the `lookback_weeks` nights of D's weekday
-ending at D - 364 + 7 x lookback_weeks // 2, or at D - 364 when that night is not before S,
-over that of the curve nights a year earlier; x 1 when either is missing or h >= 364). Then
-x the late premium: the net ADR of the rooms picked up from h days out over the final ADR,
-pooled over every weekday's nights of the 7 x lookback_weeks days ending at the curve nights'
-last (`_late_premium`; x 1 when they picked up no room or no revenue). Without that ADR,
-the ADR on the books; without either (far out on a young history, nothing on the books) the
-rooms still to come have no rate and the night's revenue is NULL: not priced, not 0.
+nights a year earlier, x 1 without them) x the late premium: the net ADR of the rooms picked
+up from h days out over the final ADR, pooled over every weekday's nights of the 7 x
+lookback_weeks days ending at the curve nights' last (`_late_premium`; x 1 when they picked
+up no room or no revenue). Without that month, the ADR on the night's books x the books
+premium (the same nights' ADR of the rooms picked up over the ADR on their books h days out).
+With nothing on the books either, the curve nights' final ADR x the season's move a year
+earlier (the final ADR of the `lookback_weeks` nights of D's weekday ending at D - 364 + 7 x
+lookback_weeks // 2, or at D - 364 when that night is not before S, over that of the curve
+nights a year earlier; x 1 when either is missing or h >= 364) x the late premium. Without
+any (far out on a young history, nothing on the books, no curve night) the rooms still to
+come have no rate and the night's revenue is NULL: not priced, not 0.
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
@@ -314,12 +316,14 @@ def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame
 
 def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
                   settings: ForecastSettings) -> pl.LazyFrame:
-    """property_id, days_before, ref_date, late_premium: over the nights of every weekday in
-    the 7 x `lookback_weeks` days ending at ref_date, the net ADR of the rooms they picked up
-    from h days out (revenue picked up / rooms picked up) over their final ADR. Rates rise as
-    a hotel fills, so the rooms still to come pay more than the night's average; the nights
-    are pooled over the weekdays because a few rooms' net pickup divides the revenue it
-    moved. Null when they picked up no room or no revenue."""
+    """property_id, days_before, ref_date, late_premium, books_premium: over the nights of
+    every weekday in the 7 x `lookback_weeks` days ending at ref_date, the net ADR of the
+    rooms they picked up from h days out (revenue picked up / rooms picked up) over their
+    final ADR (late_premium), and over the ADR on their books h days out (books_premium).
+    Rates rise as a hotel fills, so the rooms still to come pay more than the night's
+    average; the nights are pooled over the weekdays because a few rooms' net pickup divides
+    the revenue it moved. Null when they picked up no room or no revenue (books_premium: or
+    had none on the books)."""
     nights = curves.join(finals, on=["property_id", "stay_date"], how="inner").select(
         "property_id", "stay_date", "days_before",
         picked=pl.col("final_rooms") - pl.col("rooms_otb"),
@@ -336,11 +340,14 @@ def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
     )
     positive = ((pl.col("picked") > 0) & (pl.col("picked_cents") > 0) & (pl.col("final") > 0)
                 & (pl.col("final_cents") > 0))
+    booked, booked_cents = (pl.col("final") - pl.col("picked"),
+                            pl.col("final_cents") - pl.col("picked_cents"))
+    picked_adr = pl.col("picked_cents") / pl.col("picked")
     return pooled.select(
         "property_id", "days_before", ref_date="stay_date",
-        late_premium=pl.when(positive).then(
-            (pl.col("picked_cents") / pl.col("picked"))
-            / (pl.col("final_cents") / pl.col("final"))),
+        late_premium=pl.when(positive).then(picked_adr / (pl.col("final_cents") / pl.col("final"))),
+        books_premium=pl.when(positive & (booked > 0) & (booked_cents > 0))
+        .then(picked_adr / (booked_cents / booked)),
     )
 
 
@@ -521,19 +528,26 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
 def _pickup_adr(ly_known: pl.Expr) -> pl.Expr:
     """The net ADR of the rooms still to come. Last year's ADR of D's weekday in D's calendar
     month (`_last_year_month_adr`) x the ADR's change on a year (the curve nights' final ADR
-    over that of the curve nights a year earlier; x 1 without them); without that month, the
-    curve nights' final ADR x the season's move a year earlier (last year's ADR around the
-    night over the curve nights' a year earlier). Then x the late premium (`_late_premium`)."""
+    over that of the curve nights a year earlier; x 1 without them) x the late premium
+    (`_late_premium`). Without that month (a history younger than a year and a month), the
+    ADR on the night's own books x the books premium: the books carry the night's season,
+    which the weeks before it do not. With nothing on the books either, the curve nights'
+    final ADR x the season's move a year earlier (last year's ADR around the night over the
+    curve nights' a year earlier) x the late premium."""
     curve = pl.when(pl.col("sum_final") > 0).then(pl.col("sum_revenue") / pl.col("sum_final"))
     ly_curve = pl.col("ly_curve_adr")
     year_on_year = pl.when(ly_known & (ly_curve > 0))
-    seasonal = (
+    premium = pl.col("late_premium").fill_null(1.0)
+    rooms, revenue = pl.col("rooms_otb"), pl.col("revenue_otb")
+    return (
         pl.when(pl.col("ly_month_adr").is_not_null())
-        .then(pl.col("ly_month_adr") * year_on_year.then(curve / ly_curve).fill_null(1.0))
-        .otherwise(curve * year_on_year.then(pl.col("ly_night_adr") / ly_curve)
-                   .fill_null(1.0))
+        .then(pl.col("ly_month_adr") * year_on_year.then(curve / ly_curve).fill_null(1.0)
+              * premium)
+        .when((rooms > 0) & (revenue > 0))
+        .then(revenue / rooms * pl.col("books_premium").fill_null(1.0))
+        .otherwise(curve * year_on_year.then(pl.col("ly_night_adr") / ly_curve).fill_null(1.0)
+                   * premium)
     )
-    return seasonal * pl.col("late_premium").fill_null(1.0)
 
 
 def _last_year_month_adr(finals: pl.LazyFrame) -> pl.LazyFrame:
