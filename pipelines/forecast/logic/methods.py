@@ -92,11 +92,14 @@ FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pick
 LEVEL_METHOD = "last_year_season"
 """The night's level: chosen far out while it has no WAPE (`ForecastSettings.level_from_days`)."""
 CHOSEN = "chosen"
-DEPARTMENTS = ("food_beverage_revenue", "other_revenue", "total_revenue")
+DEPARTMENTS = ("room_revenue", "food_beverage_revenue", "other_revenue", "total_revenue")
 """The revenues whose forecast the backtest scores beside the rooms: each `<name>_forecast`,
 `_baseline` and `_actual` (`departments.department_errors`), and `<name>_wape_pct`,
 `_baseline_wape_pct` (`department_wape`)."""
 WAPE_COLUMNS = tuple(f"{d}{kind}_wape_pct" for d in DEPARTMENTS for kind in ("", "_baseline"))
+ROOM_REVENUE_BIAS = "room_revenue_bias_pct"
+"""The room revenue forecast's bias, sum (forecast - actual) / sum actual x 100 (`chosen`)."""
+REVENUE_COLUMNS = (*WAPE_COLUMNS, ROOM_REVENUE_BIAS)
 ON_THE_BOOKS = "on_the_books"
 """What the forecast falls back to when no method has the history it needs."""
 OTB_COLUMNS = ("property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net")
@@ -1062,8 +1065,9 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
     with its 90 % interval (forecast_skill.skill), and the simulator's floor: the WAPE of
     `levels` (property_id, stay_date, rooms_level: each night's level, which no forecast
     reads) on the same nights, NULL unless every night scored has a level; and, when
-    `errors` carries them (`department_errors`), the WAPE of the F&B, other and total revenue
-    forecasts and of their baseline (`department_wape`; `chosen` only)."""
+    `errors` carries them (`department_errors`), the WAPE of the room, F&B, other and total
+    revenue forecasts and of their baseline, and the room revenue's bias (`department_wape`;
+    `chosen` only)."""
     s = settings or ForecastSettings()
     last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
     level = (pl.DataFrame(schema=LEVELS_SCHEMA) if levels is None
@@ -1102,29 +1106,33 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
               how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
                 "forecasts", "rooms_final", "mae_rooms", "wape_pct", "bias_rooms",
-                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct", *WAPE_COLUMNS)
+                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct", *REVENUE_COLUMNS)
         .sort("property_id", "horizon_days", "method")
     )
 
 
 def department_wape(scored: pl.DataFrame) -> pl.DataFrame:
-    """Per property, horizon and method of `scored` (`department_errors`' rows): WAPE_COLUMNS,
-    sum |forecast - actual| / sum actual x 100 over the nights with a forecast, half-up to
-    the cent; null where none has one (every method but `chosen`: the departments' forecast
-    takes the forecast in use) or the actual sums to 0."""
-    def wape(column: str, d: str) -> pl.Expr:
-        has = pl.col(f"{d}_forecast").is_not_null() & pl.col(f"{d}_actual").is_not_null()
+    """Per property, horizon and method of `scored` (`department_errors`' rows):
+    REVENUE_COLUMNS, sum |forecast - actual| / sum actual x 100 (the room revenue's bias: sum
+    (forecast - actual) / sum actual x 100) over the nights with a forecast and a baseline,
+    half-up to the cent; null where none has one (every method but `chosen`: the departments'
+    forecast takes the forecast in use) or the actual sums to 0."""
+    def pct(column: str, d: str, signed: bool = False) -> pl.Expr:
+        has = pl.all_horizontal(pl.col(f"{d}_{k}").is_not_null()
+                                for k in ("forecast", "baseline", "actual"))
         base = pl.col(f"{d}_actual").filter(has).sum()
+        miss = pl.col(column) - pl.col(f"{d}_actual")
         return pl.when(has.any() & (base > 0)).then(
-            ((pl.col(column) - pl.col(f"{d}_actual")).abs().filter(has).sum() / base * 100)
-            .round(2))
+            ((miss if signed else miss.abs()).filter(has).sum() / base * 100).round(2))
     keys = ["property_id", "horizon_days", "method"]
-    if f"{DEPARTMENTS[0]}_forecast" not in scored.columns:
+    if not all(f"{d}_actual" in scored.columns for d in DEPARTMENTS):
         return scored.select(keys).unique().with_columns(
-            [pl.lit(None, dtype=pl.Float64).alias(c) for c in WAPE_COLUMNS])
+            [pl.lit(None, dtype=pl.Float64).alias(c) for c in REVENUE_COLUMNS])
+    room = DEPARTMENTS[0]
     return scored.group_by(keys).agg(
-        **{f"{d}{kind}_wape_pct": wape(f"{d}{'_baseline' if kind else '_forecast'}", d)
-           for d in DEPARTMENTS for kind in ("", "_baseline")})
+        **{f"{d}{kind}_wape_pct": pct(f"{d}{'_baseline' if kind else '_forecast'}", d)
+           for d in DEPARTMENTS for kind in ("", "_baseline")},
+        **{ROOM_REVENUE_BIAS: pct(f"{room}_forecast", room, signed=True)})
 
 
 def _half_up_pct(hundredths: pl.Expr, supply: pl.Expr) -> pl.Expr:
