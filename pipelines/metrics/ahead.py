@@ -161,6 +161,13 @@ _ACCURACY = at(
            "sandbox's demand before its noise, core.sandbox_levels) on the same nights "
            "scored; empty without levels (a real PMS)"),
     Metric("bias_rooms", "mean error, rooms (forecast - actual): above 0 forecasts too high"),
+    Metric("room_revenue_wape_pct", "WAPE of the room revenue forecast of the nights scored "
+           "(room_revenue_forecast_net as the forecast prices it) against room_revenue_net "
+           "(nights and fees): sum |forecast - actual| / sum room_revenue_net x 100"),
+    Metric("room_revenue_baseline_wape_pct", "the same WAPE of the mean room revenue a day of "
+           "the 91 closed days before the as-of date, on the same nights"),
+    Metric("room_revenue_bias_pct", "the room revenue forecast's bias on the same nights: sum "
+           "(forecast - room_revenue_net) / sum room_revenue_net x 100, above 0 too high"),
     Metric("food_beverage_revenue_wape_pct", "WAPE of the F&B revenue forecast of the nights "
            "scored (the chosen method's rooms x food_beverage_per_room_final_net as of each "
            "as-of date): sum |forecast - F&B posted that date| / sum of the F&B posted x 100"),

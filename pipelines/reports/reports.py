@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, WAPE_COLUMNS, ForecastSettings
+from pipelines.forecast.logic import HORIZONS, ON_THE_BOOKS, REVENUE_COLUMNS, ForecastSettings
 from pipelines.metrics import ratio, share_pct, whole_rooms
 from pipelines.recon.logic import STATUSES
 from pipelines.reports.warehouse import PropertyRow
@@ -333,9 +333,10 @@ ACCURACY_COLUMNS = (
     "horizon_days", "method", "nights_scored", "first_night", "last_night", "mae_rooms",
     "wape_pct", "floor_wape_pct", "bias_rooms", "band_coverage_pct", "band_nominal_pct",
     "better_than_last_year_pct", "better_than_last_year_low_pct",
-    "better_than_last_year_high_pct", *WAPE_COLUMNS, "in_use_now", "note")
-"""WAPE_COLUMNS: the departments' revenue forecasts scored beside their baseline (the chosen
-rows only; docs/forecast.md, "The departments' forecast, scored")."""
+    "better_than_last_year_high_pct", *REVENUE_COLUMNS, "in_use_now", "note")
+"""REVENUE_COLUMNS: the room, F&B, other and total revenue forecasts scored beside their
+baseline, and the room revenue's bias (the chosen rows only; docs/forecast.md, "The
+departments' forecast, scored")."""
 FEW_NIGHTS = 28
 """Fewer nights scored than four weeks: the figure is one month's luck (forecast_skill)."""
 
@@ -402,7 +403,7 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
         "SELECT horizon_days, method, forecasts, first_night, last_night, mae_rooms, wape_pct, "
         "bias_rooms, band_coverage_pct, better_than_last_year_pct, "
         "better_than_last_year_low_pct, better_than_last_year_high_pct, floor_wape_pct, "
-        f"{', '.join(WAPE_COLUMNS)} FROM mart.forecast_accuracy "
+        f"{', '.join(REVENUE_COLUMNS)} FROM mart.forecast_accuracy "
         "WHERE property_id = ? ORDER BY horizon_days, method <> 'chosen', wape_pct",
         [q.prop.property_id]).fetchall()
     low, high = ForecastSettings().interval
@@ -423,16 +424,17 @@ def forecast_accuracy(conn: duckdb.DuckDBPyConnection, q: Query) -> Table:
     for horizon, parts in counts.items():
         for method, nights in parts:
             if (horizon, method) not in scored:
-                out.append((horizon, method, 0, *[None] * (11 + len(WAPE_COLUMNS)),
+                out.append((horizon, method, 0, *[None] * (11 + len(REVENUE_COLUMNS)),
                             f"{method} {nights}",
                             _unscored_note(method, nights)))
     out.sort(key=lambda row: int(str(row[0])))
     return Table(f"Forecast accuracy (rolling-origin backtest, rooms; `chosen` is the method "
                  f"each night used, its band's measured coverage beside the nominal "
                  f"{nominal:.0f} %; better than last year with its 90 % interval; "
-                 f"*_revenue_wape_pct: the F&B, other and total revenue forecast with "
-                 f"`chosen`'s rooms, against the revenue posted, beside a baseline of the "
-                 f"mean day of the 91 days before each as-of date; "
+                 f"*_revenue_wape_pct: the room, F&B, other and total revenue forecast "
+                 f"with `chosen`'s rooms, against the night's room revenue and the revenue "
+                 f"posted, beside a baseline of the mean day of the 91 days before each "
+                 f"as-of date, room_revenue_bias_pct the room revenue's bias in % of it; "
                  f"{_floor_note(rows)}) - "
                  f"{q.prop.name} ({q.prop.code}), business date {q.prop.business_date}",
                  ACCURACY_COLUMNS, out)

@@ -7,14 +7,16 @@ Two nights scored one day ahead by the chosen method:
   posted: F&B 2.00 and other 0.50 a room, a day 1,000.00 / 20.00 / 5.00. Forecast F&B
   12 x 2 = 24.00, other 6.00, total 1,230.00; baseline 20.00, 5.00, 1,025.00.
   Actual: rooms 1,100.00, F&B 30.00, other 4.00, total 1,134.00.
-- Mar 12 as of Mar 11: 8 rooms, 800.00. The 91 days before: 910 rooms, 91,000.00, 2,275.00
+- Mar 12 as of Mar 11: 8 rooms, 850.00. The 91 days before: 910 rooms, 91,000.00, 2,275.00
   F&B, 455.00 other: 2.50 and 0.50 a room, 25.00 and 5.00 a day. Forecast 20.00, 4.00,
-  824.00; baseline 25.00, 5.00, 1,030.00. Actual 900.00, 18.00, 6.00, total 924.00.
+  874.00; baseline 25.00, 5.00, 1,030.00. Actual 900.00, 18.00, 6.00, total 924.00.
 - Mar 13 as of Mar 12: its 91 days posted no revenue the warehouse read: no rate, not scored
-  (nor its baseline).
-F&B: (|24 - 30| + |20 - 18|) / (30 + 18) = 8 / 48 = 16.67 %; baseline (10 + 7) / 48 =
-35.42 %. Other: (2 + 2) / 10 = 40.00 %; baseline (1 + 1) / 10 = 20.00 %. Total: (96 + 100) /
-2,058 = 9.52 %; baseline (109 + 106) / 2,058 = 10.45 %. The other method's rows: none."""
+  (nor its baseline), its room revenue neither.
+Room revenue: (|1,200 - 1,100| + |850 - 900|) / 2,000 = 7.50 %, bias (100 - 50) / 2,000 =
++2.50 %; baseline 1,000.00 a day: (100 + 100) / 2,000 = 10.00 %. F&B: (|24 - 30| + |20 -
+18|) / (30 + 18) = 8 / 48 = 16.67 %; baseline (10 + 7) / 48 = 35.42 %. Other: (2 + 2) / 10 =
+40.00 %; baseline (1 + 1) / 10 = 20.00 %. Total: (96 + 50) / 2,058 = 7.09 %; baseline (109 +
+106) / 2,058 = 10.45 %. The other method's rows: none."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.forecast.logic import WAPE_COLUMNS, accuracy, department_errors
+from pipelines.forecast.logic import REVENUE_COLUMNS, accuracy, department_errors
 from pipelines.marts.departments import nights_revenue, recent_days
 from pipelines.warehouse import connect
 
@@ -35,7 +37,7 @@ def _errors() -> pl.DataFrame:
              revenue if method == "chosen" else None, 10)
             for method in ("chosen", "additive_pickup")
             for d, night, rooms, revenue in zip((11, 12, 13), nights, (12.0, 8.0, 9.0),
-                                                (1200.0, 800.0, 900.0), strict=True)]
+                                                (1200.0, 850.0, 900.0), strict=True)]
     return pl.DataFrame(rows, orient="row", schema={
         "property_id": pl.Int64, "as_of_date": pl.Date, "stay_date": pl.Date,
         "horizon_days": pl.Int64, "method": pl.String, "rooms_forecast": pl.Float64,
@@ -58,15 +60,15 @@ def test_the_departments_forecast_is_scored_beside_its_baseline() -> None:
         "food_beverage_revenue_net": [30.0, 18.0, 40.0],
         "other_revenue_net": [4.0, 6.0, 9.0]})
     scored = accuracy(department_errors(_errors(), recent, nights))
-    by_method = {r["method"]: [r[c] for c in WAPE_COLUMNS]
+    by_method = {r["method"]: [r[c] for c in REVENUE_COLUMNS]
                  for r in scored.iter_rows(named=True)}
-    assert by_method == {"chosen": [16.67, 35.42, 40.0, 20.0, 9.52, 10.45],
-                         "additive_pickup": [None] * 6}
+    assert by_method == {"chosen": [7.5, 10.0, 16.67, 35.42, 40.0, 20.0, 7.09, 10.45, 2.5],
+                         "additive_pickup": [None] * 9}
 
 
 def test_without_the_departments_the_columns_are_there_and_empty() -> None:
     scored = accuracy(_errors())
-    assert scored.select(WAPE_COLUMNS).null_count().row(0) == (2,) * 6
+    assert scored.select(REVENUE_COLUMNS).null_count().row(0) == (2,) * 9
 
 
 def test_the_days_and_nights_the_build_reads_from_the_warehouse(hotel: Path) -> None:

@@ -177,29 +177,34 @@ def test_nights_before_the_first_night_sold_are_no_history() -> None:
 
 def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     """With last year's Wednesdays 2025-03-12 (5 rooms at 80.00) and 2025-03-26 (3 at 100.00)
-    too. Night 03-18's season a year earlier: the two Wednesdays (lookback_weeks) around
-    03-18 - 364 = 2025-03-19, ending a week (7 x 2 // 2 days) after it: 2025-03-19 and 03-26,
-    (700 + 300) / (7 + 3) = 100.00. The
-    curve nights a year earlier, ending at their last one (03-11) - 364 = 2025-03-12: 03-12
-    and 03-05 (no final): 400 / 5 = 80.00. March 2025 is not a complete month, so the rooms
-    still to come of Wed 03-18 are at 120.00 x 100.00 / 80.00 = 150.00, x the late premium
-    3140 / 24 / 120 (the module's docstring) = 163.54: 400.00 on the books + 2 x 163.54 =
-    727.08, ADR 121.18. Without 2025-03-12 there is no move (661.67,
-    test_forecast_daily_by_hand)."""
+    too, and nothing on Wed 03-18's books as of 03-16 (with its 4 rooms at 100.00 they would
+    price the rooms still to come: 100.00 x the books premium, 3140 / 24 / 100, = 130.83,
+    test_each_method_by_hand). Night 03-18's season a year earlier: the two Wednesdays
+    (lookback_weeks) around 03-18 - 364 = 2025-03-19, ending a week (7 x 2 // 2 days) after
+    it: 2025-03-19 and 03-26, (700 + 300) / (7 + 3) = 100.00. The curve nights a year
+    earlier, ending at their last one (03-11) - 364 = 2025-03-12: 03-12 and 03-05 (no
+    final): 400 / 5 = 80.00. March 2025 is not a complete month, so the rooms still to come
+    of Wed 03-18 are at 120.00 x 100.00 / 80.00 = 150.00, x the late premium 3140 / 24 / 120
+    (the module's docstring) = 163.54: the additive pickup's 0 + (3 + 1) / 2 = 2 rooms, 2 x
+    163.54 = 327.08."""
     extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
                           (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)], orient="row",
                          schema=hand_built().schema)
-    history = pl.concat([hand_built(), extra])
+    empty = (pl.col("snapshot_date") == D("2026-03-16")) & (pl.col("stay_date") == D("2026-03-18"))
+    history = pl.concat([hand_built(), extra]).with_columns(
+        rooms_otb=pl.when(empty).then(0).otherwise(pl.col("rooms_otb")),
+        revenue_otb_net=pl.when(empty).then(0.0).otherwise(pl.col("revenue_otb_net")))
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
     wed = _at(method_forecasts(history, CAPACITY, as_of, [2], SETTINGS), "2026-03-18")
     assert wed["pickup_adr"] == pytest.approx(150.0 * 3140 / 24 / 120)
     wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
     assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \
-        == (pytest.approx(6.0), pytest.approx(727.08), pytest.approx(121.18))
+        == (pytest.approx(2.0), pytest.approx(327.08), pytest.approx(163.54))
 
 
-def _priced_history(april_2025_complete: bool = True) -> pl.DataFrame:
-    """Night Wed 2026-04-15 as of 2026-04-01 (h = 14), 3 rooms on the books at 100.00, and:
+def _priced_history(april_2025_complete: bool = True, booked: bool = True) -> pl.DataFrame:
+    """Night Wed 2026-04-15 as of 2026-04-01 (h = 14), 3 rooms on the books at 100.00 (none
+    when not `booked`), and:
 
     - April 2025, a complete month of 4 rooms a night: its Wednesdays 04-02 and 04-09 at 70.00
       a room, 04-16, 04-23 and 04-30 at 90.00, the other nights at 50.00;
@@ -218,7 +223,7 @@ def _priced_history(april_2025_complete: bool = True) -> pl.DataFrame:
     for night in ("2026-03-18", "2026-03-25"):
         rows.append((1, D(night), D(night), 6, 576.0))
         rows.append((1, D(night) - timedelta(days=14), D(night), 2, 160.0))
-    rows.append((1, D("2026-04-01"), D("2026-04-15"), 3, 300.0))
+    rows.append((1, D("2026-04-01"), D("2026-04-15"), 3 * booked, 300.0 * booked))
     return pl.DataFrame(rows, orient="row", schema=hand_built().schema)
 
 
@@ -229,12 +234,15 @@ def test_the_adr_still_to_come_by_hand() -> None:
     nights of the 2 weeks ending at 03-25 with books 14 days before (03-18 and 03-25) picked
     up 8 rooms for 2 x (576 - 160) = 832.00, 104.00 a room, over their final ADR of 96.00 =
     13 / 12. 82 x 1.2 x 13 / 12 = 106.60. Without a complete April 2025 (a night missing):
-    the curve nights' ADR moved by the season a year earlier instead, the 2 Wednesdays
-    around 2025-04-16 (ending 7 days after it) at 90.00 over the curve nights a year
-    earlier's 80.00: 96 x 90 / 80 x 13 / 12 = 117.00."""
+    the ADR on the night's books, 100.00, x the books premium: the same nights' 104.00 a
+    room picked up over the 2 x 160 / 4 = 80.00 on their books 14 days before, = 130.00.
+    Without April 2025 and with nothing on the books: the curve nights' ADR moved by the
+    season a year earlier, the 2 Wednesdays around 2025-04-16 (ending 7 days after it) at
+    90.00 over the curve nights a year earlier's 80.00: 96 x 90 / 80 x 13 / 12 = 117.00."""
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-01")]})
-    for complete, adr in ((True, 106.60), (False, 117.00)):
-        history = _priced_history(complete)
+    for complete, booked, adr in ((True, True, 106.60), (False, True, 130.00),
+                                  (False, False, 117.00)):
+        history = _priced_history(complete, booked)
         night = _at(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS), "2026-04-15")
         assert night["pickup_adr"] == pytest.approx(adr)
     # last_year_season, chosen at 14 days while it has no WAPE (level_from_days): April 2025's

@@ -17,7 +17,7 @@ from pipelines.forecast.logic.methods import (
     HORIZONS,
     METHODS,
     ON_THE_BOOKS,
-    WAPE_COLUMNS,
+    REVENUE_COLUMNS,
 )
 from tests.demo_warehouse import demo_warehouse
 
@@ -127,17 +127,18 @@ def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -
 
 
 def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path) -> None:
-    """Each `chosen` row scores the F&B, other and total revenue forecasts of its nights
-    (docs/forecast.md, "The departments' forecast, scored"), the methods' rows none, nor a
-    horizon whose as-of dates all precede the history (the 40 days' 60 and 90: no 91 days
-    before them to take a rate from). The
-    baseline's WAPE recomputed here in SQL from the marts: night D scored h days ahead, as
-    of S = D - h, forecast the mean F&B (other) posted a day over the nights held of the 91
-    days before S, against the F&B (other) posted on D, over the nights whose 91 days had a
-    room on the books and revenue posted; the report prints them on its `chosen` rows."""
+    """Each `chosen` row scores the room, F&B, other and total revenue forecasts of its
+    nights and the room revenue's bias (docs/forecast.md, "The departments' forecast,
+    scored"), the methods' rows none, nor a horizon whose as-of dates all precede the history
+    (the 40 days' 60 and 90: no 91 days before them to take a rate from). The baseline's WAPE
+    recomputed here in SQL from the marts: night D scored h days ahead, as of S = D - h,
+    forecast the mean room revenue (F&B, other) a day over the nights held of the 91 days
+    before S, against the room revenue of D (the F&B, other posted on D), over the nights
+    whose 91 days had a room on the books and revenue posted; the report prints them on its
+    `chosen` rows."""
     conn = duckdb.connect(str(warehouse), read_only=True)
     try:
-        names = ", ".join(WAPE_COLUMNS)
+        names = ", ".join(REVENUE_COLUMNS)
         stored = conn.execute(f"SELECT property_id, horizon_days, method <> ?, {names} "
                               "FROM mart.forecast_accuracy ORDER BY 1, 2", [CHOSEN]).fetchall()
         by_hand = conn.execute("""
@@ -163,14 +164,21 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
                     (SELECT coalesce(sum(fnb), 0) FROM p WHERE p.property_id =
                      a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS fnb,
                     (SELECT coalesce(sum(other), 0) FROM p WHERE p.property_id =
-                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS other
+                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS other,
+                    (SELECT sum(room_revenue_net) FROM mart.occupancy_daily o WHERE
+                     o.property_id = a.property_id AND o.stay_date BETWEEN s - 91 AND s - 1)
+                     AS room
                   FROM a)
             SELECT w.property_id, w.horizon_days, max(w.forecasts), count(*),
                    sum(abs(w.fnb / w.held - coalesce(p.fnb, 0)))
                    / sum(coalesce(p.fnb, 0)) * 100,
                    sum(abs(w.other / w.held - coalesce(p.other, 0)))
-                   / sum(coalesce(p.other, 0)) * 100
+                   / sum(coalesce(p.other, 0)) * 100,
+                   sum(abs(w.room / w.held - o.room_revenue_net))
+                   / sum(o.room_revenue_net) * 100
             FROM w LEFT JOIN p ON p.property_id = w.property_id AND p.date = w.night
+            JOIN mart.occupancy_daily o ON o.property_id = w.property_id
+             AND o.stay_date = w.night
             WHERE w.rooms > 0 AND w.posted > 0 GROUP BY ALL ORDER BY 1, 2""").fetchall()
     finally:
         conn.close()
@@ -179,18 +187,19 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
     assert all(v is None for r in stored if r[2] for v in r[3:])  # the methods: none
     rated = {(r[0], r[1]) for r in by_hand}
     assert {(1, 1), (2, 1)} <= rated  # the day ahead: scored at both hotels
-    for key, row in chosen.items():
-        assert all(v is not None and v >= 0 for v in row) if key in rated else \
-            all(v is None for v in row)
-    for pid, h, forecasts, nights, fnb, other in by_hand:
+    for key, row in chosen.items():  # the WAPEs, then the bias (either sign)
+        assert all(v is not None and v >= 0 for v in row[:-1]) and row[-1] is not None \
+            if key in rated else all(v is None for v in row)
+    for pid, h, forecasts, nights, fnb, other, room in by_hand:
         assert 0 < nights <= forecasts  # the nights whose 91 days before had a rate
-        assert abs(float(chosen[pid, h][1]) - fnb) <= 0.006
-        assert abs(float(chosen[pid, h][3]) - other) <= 0.006
+        assert abs(float(chosen[pid, h][1]) - room) <= 0.006  # every night scored is priced
+        assert abs(float(chosen[pid, h][3]) - fnb) <= 0.006
+        assert abs(float(chosen[pid, h][5]) - other) <= 0.006
     done = CliRunner().invoke(main, ["report", "forecast-accuracy", "--warehouse",
                                      str(warehouse), "--property", "ROMA01", "--format",
                                      "json"])
     assert done.exit_code == 0, done.stderr
-    printed = {r["horizon_days"]: tuple(r[c] for c in WAPE_COLUMNS)
+    printed = {r["horizon_days"]: tuple(r[c] for c in REVENUE_COLUMNS)
                for r in json.loads(done.stdout)["rows"] if r["method"] == CHOSEN}
     assert printed == {h: tuple(None if v is None else float(v) for v in row)
                        for (p, h), row in chosen.items() if p == 1}

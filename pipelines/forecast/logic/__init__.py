@@ -9,6 +9,7 @@ from pipelines.forecast.logic.history import kept_nights, with_departments
 from pipelines.forecast.logic.methods import (
     HORIZONS,
     ON_THE_BOOKS,
+    REVENUE_COLUMNS,
     WAPE_COLUMNS,
     ForecastSettings,
     accuracy,
@@ -21,6 +22,7 @@ from pipelines.forecast.logic.stretches import alert_stretches, stretch
 __all__ = [
     "HORIZONS",
     "ON_THE_BOOKS",
+    "REVENUE_COLUMNS",
     "WAPE_COLUMNS",
     "AlertSettings",
     "BudgetError",

@@ -18,6 +18,9 @@ def department_errors(errors: pl.DataFrame, recent: pl.DataFrame,
     """`errors` (`backtest`: property_id, as_of_date, stay_date, method, rooms_forecast,
     room_revenue_forecast, ...) with, for each of DEPARTMENTS, its forecast, baseline and
     actual, on the `chosen` rows (the forecast in use, which the flash's departments take).
+    The room revenue's forecast is the backtest's room_revenue_forecast (as
+    mart.forecast_daily prices it), its baseline the mean room revenue a day of the same days
+    (null without a rate, as the others': that night is not scored).
     `recent`: property_id and `pipelines.marts.departments.recent_days` of each as-of date
     (its 91 closed days' nights, rooms_final, revenue rows posted, room, F&B and other
     revenue); `nights`: property_id, stay_date, room_revenue_net, food_beverage_revenue_net,
@@ -25,20 +28,20 @@ def department_errors(errors: pl.DataFrame, recent: pl.DataFrame,
     books or no revenue posted (no rate: the flash has none either), or, for the total, when
     its room revenue is not priced; the baseline is null with it, so both are scored on the
     same nights."""
+    room, fnb, other = DEPARTMENTS[:3]
     rooms = pl.col("rooms_final").cast(pl.Float64)
     rated = (rooms > 0) & (pl.col("posted") > 0)
     days = pl.col("nights").cast(pl.Float64)
     window = recent.select(
         "property_id", "as_of_date",
         **{f"{d}_rate": pl.when(rated).then(pl.col(f"{d}_net").cast(pl.Float64) / rooms)
-           for d in DEPARTMENTS[:2]},
+           for d in (fnb, other)},
         **{f"{d}_mean": pl.when(rated).then(pl.col(f"{d}_net").cast(pl.Float64) / days)
-           for d in ("room_revenue", *DEPARTMENTS[:2])})
+           for d in (room, fnb, other)})
     actual = nights.select(
         "property_id", "stay_date",
         **{f"{d}_actual": pl.col(f"{d}_net").cast(pl.Float64)
-           for d in ("room_revenue", *DEPARTMENTS[:2])})
-    fnb, other = DEPARTMENTS[:2]
+           for d in (room, fnb, other)})
     in_use = pl.col("method") == CHOSEN
     return (
         errors.join(window, on=["property_id", "as_of_date"], how="left")
@@ -47,7 +50,10 @@ def department_errors(errors: pl.DataFrame, recent: pl.DataFrame,
                              pl.col("rooms_forecast") * pl.col(f"{d}_rate"))
                          for d in (fnb, other)},
                       **{f"{d}_baseline": pl.when(in_use).then(pl.col(f"{d}_mean"))
-                         for d in (fnb, other)})
+                         for d in (fnb, other)},
+                      room_revenue_baseline=pl.when(pl.col("room_revenue_forecast")
+                                                    .is_not_null())
+                      .then(pl.col("room_revenue_mean")))
         .with_columns(
             total_revenue_forecast=pl.col("room_revenue_forecast")
             + pl.col(f"{fnb}_forecast") + pl.col(f"{other}_forecast"),
@@ -55,6 +61,5 @@ def department_errors(errors: pl.DataFrame, recent: pl.DataFrame,
             .then(pl.col("room_revenue_mean") + pl.col(f"{fnb}_mean") + pl.col(f"{other}_mean")),
             total_revenue_actual=pl.col("room_revenue_actual") + pl.col(f"{fnb}_actual")
             + pl.col(f"{other}_actual"))
-        .drop("room_revenue_actual", "room_revenue_mean",
-              *[f"{d}_{k}" for d in (fnb, other) for k in ("rate", "mean")])
+        .drop("room_revenue_mean", *[f"{d}_{k}" for d in (fnb, other) for k in ("rate", "mean")])
     )

@@ -49,15 +49,17 @@ backtest measures how often it held the night (`accuracy`, band_coverage_pct).
 Room revenue: the books' revenue plus the rooms still to come at pickup_adr (`_pickup_adr`):
 last year's final ADR of D's weekday in D's calendar month (a complete month, over before S's
 month began) x the ADR's change on a year (the curve nights' final ADR over that of the curve
-nights a year earlier, x 1 without them); without that month, the curve nights' final ADR x
-the season's move a year earlier (the final ADR of the `lookback_weeks` nights of D's weekday
-ending at D - 364 + 7 x lookback_weeks // 2, or at D - 364 when that night is not before S,
-over that of the curve nights a year earlier; x 1 when either is missing or h >= 364). Then
-x the late premium: the net ADR of the rooms picked up from h days out over the final ADR,
-pooled over every weekday's nights of the 7 x lookback_weeks days ending at the curve nights'
-last (`_late_premium`; x 1 when they picked up no room or no revenue). Without that ADR,
-the ADR on the books; without either (far out on a young history, nothing on the books) the
-rooms still to come have no rate and the night's revenue is NULL: not priced, not 0.
+nights a year earlier, x 1 without them) x the late premium: the net ADR of the rooms picked
+up from h days out over the final ADR, pooled over every weekday's nights of the 7 x
+lookback_weeks days ending at the curve nights' last (`_late_premium`; x 1 when they picked
+up no room or no revenue). Without that month, the ADR on the night's books x the books
+premium (the same nights' ADR of the rooms picked up over the ADR on their books h days out).
+With nothing on the books either, the curve nights' final ADR x the season's move a year
+earlier (the final ADR of the `lookback_weeks` nights of D's weekday ending at D - 364 + 7 x
+lookback_weeks // 2, or at D - 364 when that night is not before S, over that of the curve
+nights a year earlier; x 1 when either is missing or h >= 364) x the late premium. Without
+any (far out on a young history, nothing on the books, no curve night) the rooms still to
+come have no rate and the night's revenue is NULL: not priced, not 0.
 
 What a build reads: the backtest replays the as-of dates of the last `scored_days` before the
 last snapshot (what its scored nights and their choices need), and the forecasts as of S read
@@ -90,11 +92,14 @@ FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pick
 LEVEL_METHOD = "last_year_season"
 """The night's level: chosen far out while it has no WAPE (`ForecastSettings.level_from_days`)."""
 CHOSEN = "chosen"
-DEPARTMENTS = ("food_beverage_revenue", "other_revenue", "total_revenue")
+DEPARTMENTS = ("room_revenue", "food_beverage_revenue", "other_revenue", "total_revenue")
 """The revenues whose forecast the backtest scores beside the rooms: each `<name>_forecast`,
 `_baseline` and `_actual` (`departments.department_errors`), and `<name>_wape_pct`,
 `_baseline_wape_pct` (`department_wape`)."""
 WAPE_COLUMNS = tuple(f"{d}{kind}_wape_pct" for d in DEPARTMENTS for kind in ("", "_baseline"))
+ROOM_REVENUE_BIAS = "room_revenue_bias_pct"
+"""The room revenue forecast's bias, sum (forecast - actual) / sum actual x 100 (`chosen`)."""
+REVENUE_COLUMNS = (*WAPE_COLUMNS, ROOM_REVENUE_BIAS)
 ON_THE_BOOKS = "on_the_books"
 """What the forecast falls back to when no method has the history it needs."""
 OTB_COLUMNS = ("property_id", "snapshot_date", "stay_date", "rooms_otb", "revenue_otb_net")
@@ -320,12 +325,14 @@ def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame
 
 def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
                   settings: ForecastSettings) -> pl.LazyFrame:
-    """property_id, days_before, ref_date, late_premium: over the nights of every weekday in
-    the 7 x `lookback_weeks` days ending at ref_date, the net ADR of the rooms they picked up
-    from h days out (revenue picked up / rooms picked up) over their final ADR. Rates rise as
-    a hotel fills, so the rooms still to come pay more than the night's average; the nights
-    are pooled over the weekdays because a few rooms' net pickup divides the revenue it
-    moved. Null when they picked up no room or no revenue."""
+    """property_id, days_before, ref_date, late_premium, books_premium: over the nights of
+    every weekday in the 7 x `lookback_weeks` days ending at ref_date, the net ADR of the
+    rooms they picked up from h days out (revenue picked up / rooms picked up) over their
+    final ADR (late_premium), and over the ADR on their books h days out (books_premium).
+    Rates rise as a hotel fills, so the rooms still to come pay more than the night's
+    average; the nights are pooled over the weekdays because a few rooms' net pickup divides
+    the revenue it moved. Null when they picked up no room or no revenue (books_premium: or
+    had none on the books)."""
     nights = curves.join(finals, on=["property_id", "stay_date"], how="inner").select(
         "property_id", "stay_date", "days_before",
         picked=pl.col("final_rooms") - pl.col("rooms_otb"),
@@ -342,11 +349,14 @@ def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
     )
     positive = ((pl.col("picked") > 0) & (pl.col("picked_cents") > 0) & (pl.col("final") > 0)
                 & (pl.col("final_cents") > 0))
+    booked, booked_cents = (pl.col("final") - pl.col("picked"),
+                            pl.col("final_cents") - pl.col("picked_cents"))
+    picked_adr = pl.col("picked_cents") / pl.col("picked")
     return pooled.select(
         "property_id", "days_before", ref_date="stay_date",
-        late_premium=pl.when(positive).then(
-            (pl.col("picked_cents") / pl.col("picked"))
-            / (pl.col("final_cents") / pl.col("final"))),
+        late_premium=pl.when(positive).then(picked_adr / (pl.col("final_cents") / pl.col("final"))),
+        books_premium=pl.when(positive & (booked > 0) & (booked_cents > 0))
+        .then(picked_adr / (booked_cents / booked)),
     )
 
 
@@ -527,19 +537,26 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
 def _pickup_adr(ly_known: pl.Expr) -> pl.Expr:
     """The net ADR of the rooms still to come. Last year's ADR of D's weekday in D's calendar
     month (`_last_year_month_adr`) x the ADR's change on a year (the curve nights' final ADR
-    over that of the curve nights a year earlier; x 1 without them); without that month, the
-    curve nights' final ADR x the season's move a year earlier (last year's ADR around the
-    night over the curve nights' a year earlier). Then x the late premium (`_late_premium`)."""
+    over that of the curve nights a year earlier; x 1 without them) x the late premium
+    (`_late_premium`). Without that month (a history younger than a year and a month), the
+    ADR on the night's own books x the books premium: the books carry the night's season,
+    which the weeks before it do not. With nothing on the books either, the curve nights'
+    final ADR x the season's move a year earlier (last year's ADR around the night over the
+    curve nights' a year earlier) x the late premium."""
     curve = pl.when(pl.col("sum_final") > 0).then(pl.col("sum_revenue") / pl.col("sum_final"))
     ly_curve = pl.col("ly_curve_adr")
     year_on_year = pl.when(ly_known & (ly_curve > 0))
-    seasonal = (
+    premium = pl.col("late_premium").fill_null(1.0)
+    rooms, revenue = pl.col("rooms_otb"), pl.col("revenue_otb")
+    return (
         pl.when(pl.col("ly_month_adr").is_not_null())
-        .then(pl.col("ly_month_adr") * year_on_year.then(curve / ly_curve).fill_null(1.0))
-        .otherwise(curve * year_on_year.then(pl.col("ly_night_adr") / ly_curve)
-                   .fill_null(1.0))
+        .then(pl.col("ly_month_adr") * year_on_year.then(curve / ly_curve).fill_null(1.0)
+              * premium)
+        .when((rooms > 0) & (revenue > 0))
+        .then(revenue / rooms * pl.col("books_premium").fill_null(1.0))
+        .otherwise(curve * year_on_year.then(pl.col("ly_night_adr") / ly_curve).fill_null(1.0)
+                   * premium)
     )
-    return seasonal * pl.col("late_premium").fill_null(1.0)
 
 
 def _last_year_month_adr(finals: pl.LazyFrame) -> pl.LazyFrame:
@@ -1056,8 +1073,9 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
     with its 90 % interval (forecast_skill.skill), and the simulator's floor: the WAPE of
     `levels` (property_id, stay_date, rooms_level: each night's level, which no forecast
     reads) on the same nights, NULL unless every night scored has a level; and, when
-    `errors` carries them (`department_errors`), the WAPE of the F&B, other and total revenue
-    forecasts and of their baseline (`department_wape`; `chosen` only)."""
+    `errors` carries them (`department_errors`), the WAPE of the room, F&B, other and total
+    revenue forecasts and of their baseline, and the room revenue's bias (`department_wape`;
+    `chosen` only)."""
     s = settings or ForecastSettings()
     last = errors.group_by("property_id").agg(last_night=pl.col("stay_date").max())
     level = (pl.DataFrame(schema=LEVELS_SCHEMA) if levels is None
@@ -1096,29 +1114,33 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
               how="left")
         .select("property_id", "horizon_days", "method", "first_night", "last_night",
                 "forecasts", "rooms_final", "mae_rooms", "wape_pct", "bias_rooms",
-                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct", *WAPE_COLUMNS)
+                "band_coverage_pct", *SKILL_COLUMNS, "floor_wape_pct", *REVENUE_COLUMNS)
         .sort("property_id", "horizon_days", "method")
     )
 
 
 def department_wape(scored: pl.DataFrame) -> pl.DataFrame:
-    """Per property, horizon and method of `scored` (`department_errors`' rows): WAPE_COLUMNS,
-    sum |forecast - actual| / sum actual x 100 over the nights with a forecast, half-up to
-    the cent; null where none has one (every method but `chosen`: the departments' forecast
-    takes the forecast in use) or the actual sums to 0."""
-    def wape(column: str, d: str) -> pl.Expr:
-        has = pl.col(f"{d}_forecast").is_not_null() & pl.col(f"{d}_actual").is_not_null()
+    """Per property, horizon and method of `scored` (`department_errors`' rows):
+    REVENUE_COLUMNS, sum |forecast - actual| / sum actual x 100 (the room revenue's bias: sum
+    (forecast - actual) / sum actual x 100) over the nights with a forecast and a baseline,
+    half-up to the cent; null where none has one (every method but `chosen`: the departments'
+    forecast takes the forecast in use) or the actual sums to 0."""
+    def pct(column: str, d: str, signed: bool = False) -> pl.Expr:
+        has = pl.all_horizontal(pl.col(f"{d}_{k}").is_not_null()
+                                for k in ("forecast", "baseline", "actual"))
         base = pl.col(f"{d}_actual").filter(has).sum()
+        miss = pl.col(column) - pl.col(f"{d}_actual")
         return pl.when(has.any() & (base > 0)).then(
-            ((pl.col(column) - pl.col(f"{d}_actual")).abs().filter(has).sum() / base * 100)
-            .round(2))
+            ((miss if signed else miss.abs()).filter(has).sum() / base * 100).round(2))
     keys = ["property_id", "horizon_days", "method"]
-    if f"{DEPARTMENTS[0]}_forecast" not in scored.columns:
+    if not all(f"{d}_actual" in scored.columns for d in DEPARTMENTS):
         return scored.select(keys).unique().with_columns(
-            [pl.lit(None, dtype=pl.Float64).alias(c) for c in WAPE_COLUMNS])
+            [pl.lit(None, dtype=pl.Float64).alias(c) for c in REVENUE_COLUMNS])
+    room = DEPARTMENTS[0]
     return scored.group_by(keys).agg(
-        **{f"{d}{kind}_wape_pct": wape(f"{d}{'_baseline' if kind else '_forecast'}", d)
-           for d in DEPARTMENTS for kind in ("", "_baseline")})
+        **{f"{d}{kind}_wape_pct": pct(f"{d}{'_baseline' if kind else '_forecast'}", d)
+           for d in DEPARTMENTS for kind in ("", "_baseline")},
+        **{ROOM_REVENUE_BIAS: pct(f"{room}_forecast", room, signed=True)})
 
 
 def _half_up_pct(hundredths: pl.Expr, supply: pl.Expr) -> pl.Expr:

@@ -1,0 +1,12 @@
+-- Issue 49: the night's room revenue forecast scored where users read accuracy. Its WAPE and
+-- bias at each horizon beside the rooms' (mart.forecast_accuracy, `chosen` rows), and a
+-- baseline that reads no forecast (docs/forecast.md, "The departments' forecast, scored").
+-- The ADR of the rooms still to come without last year's month is the ADR on the night's
+-- books x the books premium (docs/forecast.md, "Band, revenue, ADR and occupancy").
+ALTER TABLE mart.forecast_accuracy ADD COLUMN room_revenue_wape_pct DECIMAL(9,2);
+ALTER TABLE mart.forecast_accuracy ADD COLUMN room_revenue_baseline_wape_pct DECIMAL(9,2);
+ALTER TABLE mart.forecast_accuracy ADD COLUMN room_revenue_bias_pct DECIMAL(9,2);
+COMMENT ON COLUMN mart.forecast_accuracy.room_revenue_wape_pct IS 'The room revenue forecast of the nights scored, as mart.forecast_daily prices it (method chosen only; NULL on the others): sum |forecast - room_revenue_net of mart.occupancy_daily (nights and fees)| / sum room_revenue_net x 100, over the nights whose room revenue is priced and whose 91 days before the as-of date had a rate (a room on the books and revenue posted).';
+COMMENT ON COLUMN mart.forecast_accuracy.room_revenue_baseline_wape_pct IS 'The same WAPE of a baseline that reads no forecast: each night''s room revenue the mean room revenue a day in the 91 closed days before the as-of date; on the same nights as room_revenue_wape_pct.';
+COMMENT ON COLUMN mart.forecast_accuracy.room_revenue_bias_pct IS 'The room revenue forecast''s bias on the same nights: sum (forecast - room_revenue_net) / sum room_revenue_net x 100, positive when it ran high (the rooms'' bias is bias_rooms).';
+COMMENT ON COLUMN mart.forecast_daily.room_revenue_forecast_net IS 'revenue_otb_net + the rooms still to come x their net ADR: last year''s final ADR of the night''s weekday in its calendar month x the ADR''s change on a year x the late premium (the net ADR of the rooms picked up from the same days out over the final ADR, on the recent nights); without that month, the ADR on the night''s books x the books premium (the recent nights'' ADR of the rooms picked up over the ADR on their books then); with nothing on the books either, the curve nights'' ADR moved by last year''s season x the late premium; rooms_forecast x the ADR on the books when the forecast is below the books. NULL when rooms are forecast beyond the books and none of those ADRs is known (the night is not priced).';
