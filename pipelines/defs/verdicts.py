@@ -68,8 +68,8 @@ class Verdict:
 
 Body = Callable[[Scope], Verdict]
 VERDICTS: dict[str, tuple[str, bool, Body]] = {}
-"""Check name -> (its asset's path, "pms/reservations" or "mart/alerts"; blocking; its body),
-in the order a run of every asset evaluates them."""
+"""Check name -> (its asset's path, "pms/reservations" or "mart/alerts"; blocking; its body).
+A run evaluates an asset's checks after it, by name (pipelines.materialize.sync_alone)."""
 
 
 def landed_checks(assets: Sequence[str], scope: Scope) -> dict[str, Verdict]:
