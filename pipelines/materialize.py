@@ -9,10 +9,37 @@ import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
-from pipelines.ingest import Hook, SyncSettings, progress_hook
+import duckdb
+
+from pipelines.defs.each_property import PropertiesFailedError, each_property
+from pipelines.defs.verdicts import (
+    EVENT_GAP_CHECK,
+    VERDICTS,
+    Scope,
+    Verdict,
+    event_gap,
+    landed_checks,
+    property_of_partition,
+    stream_metadata,
+)
+from pipelines.ingest import (
+    Endpoint,
+    Hook,
+    StreamResult,
+    SyncSettings,
+    load_properties,
+    progress_hook,
+    sync_property,
+    sync_stream,
+)
+from pipelines.marts import MARTS, MartSettings, built_marts
+from pipelines.properties import find_property
+from pipelines.warehouse import connect, held, thread_cursor, writer
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 """Dagster logs a failed step at ERROR with its stack trace: the caller says it in one line."""
@@ -82,7 +109,6 @@ def materialize(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     from pipelines.defs.partitions import instance_with
     from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
     from pipelines.properties import PropertyConfigError
-    from pipelines.warehouse import held
 
     resources: dict[str, Any] = dict(defs.resources or {})
     resources["warehouse"] = WarehouseResource(path=str(warehouse))
@@ -122,7 +148,6 @@ def _materialize_range(runs: list[PropertyRun], every: list[Any], selection: Any
     neighbours must run again, else nothing."""
     import dagster as dg
 
-    from pipelines.defs.each_property import PropertiesFailedError
     from pipelines.defs.keys import READ_COPY_KEY
     from pipelines.defs.partitions import RANGE_END, RANGE_START
 
@@ -164,6 +189,113 @@ def _materialize_range(runs: list[PropertyRun], every: list[Any], selection: Any
     return set()
 
 
+class _File:
+    """The warehouse file as the checks open it (what WarehouseResource does for one file),
+    for a sync without a run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @contextmanager
+    def connect(self, code: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        conn = connect(self.path)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def each(self, codes: Sequence[str] | None
+             ) -> Iterator[tuple[str | None, duckdb.DuckDBPyConnection]]:
+        with self.connect() as conn:
+            yield None, conn
+
+
+class _Apis:
+    """The properties' APIs as PmsApiResource reaches them by default: the properties file
+    (or the default property), read when asked."""
+
+    def endpoint(self, code: str) -> Endpoint:
+        return find_property(load_properties(), code).endpoint()
+
+
+STEPS = ("events", "pos_ledger", "reference", "reservations", "availability",
+         "pms/reservations", "folios", "pms/folios")
+"""A Dagster run's steps of the streams (each after those it follows) and of their checks
+(a path: the checks of that asset, by name), in the order the run takes them."""
+
+
+def sync_alone(code: str, warehouse: Path, streams: Sequence[str], *,
+               settings: SyncSettings, marts: bool = True,
+               progress: Hook | None = None) -> PropertyRun:
+    """What `materialize([code], warehouse, streams, ...)` does for one property of a file,
+    without a Dagster run (its imports, event log and instance cost more CPU than anything it
+    adds to one property: docs/scaling.md, "The fixed CPU of a sync"): the streams, their
+    checks, the marts and theirs in a run's order, on the same connections, under a run id;
+    then the read copy published. A step that fails stops the rest (nothing published) and is
+    the result's error, as in a run; so is a blocking check that fails."""
+    run, run_id = PropertyRun(code), str(uuid4())
+    apis, files = _Apis(), _File(warehouse)
+    scope = Scope([code], files, apis, run_id)
+    steps = [s for s in STEPS if s in streams or s.removeprefix("pms/") in streams]
+    if marts:
+        steps += ["marts", "mart/alerts", "mart/revenue_tieout"]
+
+    def check(asset: str) -> None:
+        for name in sorted(n for n, (of, _, _) in VERDICTS.items() if of == asset):
+            verdict = VERDICTS[name][2](scope)
+            _judged(run, name, verdict, VERDICTS[name][1])
+
+    def stream(name: str, _: str) -> StreamResult:
+        endpoint = apis.endpoint(code)
+        with files.connect() as conn:
+            cursor = thread_cursor(conn)
+            try:
+                return sync_stream(endpoint, cursor, run_id, name, settings)
+            finally:
+                cursor.close()
+
+    def build() -> None:
+        with files.connect() as conn:
+            cursor = thread_cursor(conn)
+            try:
+                pid = property_of_partition(cursor, code, run_id)
+                for name, _, written in built_marts(cursor, pid, MartSettings(), list(MARTS),
+                                                    run_id):
+                    run.marts[name] = written.rows
+            finally:
+                cursor.close()
+
+    try:
+        with held(warehouse), progress_hook(progress or (lambda *_: None)):
+            for step in steps:
+                if "/" in step:
+                    check(step)
+                elif step == "marts":
+                    each_property([code], lambda _: build(), 1)
+                else:
+                    landed = each_property([code], partial(stream, step), 1)[0][code]
+                    run.streams[step] = stream_metadata(landed)
+                    if step == "events":
+                        _judged(run, EVENT_GAP_CHECK, event_gap({code: landed}), False)
+            with writer(warehouse):  # the read copy, as the run's last asset publishes it
+                pass
+    except Exception as error:  # a run that failed says only its error
+        return PropertyRun(code, error=error)
+    return run
+
+
+def _judged(run: PropertyRun, name: str, verdict: Verdict, blocking: bool) -> None:
+    """A check's verdict kept on the run (a WARN one among the warnings if it failed); a
+    blocking one that failed stops the run."""
+    if verdict.warn:
+        if not verdict.passed:
+            run.warnings[name] = verdict.description
+        return
+    run.checks[name] = (verdict.passed, verdict.description)
+    if blocking and not verdict.passed:
+        raise RuntimeError(f"asset check {name} failed: {verdict.description}")
+
+
 def sync_direct(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *,
                 settings: SyncSettings) -> list[PropertyRun]:
     """What `materialize(codes, warehouse, streams, marts=False, publish=False)` lands and
@@ -173,24 +305,13 @@ def sync_direct(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     them (a blocking one that fails is the properties' error, as it fails a run). For a caller
     that syncs often and little (the demo's days), which need not pay a run's own work each
     time; nothing is published and Dagster records nothing of it."""
-    from uuid import uuid4
-
-    from pipelines.definitions import defs
-    from pipelines.defs.each_property import PropertiesFailedError, each_property
-    from pipelines.defs.ingest.assets import event_gap
-    from pipelines.defs.ingest.checks import VERDICTS, Scope, landed_checks
-    from pipelines.defs.keys import stream_key
-    from pipelines.defs.resources import WarehouseResource
-    from pipelines.ingest import StreamResult, sync_property
-    from pipelines.warehouse import thread_cursor, writer
-
-    pms, run_id = (defs.resources or {})["pms"], f"direct-{uuid4()}"
+    apis, run_id = _Apis(), f"direct-{uuid4()}"
     runs = {code: PropertyRun(code) for code in codes}
     with writer(warehouse, publish=False) as conn:
         def one(code: str) -> list[StreamResult]:
             cursor = thread_cursor(conn)
             try:
-                return sync_property(pms.endpoint(code), cursor, run_id, settings, streams)
+                return sync_property(apis.endpoint(code), cursor, run_id, settings, streams)
             finally:
                 cursor.close()
 
@@ -203,20 +324,20 @@ def sync_direct(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     if not results:
         return [runs[code] for code in codes]
     try:
-        checks = landed_checks([stream_key(s) for s in streams],
-                               Scope(list(results), WarehouseResource(path=str(warehouse)), pms))
+        checks = landed_checks([f"pms/{s}" for s in streams],
+                               Scope(list(results), _File(warehouse), apis))
     except PropertiesFailedError as error:  # a check that asks the API, as a run keeps it
         for code, why in error.errors.items():
             runs[code].error = why
         return [runs[code] for code in codes]
     if "events" in streams:
-        checks["event_gap"] = event_gap({c: r for c, landed in results.items()
-                                         for r in landed if r.stream == "events"})
+        checks[EVENT_GAP_CHECK] = event_gap({c: r for c, landed in results.items()
+                                             for r in landed if r.stream == "events"})
     for code in results:
         run = runs[code]
-        run.checks = {name: (c.passed, c.description or "") for name, c in checks.items()}
+        run.checks = {name: (c.passed, c.description) for name, c in checks.items()}
         failed = [name for name, c in checks.items() if not c.passed and VERDICTS.get(
-            name, (None, False))[1]]
+            name, ("", False))[1]]
         if failed:
             run.error = RuntimeError(f"asset check {failed[0]} failed: "
                                      f"{run.checks[failed[0]][1]}")

@@ -1,6 +1,7 @@
 """`pmsw sync`: materialize the ingestion assets of pipelines.definitions for the properties.
 
-The same assets, resources and checks as in Dagster (pipelines.materialize), into the
+The same assets, resources and checks as in Dagster (pipelines.materialize; one property
+runs them without a Dagster run, `sync_alone`), into the
 warehouse (`--warehouse`): one run for the properties, synced concurrently, each bounded by
 its own key's limit (docs/ingestion.md, "A hotel group"); a progress bar per stream when one
 property syncs. The run ends with the read copy published (meta/read_copy). Errors are one
@@ -57,14 +58,18 @@ def run_sync(codes: Sequence[str], warehouse: Path, streams: Sequence[str],
     `as_data`, one JSON list of the properties' streams, marts, failed checks and warnings);
     return the process exit code."""
     from pipelines.ingest import SyncSettings
-    from pipelines.materialize import materialize
+    from pipelines.materialize import materialize, sync_alone
 
     at_once = {} if properties_at_once is None else {"properties_at_once": properties_at_once}
     settings = SyncSettings(full_folio_refresh=full_folio_refresh, **at_once)
     failed = 0
     # Several properties sync at once (one run): their bars would overwrite each other.
     bars = Bars() if show_progress and len(codes) == 1 else None
-    runs = materialize(codes, warehouse, streams, settings=settings, marts=marts, progress=bars)
+    # One property: its run without Dagster's (the same steps, checks and records; less CPU).
+    runs = ([sync_alone(codes[0], warehouse, streams, settings=settings, marts=marts,
+                        progress=bars)] if len(codes) == 1
+            else materialize(codes, warehouse, streams, settings=settings, marts=marts,
+                             progress=bars))
     if bars is not None:
         bars.close()
     said: dict[str, list[str]] = {}
@@ -146,7 +151,8 @@ def sync(codes: tuple[str, ...], warehouse: Path, streams: tuple[str, ...],
 
     \b
     Properties: PMSW_PROPERTIES_FILE (or ./properties.yaml), else one property from
-    PMS_API_BASE_URL and PMS_API_KEY. Runs the Dagster assets of pipelines.definitions.
+    PMS_API_BASE_URL and PMS_API_KEY. Runs the Dagster assets of pipelines.definitions
+    (one property: their steps and checks without a Dagster run).
     A directory as --warehouse is a group: each property syncs in its own process into
     DIR/<CODE>.duckdb, in parallel (docs/scaling.md).
     """

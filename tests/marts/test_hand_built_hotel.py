@@ -545,7 +545,7 @@ def test_the_tieout_check_passes_and_fails_on_an_unexplained_cent(
     that the marts do not hold (an accommodation line added after the marts were built)."""
     import shutil
 
-    from pipelines.defs.marts.assets import tieout_violations
+    from pipelines.defs.verdicts import tieout_violations
 
     assert tieout_violations(db) == (0, [])
     copy = tmp_path / "tampered.duckdb"

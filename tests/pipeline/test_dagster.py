@@ -220,3 +220,70 @@ def test_a_sync_without_a_run_lands_and_checks_as_a_run_does(
         (False, "2 rows whose nights are not departure - arrival")] * 2
     assert all(str(run.error).startswith("asset check nights_match_dates failed")
                for run in again)
+
+
+def test_one_property_without_a_run_does_what_its_run_does(
+        make_sandbox: MakeSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pipelines.materialize.sync_alone (`pmsw sync` of one property): the property's initial
+    load by a Dagster run into one warehouse and without a run into another give the same
+    streams' metadata, checks, warnings and marts, and the same core and mart rows, each read
+    copy published; then a blocking check that fails (a night count that is not departure -
+    arrival) stops both, each property's error, and neither publishes."""
+    from pipelines.ingest import STREAMS, SyncSettings
+    from pipelines.materialize import materialize, sync_alone
+    from pipelines.warehouse import read_copy_path
+    from tests.verify.test_demo_same_figures import _rows
+
+    sandbox = make_sandbox(clock(), admin=True)
+    monkeypatch.setenv("PMSW_PROPERTIES_FILE", str(write_properties(
+        tmp_path / "properties.yaml", sandbox.base_url, codes={"rome": "KEY_ROME"})))
+    monkeypatch.setenv("KEY_ROME", ALL_SCOPES_KEY)
+    advance(sandbox.root_url, property_ids=[1])
+    streams = list(STREAMS)
+    by_run, alone = tmp_path / "run.duckdb", tmp_path / "alone.duckdb"
+    [ran] = materialize(["rome"], by_run, streams)
+    synced = sync_alone("rome", alone, streams, settings=SyncSettings())
+    assert (ran.error, synced.error) == (None, None)
+    assert synced.checks == ran.checks
+    assert len(synced.checks) == 10  # 9 of the streams, the tie-out
+    assert synced.warnings == ran.warnings
+    assert synced.marts == ran.marts
+    assert len(synced.marts) > 10
+
+    def what(run_streams: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+        return [(s, {k: v for k, v in m.items() if k != "seconds"})
+                for s, m in run_streams.items()]
+
+    assert what(synced.streams) == what(ran.streams)  # in the run's order, the same values
+    published, rows = {}, {}
+    for path in (by_run, alone):
+        conn = connect(path)
+        try:
+            published[path] = conn.execute("SELECT * FROM meta.published").fetchall()
+            rows[path] = {}
+            for schema in ("core", "mart"):
+                tables = [str(t) for (t,) in conn.execute(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = ? "
+                    "AND table_type = 'BASE TABLE' ORDER BY 1", [schema]).fetchall()]
+                assert tables, schema
+                for table in tables:
+                    rows[path][f"{schema}.{table}"] = _rows(conn, schema, table)
+            conn.execute("UPDATE core.reservations SET nights = nights + 1 "
+                         "WHERE reservation_id = (SELECT min(reservation_id) "
+                         "FROM core.reservations)")
+        finally:
+            conn.close()
+        assert read_copy_path(path).is_file()
+    assert rows[alone] == rows[by_run]
+    [ran] = materialize(["rome"], by_run, streams)
+    synced = sync_alone("rome", alone, streams, settings=SyncSettings())
+    assert "nights_match_dates" in str(ran.error)  # Dagster's own words, on two lines
+    assert str(synced.error) == ("asset check nights_match_dates failed: 1 rows whose nights "
+                                 "are not departure - arrival")
+    assert (synced.streams, synced.marts) == ({}, {})
+    for path in (by_run, alone):
+        conn = connect(path)
+        try:
+            assert conn.execute("SELECT * FROM meta.published").fetchall() == published[path]
+        finally:
+            conn.close()

@@ -7,18 +7,17 @@ Each asset runs `pipelines.ingest` for its stream and reports calls, rows, secon
 preview as metadata. The event log asset carries the `event_gap` check.
 """
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 import dagster as dg
 
 from pipelines.defs.each_property import PropertiesFailedError, each_property
+from pipelines.defs.ingest.checks import check_result
 from pipelines.defs.keys import INGESTION_GROUP, OWNERS, POOL, stream_key
 from pipelines.defs.partitions import ONE_RUN, PROPERTIES, one_run_accepted
 from pipelines.defs.resources import PmsApiResource, SyncSettingsResource, WarehouseResource
+from pipelines.defs.verdicts import EVENT_GAP_CHECK, event_gap, stream_metadata
 from pipelines.ingest import StreamResult, sync_stream
-
-EVENT_GAP_CHECK = "event_gap"
 
 DESCRIPTIONS = {
     "reference": "Property, room types, rooms, rate plans, age brackets, items and "
@@ -42,26 +41,10 @@ DEPS: dict[str, list[str]] = {
 
 
 def _metadata(result: StreamResult) -> dict[str, Any]:
-    meta: dict[str, Any] = {
-        "calls": result.calls, "rows": result.rows, "seconds": result.seconds,
-        "errors": result.errors, "status": result.status,
-        **{f"detail_{k}": v for k, v in result.details.items()},
-    }
-    if result.cursor is not None:
-        meta["cursor"] = result.cursor
-    if result.message:
-        meta["message"] = result.message
-    if result.preview:
-        meta["preview"] = dg.MetadataValue.md(markdown(
-            list(result.preview[0]), [list(r.values()) for r in result.preview]))
+    meta = stream_metadata(result)
+    if "preview" in meta:
+        meta["preview"] = dg.MetadataValue.md(meta["preview"])
     return meta
-
-
-def markdown(names: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A preview table for the metadata of a materialization (ingestion and marts)."""
-    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
-    lines += ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
@@ -86,16 +69,6 @@ def _run(context: dg.AssetExecutionContext, stream: str, pms: PmsApiResource,
     return results
 
 
-def event_gap(results: dict[str, StreamResult]) -> dg.AssetCheckResult:
-    """The event_gap check of the event log's results by property (a run's, or a sync
-    without a run: pipelines.materialize.sync_direct)."""
-    gaps = {code: r.message for code, r in sorted(results.items()) if r.status == "gap"}
-    said = "; ".join(f"{code}: {message}" for code, message in gaps.items())
-    return dg.AssetCheckResult(
-        check_name=EVENT_GAP_CHECK, passed=not gaps, severity=dg.AssetCheckSeverity.ERROR,
-        description=said or "no gap", metadata={"message": said or "no gap"})
-
-
 def _stream_asset(stream: str) -> dg.AssetsDefinition:
     check_specs = ([dg.AssetCheckSpec(EVENT_GAP_CHECK, asset=stream_key(stream),
                                       description="The event cursor is still inside the "
@@ -109,7 +82,7 @@ def _stream_asset(stream: str) -> dg.AssetsDefinition:
         for code, result in results.items():
             context.add_asset_metadata(_metadata(result), partition_key=code)
         return dg.MaterializeResult(
-            check_results=[event_gap(results)] if stream == "events" else None)
+            check_results=[check_result(event_gap(results))] if stream == "events" else None)
 
     with one_run_accepted():
         return dg.asset(

@@ -14,22 +14,18 @@ from decimal import Decimal
 from typing import Any
 
 import dagster as dg
-import duckdb
 import polars as pl
 
 from pipelines.defs.each_property import PropertiesFailedError, each_property
-from pipelines.defs.ingest.assets import markdown
+from pipelines.defs.ingest.checks import check_result
 from pipelines.defs.keys import (
     MARTS_GROUP as MARTS_GROUP,  # pmsw sync selects the group by this name
 )
 from pipelines.defs.keys import OWNERS, POOL, READ_COPY_KEY, stream_key
 from pipelines.defs.partitions import ONE_RUN, PROPERTIES, codes_of_run, one_run_accepted
 from pipelines.defs.resources import SyncSettingsResource, WarehouseResource
-from pipelines.forecast import alert_stretches
-from pipelines.ingest.store import property_row
+from pipelines.defs.verdicts import Scope, alerts, markdown, property_of_partition, tieout
 from pipelines.marts import MARTS, MartSettings, Replaced, built_marts
-from pipelines.properties import DEFAULT_CODE
-from pipelines.vocabulary import CODES
 
 PREVIEW_ROWS = 5
 
@@ -86,16 +82,6 @@ class MartConfig(dg.Config):
     def settings(self) -> MartSettings:
         vat = None if self.accommodation_vat_pct is None else Decimal(self.accommodation_vat_pct)
         return MartSettings(vat_pct=vat, horizon_days=self.horizon_days)
-
-
-def property_of_partition(conn: duckdb.DuckDBPyConnection, code: str, run_id: str) -> int:
-    """The property id of partition `code`: as this run's ingestion logged it, else the
-    warehouse's property of that PMS code (its only one for the default property)."""
-    found = conn.execute("SELECT DISTINCT property_id FROM meta.sync_runs WHERE run_id = ?",
-                         [run_id]).fetchall()
-    if len(found) == 1:
-        return int(found[0][0])
-    return property_row(conn, None if code == DEFAULT_CODE else code)[0]
 
 
 def _metadata(property_id: int, rows: pl.DataFrame, written: Replaced) -> dict[str, Any]:
@@ -170,33 +156,6 @@ pms_marts = dg.define_asset_job(
     description="Rebuild every mart of a property from the warehouse (no API call).")
 
 
-_KNOWN = ", ".join(f"'{code}'" for code in CODES)
-TIEOUT_VIOLATIONS = f"""
-    WITH folio AS (
-        SELECT l.property_id, l.posted_on AS date, sum(l.amount_net) AS net
-        FROM core.folio_lines l
-        LEFT JOIN core.items i ON i.property_id = l.property_id AND i.item_id = l.service_item_id
-        WHERE l.type <> 'payment'
-          AND CASE WHEN i.department IN ({_KNOWN})
-                   THEN i.department
-                   WHEN l.type = 'accommodation' THEN 'accommodation' END = 'accommodation'
-        GROUP BY ALL)
-    SELECT t.property_id, t.date, t.folio_accommodation_net, f.net AS folio_lines_net,
-           t.unexplained_net, t.reason
-    FROM mart.revenue_tieout t
-    LEFT JOIN folio f USING (property_id, date)
-    WHERE t.unexplained_net <> 0 OR f.net IS DISTINCT FROM t.folio_accommodation_net
-    ORDER BY t.property_id, t.date
-"""
-"""Dates whose room revenue does not tie: an unexplained cent in mart.revenue_tieout, or its
-folio column differing from the accommodation lines of core.folio_lines summed again here."""
-
-
-def tieout_violations(conn: duckdb.DuckDBPyConnection) -> tuple[int, list[str]]:
-    rows = conn.execute(TIEOUT_VIOLATIONS).fetchall()
-    return len(rows), [str(tuple(r)) for r in rows[:5]]
-
-
 @dg.asset_check(asset=mart_key("revenue_tieout"), name="revenue_tieout_has_no_unexplained_cent",
                 pool=POOL, description="Every business date closed ties: folio accommodation "
                 "net = room revenue of the nights sold + fees, any difference explained "
@@ -204,22 +163,9 @@ def tieout_violations(conn: duckdb.DuckDBPyConnection) -> tuple[int, list[str]]:
 def revenue_tieout_has_no_unexplained_cent(context: dg.AssetCheckExecutionContext,
                                             warehouse: WarehouseResource
                                             ) -> dg.AssetCheckResult:
-    count, examples = 0, list[str]()
     # The file, or the files of the run's properties (never another property's file).
-    for _, conn in warehouse.each(codes_of_run(context.run.tags, context.instance)):
-        found, shown = tieout_violations(conn)
-        count, examples = count + found, examples + shown
-    return dg.AssetCheckResult(
-        passed=count == 0, severity=dg.AssetCheckSeverity.ERROR,
-        description=f"{count} date(s) with an unexplained difference" if count
-        else "every date ties to the cent",
-        metadata={"violations": count, "examples": ", ".join(examples) or "none"})
-
-
-NIGHTS_SCHEMA = {"property_id": pl.Int64, "as_of_date": pl.Date, "stay_date": pl.Date,
-                 "alert": pl.String, "value": pl.Float64, "threshold": pl.Float64,
-                 "message": pl.String, "rooms_otb": pl.Int64, "stly_rooms_otb": pl.Int64}
-"""mart.alerts' nights as `alert_stretches` reads them (no books needed to count them)."""
+    return check_result(tieout(Scope(codes_of_run(context.run.tags, context.instance),
+                                     warehouse)))
 
 
 @dg.asset_check(asset=mart_key("alerts"), name="no_alerts", blocking=False, pool=POOL,
@@ -229,34 +175,8 @@ NIGHTS_SCHEMA = {"property_id": pl.Int64, "as_of_date": pl.Date, "stay_date": pl
                             "capacity plus overbooking (`pmsw report alerts`).")
 def no_alerts(context: dg.AssetCheckExecutionContext,
               warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    codes = codes_of_run(context.run.tags, context.instance)
-    pids: dict[int, str] = {}
-    rows: list[tuple[Any, ...]] = []
-    for member, conn in warehouse.each(codes):  # the file, or each property's of the group
-        mine = {property_of_partition(conn, code, context.run.run_id): code
-                for code in ([member] if member else codes)} if codes else {}
-        pids.update(mine)
-        where = f"WHERE property_id IN ({', '.join('?' * len(mine))})" if mine else ""
-        nights = pl.DataFrame(conn.execute(
-            "SELECT property_id, as_of_date, stay_date, alert, value, threshold, message, NULL, "
-            f"NULL FROM mart.alerts {where}", list(mine)).fetchall(), orient="row",
-            schema=NIGHTS_SCHEMA)
-        rows += (alert_stretches(nights).group_by("property_id", "alert").len()
-                 .sort("property_id", "alert").rows())  # an alert is a stretch of nights
-    counts: dict[str, int] = {}
-    said: dict[int, list[str]] = {}
-    for pid, alert, n in rows:
-        counts[str(alert)] = counts.get(str(alert), 0) + int(n)
-        said.setdefault(int(pid), []).append(f"{n} {alert}")
-    total = sum(counts.values())
-    if len(pids) == 1 or not said:
-        description = ", ".join(f"{n} {a}" for a, n in counts.items()) if total else "no alerts"
-    else:
-        description = "; ".join(f"{pids.get(pid, pid)}: {', '.join(what)}"
-                                for pid, what in said.items())
-    return dg.AssetCheckResult(
-        passed=total == 0, severity=dg.AssetCheckSeverity.WARN, description=description,
-        metadata={"alerts": total, **counts})
+    return check_result(alerts(Scope(codes_of_run(context.run.tags, context.instance),
+                                     warehouse, run_id=context.run.run_id)))
 
 
 defs = dg.Definitions(assets=MART_ASSETS,
