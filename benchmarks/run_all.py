@@ -68,8 +68,7 @@ SCRIPTS: dict[str, tuple[list[str], list[str], str, str]] = {
               "incremental within 1.5x the slowest hotel alone, the initial load bounded by "
               "the per-key limit, peak memory flat in the number of hotels)."),
     "group-files": (["-m", "benchmarks.bench_group_files"],
-                    ["--hotels", "8", "--days", "1", "--warmup-days", "3", "--singles", "1",
-                     "--sandboxes", "2"],
+                    ["--hotels", "2", "--days", "1", "--warmup-days", "7"],
                     "A group as parallel runs",
                     "Hotels of a group in the group layout (one DuckDB file each), synced as "
                     "parallel runs by `pmsw sync --warehouse DIR`, against each alone "
