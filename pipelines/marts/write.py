@@ -75,10 +75,21 @@ def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
         return None
     typed = rows.select(pl.col(c).cast(stored.schema[c]) for c in columns)
     kept = stored.select(columns)
-    stale = kept.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
+    stale = stored.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
     new = typed.with_row_index("_row").join(kept, on=columns, how="anti", nulls_equal=True)
     fresh = rows.select(pl.all().gather(new["_row"]))  # as built: DuckDB casts on insert
     return stale, fresh
+
+
+def _typed(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame) -> pl.DataFrame:
+    """`rows` cast by DuckDB to the types of `mart.<table>`'s columns, as its INSERT would cast
+    them (a float to a decimal rounded DuckDB's way), so that they compare exactly."""
+    types = dict(conn.execute("SELECT column_name, data_type FROM duckdb_columns() "
+                              "WHERE schema_name = 'mart' AND table_name = ?", [table]).fetchall())
+    select = ", ".join(f'CAST("{c}" AS {types[c]}) AS "{c}"' if c in types else f'"{c}"'
+                       for c in rows.columns)
+    with registered(conn, f"_typed_{table}_arrow", rows) as view:
+        return query_frame(conn, f"SELECT {select} FROM {view}", [])
 
 
 def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
@@ -87,15 +98,16 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
     """Make the property's rows of `mart.<table>` (those from `since` on, when given) equal
     `rows` (matched by column name; DuckDB casts to the table's types), record the build in
     meta.mart_builds (`run_id`, default a fresh id) and `inputs` (day, digest) in
-    meta.mart_inputs, all or nothing. A table without a primary key (no row to match) or with a
-    column that does not compare exactly (`_exact`) has those rows all deleted and `rows`
-    inserted."""
+    meta.mart_inputs, all or nothing. A column that does not compare exactly (`_exact`: a float
+    stored as a decimal) is compared as DuckDB casts it (`_typed`). A table without a primary
+    key (one row per combination, NULL a value of its own) has its stale rows deleted by
+    rowid."""
     if rows.height and rows["property_id"].unique().to_list() != [property_id]:
         raise ValueError(f"mart.{table}: rows of another property than {property_id}")
     if since is not None and rows.height and not rows.select(
             (since.expr >= since.start).all()).item():
         raise ValueError(f"mart.{table}: rows before {since.start} in a rebuild from it")
-    key = primary_key(conn, table)
+    key = primary_key(conn, table) or ["rowid"]  # without one, a stored row by its rowid
     scope = "property_id = ?"
     params: list[object] = [property_id]
     if since is not None:
@@ -103,9 +115,12 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
         params.append(since.start)
     with transaction(conn):
         difference = None
-        if key and rows.width:
-            stored = query_frame(conn, f"SELECT * FROM mart.{table} WHERE {scope}", params)
-            difference = _difference(stored, rows, key)
+        if rows.width:
+            rowid = "rowid, " if key == ["rowid"] else ""
+            stored = query_frame(conn, f"SELECT {rowid}* FROM mart.{table} WHERE {scope}",
+                                 params)
+            difference = (_difference(stored, rows, key)
+                          or _difference(stored, _typed(conn, table, rows), key))
         if difference is not None:
             stale, fresh = difference
             if stale.height:
