@@ -1,10 +1,11 @@
 """Replace one property's rows of a mart table with a polars frame, in one transaction.
 
 Only the difference is written: a row already stored with the same values stays, a stored row
-the frame no longer holds (or holds with other values) is deleted by its primary key, a row of
-the frame not stored is inserted. After a sync most of a property's history is unchanged, so a
-rebuild writes the snapshots the sync touched, not three years of them (docs/scaling.md,
-"Marts against history and change"). The table ends equal to the frame either way.
+the frame no longer holds (or holds with other values) is deleted by its primary key (by its
+rowid in a table without one), a row of the frame not stored is inserted. After a sync most
+of a property's history is unchanged, so a rebuild writes the snapshots the sync touched, not
+three years of them (docs/scaling.md, "Marts against history and change"). The table ends
+equal to the frame either way.
 
 A snapshot mart may be rebuilt from a date (`Since`): the frame then holds the snapshots from
 that date on, and only the stored rows from that date on are compared with it; the rows before
