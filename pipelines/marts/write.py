@@ -148,9 +148,14 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
 
 def _record_inputs(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
                    inputs: pl.DataFrame | None) -> None:
-    conn.execute("DELETE FROM meta.mart_inputs WHERE property_id = ? AND mart = ?",
-                 [property_id, table])
-    if inputs is not None and inputs.height:
-        insert_frame(conn, "meta.mart_inputs", inputs.select(
-            property_id=pl.lit(property_id, dtype=pl.Int64), mart=pl.lit(table),
-            day="day", digest="digest"))
+    """Make the mart's rows of meta.mart_inputs `inputs` (none when None), writing only the
+    days whose digest changed."""
+    days = (inputs if inputs is not None else pl.DataFrame(
+        schema={"day": pl.Date, "digest": pl.UInt64})).select("day", "digest")
+    with registered(conn, f"_inputs_{table}_arrow", days) as view:
+        conn.execute(f"DELETE FROM meta.mart_inputs t WHERE property_id = ? AND mart = ? AND "
+                     f"NOT EXISTS (SELECT 1 FROM {view} n WHERE n.day = t.day "
+                     "AND n.digest = t.digest)", [property_id, table])
+        conn.execute(f"INSERT INTO meta.mart_inputs SELECT ?, ?, day, digest FROM {view} n "
+                     "WHERE NOT EXISTS (SELECT 1 FROM meta.mart_inputs t WHERE t.property_id = ? "
+                     "AND t.mart = ? AND t.day = n.day)", [property_id, table, property_id, table])
