@@ -1,10 +1,11 @@
 """Replace one property's rows of a mart table with a polars frame, in one transaction.
 
 Only the difference is written: a row already stored with the same values stays, a stored row
-the frame no longer holds (or holds with other values) is deleted by its primary key, a row of
-the frame not stored is inserted. After a sync most of a property's history is unchanged, so a
-rebuild writes the snapshots the sync touched, not three years of them (docs/scaling.md,
-"Marts against history and change"). The table ends equal to the frame either way.
+the frame no longer holds (or holds with other values) is deleted by its primary key (by its
+rowid in a table without one), a row of the frame not stored is inserted. After a sync most
+of a property's history is unchanged, so a rebuild writes the snapshots the sync touched, not
+three years of them (docs/scaling.md, "Marts against history and change"). The table ends
+equal to the frame either way.
 
 A snapshot mart may be rebuilt from a date (`Since`): the frame then holds the snapshots from
 that date on, and only the stored rows from that date on are compared with it; the rows before
@@ -75,10 +76,21 @@ def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
         return None
     typed = rows.select(pl.col(c).cast(stored.schema[c]) for c in columns)
     kept = stored.select(columns)
-    stale = kept.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
+    stale = stored.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
     new = typed.with_row_index("_row").join(kept, on=columns, how="anti", nulls_equal=True)
     fresh = rows.select(pl.all().gather(new["_row"]))  # as built: DuckDB casts on insert
     return stale, fresh
+
+
+def _typed(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame) -> pl.DataFrame:
+    """`rows` cast by DuckDB to the types of `mart.<table>`'s columns, as its INSERT would cast
+    them (a float to a decimal rounded DuckDB's way), so that they compare exactly."""
+    types = dict(conn.execute("SELECT column_name, data_type FROM duckdb_columns() "
+                              "WHERE schema_name = 'mart' AND table_name = ?", [table]).fetchall())
+    select = ", ".join(f'CAST("{c}" AS {types[c]}) AS "{c}"' if c in types else f'"{c}"'
+                       for c in rows.columns)
+    with registered(conn, f"_typed_{table}_arrow", rows) as view:
+        return query_frame(conn, f"SELECT {select} FROM {view}", [])
 
 
 def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
@@ -87,15 +99,16 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
     """Make the property's rows of `mart.<table>` (those from `since` on, when given) equal
     `rows` (matched by column name; DuckDB casts to the table's types), record the build in
     meta.mart_builds (`run_id`, default a fresh id) and `inputs` (day, digest) in
-    meta.mart_inputs, all or nothing. A table without a primary key (no row to match) or with a
-    column that does not compare exactly (`_exact`) has those rows all deleted and `rows`
-    inserted."""
+    meta.mart_inputs, all or nothing. A column that does not compare exactly (`_exact`: a float
+    stored as a decimal) is compared as DuckDB casts it (`_typed`). A table without a primary
+    key (one row per combination, NULL a value of its own) has its stale rows deleted by
+    rowid."""
     if rows.height and rows["property_id"].unique().to_list() != [property_id]:
         raise ValueError(f"mart.{table}: rows of another property than {property_id}")
     if since is not None and rows.height and not rows.select(
             (since.expr >= since.start).all()).item():
         raise ValueError(f"mart.{table}: rows before {since.start} in a rebuild from it")
-    key = primary_key(conn, table)
+    key = primary_key(conn, table) or ["rowid"]  # without one, a stored row by its rowid
     scope = "property_id = ?"
     params: list[object] = [property_id]
     if since is not None:
@@ -103,9 +116,12 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
         params.append(since.start)
     with transaction(conn):
         difference = None
-        if key and rows.width:
-            stored = query_frame(conn, f"SELECT * FROM mart.{table} WHERE {scope}", params)
-            difference = _difference(stored, rows, key)
+        if rows.width:
+            rowid = "rowid, " if key == ["rowid"] else ""
+            stored = query_frame(conn, f"SELECT {rowid}* FROM mart.{table} WHERE {scope}",
+                                 params)
+            difference = (_difference(stored, rows, key)
+                          or _difference(stored, _typed(conn, table, rows), key))
         if difference is not None:
             stale, fresh = difference
             if stale.height:
@@ -132,9 +148,14 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
 
 def _record_inputs(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
                    inputs: pl.DataFrame | None) -> None:
-    conn.execute("DELETE FROM meta.mart_inputs WHERE property_id = ? AND mart = ?",
-                 [property_id, table])
-    if inputs is not None and inputs.height:
-        insert_frame(conn, "meta.mart_inputs", inputs.select(
-            property_id=pl.lit(property_id, dtype=pl.Int64), mart=pl.lit(table),
-            day="day", digest="digest"))
+    """Make the mart's rows of meta.mart_inputs `inputs` (none when None), writing only the
+    days whose digest changed."""
+    days = (inputs if inputs is not None else pl.DataFrame(
+        schema={"day": pl.Date, "digest": pl.UInt64})).select("day", "digest")
+    with registered(conn, f"_inputs_{table}_arrow", days) as view:
+        conn.execute(f"DELETE FROM meta.mart_inputs t WHERE property_id = ? AND mart = ? AND "
+                     f"NOT EXISTS (SELECT 1 FROM {view} n WHERE n.day = t.day "
+                     "AND n.digest = t.digest)", [property_id, table])
+        conn.execute(f"INSERT INTO meta.mart_inputs SELECT ?, ?, day, digest FROM {view} n "
+                     "WHERE NOT EXISTS (SELECT 1 FROM meta.mart_inputs t WHERE t.property_id = ? "
+                     "AND t.mart = ? AND t.day = n.day)", [property_id, table, property_id, table])

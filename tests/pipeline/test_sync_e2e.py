@@ -8,6 +8,7 @@ import math
 from datetime import timedelta
 from pathlib import Path
 
+import duckdb
 import httpx
 
 from pipelines.ingest import SyncSettings
@@ -15,7 +16,7 @@ from pipelines.ingest.store import get_timestamp_cursor
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
-from .helpers import Api, advance, assert_core_equals_api, clock, sync
+from .helpers import Api, advance, assert_core_equals_api, clock, query, sync
 
 
 def _changed_since(api: Api, since: object) -> int:
@@ -66,15 +67,42 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
             assert results["events"].calls == 1  # one batch, no gap check needed
 
 
-def test_a_sync_with_nothing_new_reads_almost_nothing(
+def _core_state(db: Path) -> dict[str, tuple[set[tuple[int, int]], set[int]]]:
+    """Per core.* table: its rows as (rowid, hash of the whole row), and the blocks of the file
+    holding its data (pragma_storage_info). A row deleted, inserted or updated changes the
+    first; a table whose rows the last checkpoint wrote again changes the second."""
+    with duckdb.connect(str(db), read_only=True) as conn:
+        names = [t for (t,) in conn.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'core'").fetchall()]
+        return {name: (
+            {(int(r), int(h)) for r, h in conn.execute(
+                f"SELECT rowid, hash(t) FROM core.{name} t").fetchall()},
+            {int(b) for (b,) in conn.execute(
+                f"SELECT DISTINCT block_id FROM pragma_storage_info('core.{name}') "
+                "WHERE block_id >= 0").fetchall()}) for name in names}
+
+
+def test_a_sync_with_nothing_new_reads_almost_nothing_and_writes_no_core_row(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     sandbox = make_sandbox(clock(), admin=True)
     db = tmp_path / "warehouse.duckdb"
     api = Api(sandbox.base_url)
     advance(sandbox.root_url)
     first = sync(db, sandbox.base_url, "first")
+    before = _core_state(db)
     sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
     second = sync(db, sandbox.base_url, "second")
+    # Nothing changed in the PMS (its clock moved, its hotel did not live): the records read
+    # again (the overlap window, folios, the property data, availability) are in raw.payloads,
+    # and not one row of core.* was deleted, inserted or rewritten, nor a block of its data
+    # written again by the checkpoint that closed the sync (issue 51).
+    after = _core_state(db)
+    assert {t: rows for t, (rows, _) in after.items()} == {
+        t: rows for t, (rows, _) in before.items()}
+    assert {t: data for t, (_, data) in after.items()} == {
+        t: data for t, (_, data) in before.items()}
+    reread = query(db, "SELECT DISTINCT stream FROM raw.payloads WHERE run_id = 'second'")
+    assert {"reservations", "folios", "property", "availability"} <= {s for (s,) in reread}
     conn = connect(db)
     cursor = get_timestamp_cursor(conn, 1, "reservations")
     conn.close()

@@ -65,6 +65,28 @@ def test_refetch_replaces_the_folio_and_its_lines(conn: duckdb.DuckDBPyConnectio
         (1,), (2,), (3,)]
 
 
+def test_a_refetch_writes_only_the_lines_that_changed(conn: duckdb.DuckDBPyConnection) -> None:
+    """Issue 51: a line read again unchanged is not written again (same rowid, the run that
+    landed it); a changed line is rewritten, a new one inserted, one gone from the folio
+    deleted, and the folio row rewritten only because its totals moved."""
+    land_folios(conn, P, [folio(70, 1, [line(1), line(2), line(3)])], run_id="a",
+                fetched_at=ts(1))
+    land_folios(conn, P, [folio(71, 2, [line(9)])], run_id="a", fetched_at=ts(1))
+    stored = dict(conn.execute("SELECT folio_line_id, rowid FROM core.folio_lines").fetchall())
+    land_folios(conn, P, [folio(71, 2, [line(9)])], run_id="b", fetched_at=ts(2))
+    land_folios(conn, P, [folio(70, 1, [line(1), line(2, total=Decimal("99.00")), line(4)])],
+                run_id="c", fetched_at=ts(3))
+    assert conn.execute("SELECT folio_line_id, last_seen_run, total FROM core.folio_lines "
+                        "ORDER BY 1").fetchall() == [
+        (1, "a", Decimal("150.00")), (2, "c", Decimal("99.00")), (4, "c", Decimal("150.00")),
+        (9, "a", Decimal("150.00"))]
+    assert conn.execute("SELECT folio_line_id, rowid FROM core.folio_lines WHERE "
+                        "folio_line_id IN (1, 9) ORDER BY 1").fetchall() == [
+        (1, stored[1]), (9, stored[9])]
+    assert conn.execute("SELECT folio_id, last_seen_run, charges FROM core.folios ORDER BY 1"
+                        ).fetchall() == [(70, "c", Decimal("399.00")), (71, "a", Decimal("150.00"))]
+
+
 def test_room_entry_of_a_line_is_derived_from_the_room_number(
         conn: duckdb.DuckDBPyConnection) -> None:
     # Two stays of one reservation in room 101 (different dates) and one in room 102.

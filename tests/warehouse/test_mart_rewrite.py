@@ -100,17 +100,46 @@ def accuracy(mae: float) -> pl.DataFrame:
                          "bias_rooms": [-0.5]})
 
 
-def test_a_float_stored_as_a_decimal_is_rounded_as_duckdb_rounds_it(
+def test_a_float_stored_as_a_decimal_is_compared_as_duckdb_rounds_it(
         conn: duckdb.DuckDBPyConnection) -> None:
     """polars casts 57.425 to 57.42 and DuckDB to 57.43: comparing in polars would keep a
-    stored 57.42 that a full rebuild replaces, so such a mart is replaced whole."""
+    stored 57.42 that a full rebuild replaces, so the rebuild is compared as DuckDB casts it;
+    the same floats built again write nothing (issue 51)."""
     replace_rows(conn, "forecast_accuracy", 1, accuracy(57.42))
 
     written = replace_rows(conn, "forecast_accuracy", 1, accuracy(57.425))
+    again = replace_rows(conn, "forecast_accuracy", 1, accuracy(57.425))
 
     assert (written.inserted, written.deleted) == (1, 1)
+    assert (again.inserted, again.deleted) == (0, 0)
     assert conn.execute("SELECT mae_rooms FROM mart.forecast_accuracy").fetchone() == (
         conn.execute("SELECT 57.425::DOUBLE::DECIMAL(9,2)").fetchone())
+
+
+def kpis(*rows: tuple[str | None, int]) -> pl.DataFrame:
+    """mart.booking_kpis rows (channel, bookings): a table without a primary key, one row per
+    month and channel, NULL a channel of its own."""
+    counts = ("bookings", "room_nights", "cancelled_bookings", "cancelled_room_nights",
+              "no_shows", "lapsed_options")
+    return pl.DataFrame([(1, D, channel, n, n, 0, 0, 0, 0) for channel, n in rows],
+                        orient="row", schema={"property_id": pl.Int64, "arrival_month": pl.Date,
+                                              "channel": pl.String}
+                        | dict.fromkeys(counts, pl.Int64))
+
+
+def test_a_mart_without_a_primary_key_writes_only_what_changed(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    replace_rows(conn, "booking_kpis", 1, kpis(("web", 3), (None, 2), ("ota", 4)))
+    before = dict(conn.execute("SELECT channel, rowid FROM mart.booking_kpis").fetchall())
+
+    unchanged = replace_rows(conn, "booking_kpis", 1, kpis(("ota", 4), ("web", 3), (None, 2)))
+    changed = replace_rows(conn, "booking_kpis", 1, kpis(("web", 3), (None, 5)))
+
+    assert (unchanged.inserted, unchanged.deleted) == (0, 0)
+    assert (changed.inserted, changed.deleted) == (1, 2)
+    assert conn.execute("SELECT channel, bookings, rowid = ? FROM mart.booking_kpis "
+                        "ORDER BY channel NULLS FIRST", [before["web"]]).fetchall() == [
+        (None, 5, False), ("web", 3, True)]
 
 
 def test_a_failed_write_leaves_the_stored_rows(conn: duckdb.DuckDBPyConnection) -> None:

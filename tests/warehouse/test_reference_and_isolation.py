@@ -4,6 +4,7 @@ properties sync into one warehouse without mixing)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -14,6 +15,7 @@ from models import (
     AgeBracket,
     Classifications,
     Guest,
+    Housekeeping,
     Item,
     Property,
     RatePlan,
@@ -78,6 +80,29 @@ def test_reference_is_replaced_per_property(conn: duckdb.DuckDBPyConnection) -> 
     assert conn.execute("SELECT business_date, latitude, longitude FROM core.property "
                         "WHERE property_id = 1").fetchall() == [
         (date(2026, 3, 1), Decimal("41.9000000"), None)]
+
+
+def test_property_data_read_again_unchanged_is_not_written_again(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """Issue 51: the property data is read every run; a row equal to the stored one (but for
+    the run and fetch time) stays as landed, the row that changed is written."""
+    land_reference(conn, 1, property_data(1, rooms=3), run_id="a", fetched_at=ts(1))
+    tables = ("property", "room_types", "rooms", "rate_plans", "age_brackets", "items",
+              "classifications")
+    stored = {t: conn.execute(f"SELECT rowid, * FROM core.{t} ORDER BY ALL").fetchall()
+              for t in tables}
+    land_reference(conn, 1, property_data(1, rooms=3), run_id="b", fetched_at=ts(2))
+    assert {t: conn.execute(f"SELECT rowid, * FROM core.{t} ORDER BY ALL").fetchall()
+            for t in tables} == stored
+    data = property_data(1, rooms=3)
+    rooms = [r.model_copy(update={"housekeeping": Housekeeping.DIRTY}) if r.id == 2 else r
+             for r in data.rooms]
+    land_reference(conn, 1, replace(data, rooms=rooms), run_id="c", fetched_at=ts(3))
+    assert conn.execute("SELECT room_id, housekeeping, last_seen_run FROM core.rooms "
+                        "ORDER BY 1").fetchall() == [
+        (1, "clean", "a"), (2, "dirty", "c"), (3, "clean", "a")]
+    assert conn.execute("SELECT DISTINCT last_seen_run FROM core.room_types").fetchall() == [
+        ("a",)]
 
 
 def test_reference_of_another_property_is_refused(conn: duckdb.DuckDBPyConnection) -> None:

@@ -63,8 +63,14 @@ def test_refetch_of_unchanged_state_adds_nothing(conn: duckdb.DuckDBPyConnection
         "SELECT * FROM core.reservation_room_versions ORDER BY ALL").fetchall() == before
     assert count(conn, "core.reservations") == 1
     assert count(conn, "core.reservation_rooms") == 2
+    # The rows equal to the stored ones are not written again (issue 51): they keep the run
+    # that landed them; the re-fetch is in raw.payloads.
     assert conn.execute("SELECT DISTINCT last_seen_run FROM core.reservations").fetchall() == [
-        ("run-2",)]
+        ("run-1",)]
+    assert conn.execute("SELECT DISTINCT last_seen_run FROM core.reservation_rooms"
+                        ).fetchall() == [("run-1",)]
+    assert conn.execute("SELECT run_id, count(*) FROM raw.payloads GROUP BY 1 ORDER BY 1"
+                        ).fetchall() == [("run-1", 1), ("run-2", 2)]
 
 
 def test_a_change_closes_the_previous_version(conn: duckdb.DuckDBPyConnection) -> None:

@@ -1,5 +1,6 @@
 """Land property data: the property, room types, rooms, rate plans, brackets, items and
-classifications, replaced per property in one transaction."""
+classifications, replaced per property in one transaction (only the rows that changed are
+written: `merge_changed`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import duckdb
 from pydantic import BaseModel
 
 from models import AgeBracket, Classifications, Item, Property, RatePlan, Room, RoomType
+from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
 from pipelines.warehouse import (
     BOOL,
@@ -103,7 +105,7 @@ def land_reference(
     fetched_at: datetime,
     payloads: Mapping[str, Sequence[Payload]] | None = None,
 ) -> dict[str, int]:
-    """Replace the property data of `property_id`; return the rows written per table.
+    """Replace the property data of `property_id`; return the rows received per table.
 
     `payloads` maps a stream name (property, room_types, ...) to the JSON records received.
     """
@@ -123,8 +125,8 @@ def land_reference(
                        run_id=run_id, fetched_at=fetched_at)
         for table, rows in tables.items():
             stage(conn, "_stg_ref", _SCHEMAS[table], rows)
-            conn.execute(f"DELETE FROM core.{table} WHERE property_id = ?", [property_id])
-            conn.execute(f"INSERT INTO core.{table} BY NAME SELECT * FROM _stg_ref")
+            merge_changed(conn, f"core.{table}", "SELECT * FROM _stg_ref",
+                          "t.property_id = ?", [property_id])
         drop(conn, "_stg_ref")
     return {table: len(rows) for table, rows in tables.items()}
 

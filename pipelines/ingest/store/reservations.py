@@ -10,6 +10,8 @@ Rules (issue 5; docs/warehouse.md):
   field tracked here (type, channel, source, market) changed. A change stamped exactly at the
   current version's start (two changes within the same second of the API's clock) replaces
   that version in place, so versions never overlap and never have zero length.
+- Only the rows that changed are written (`merge_changed`): a re-read of an unchanged state
+  (the overlap window) writes no row.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 import duckdb
 
 from models import Reservation, ReservationRoom
+from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
 from pipelines.ingest.store.sync_state import advance_cursor, clear_full_resync
 from pipelines.warehouse import (
@@ -82,7 +85,8 @@ class ReservationLanding:
     received: int
     """Reservations in the batch (after removing repeats within the batch)."""
     written: int
-    """Reservations whose current state was (re)written; the others were older than stored."""
+    """Reservations whose state was at least as recent as the stored one, so became the current
+    state (its rows written where they changed); the others were older than stored."""
     rooms: int
     versions_opened: int
     versions_closed: int
@@ -238,16 +242,12 @@ def _merge_current(conn: duckdb.DuckDBPyConnection, p: int) -> int:
         "LEFT JOIN core.reservations t ON t.property_id = s.property_id "
         "AND t.reservation_id = s.reservation_id "
         "WHERE t.reservation_id IS NULL OR s.updated_at >= t.updated_at")
-    conn.execute("DELETE FROM core.reservations WHERE property_id = ? AND reservation_id IN "
-                 "(SELECT reservation_id FROM _acc)", [p])
-    conn.execute("INSERT INTO core.reservations BY NAME SELECT * FROM _stg_res "
-                 "WHERE reservation_id IN (SELECT reservation_id FROM _acc)")
-    conn.execute("DELETE FROM core.reservation_rooms WHERE property_id = ? AND reservation_id IN "
-                 "(SELECT reservation_id FROM _acc)", [p])
-    conn.execute(
-        "INSERT INTO core.reservation_rooms BY NAME "
-        "SELECT * EXCLUDE (version_hash, head_updated_at, has_guests) FROM _stg_rooms "
-        "WHERE reservation_id IN (SELECT reservation_id FROM _acc)")
+    accepted = "reservation_id IN (SELECT reservation_id FROM _acc)"
+    merge_changed(conn, "core.reservations", f"SELECT * FROM _stg_res WHERE {accepted}",
+                  f"t.property_id = ? AND t.{accepted}", [p])
+    merge_changed(conn, "core.reservation_rooms",
+                  "SELECT * EXCLUDE (version_hash, head_updated_at, has_guests) "
+                  f"FROM _stg_rooms WHERE {accepted}", f"t.property_id = ? AND t.{accepted}", [p])
     return _count(conn, "SELECT count(*) FROM _acc")
 
 
@@ -296,10 +296,9 @@ def _merge_stay_guests(conn: duckdb.DuckDBPyConnection, p: int) -> int:
     conn.execute(
         "CREATE OR REPLACE TEMP TABLE _guest_rooms AS SELECT reservation_room_id FROM _stg_rooms "
         "WHERE has_guests AND reservation_id IN (SELECT reservation_id FROM _acc)")
-    conn.execute("DELETE FROM core.stay_guests WHERE property_id = ? AND reservation_room_id IN "
-                 "(SELECT reservation_room_id FROM _guest_rooms)", [p])
-    conn.execute("INSERT INTO core.stay_guests BY NAME SELECT * FROM _stg_guests "
-                 "WHERE reservation_room_id IN (SELECT reservation_room_id FROM _guest_rooms)")
+    listed = "reservation_room_id IN (SELECT reservation_room_id FROM _guest_rooms)"
+    merge_changed(conn, "core.stay_guests", f"SELECT * FROM _stg_guests WHERE {listed}",
+                  f"t.property_id = ? AND t.{listed}", [p])
     conn.execute("""
         INSERT INTO core.guests BY NAME
         SELECT property_id, guest_id, name AS display_name, first_name, last_name, email,
@@ -316,6 +315,12 @@ def _merge_stay_guests(conn: duckdb.DuckDBPyConnection, p: int) -> int:
             birth_date = coalesce(excluded.birth_date, birth_date),
             last_seen_run = excluded.last_seen_run,
             fetched_at = excluded.fetched_at
+        WHERE display_name IS DISTINCT FROM excluded.display_name
+           OR first_name IS DISTINCT FROM coalesce(excluded.first_name, first_name)
+           OR last_name IS DISTINCT FROM coalesce(excluded.last_name, last_name)
+           OR email IS DISTINCT FROM coalesce(excluded.email, email)
+           OR nationality IS DISTINCT FROM coalesce(excluded.nationality, nationality)
+           OR birth_date IS DISTINCT FROM coalesce(excluded.birth_date, birth_date)
     """)
     count = _count(conn, "SELECT count(*) FROM _stg_guests WHERE reservation_room_id IN "
                          "(SELECT reservation_room_id FROM _guest_rooms)")
