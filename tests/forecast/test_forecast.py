@@ -567,6 +567,46 @@ def test_the_band_from_the_chosen_methods_errors_by_hand() -> None:
     ]
 
 
+def test_far_out_a_year_back_before_the_pickup() -> None:
+    """docs/forecast.md, "The choice": when the chosen method has no value for a night, a
+    horizon further ahead than the curve nights reach back (7 x lookback_weeks = 56 days: the
+    60 and 90 days of the choice) falls back to last_year_season, then last_year, before the
+    pickup methods; a nearer one to additive_pickup first. As of S = 2026-06-01 no method
+    has a night scored, so from 14 days out the level is chosen (while it has no WAPE); it
+    has no value on these nights (no last year's month). Each night: additive_pickup 50
+    rooms (the season of its curve nights), blend 40, last_year 30.
+
+    - 30 days out (the choice at 30, 30 <= 56): additive_pickup, 50;
+    - 31 and 90 days out (the choice at 60 and 90): last_year, 30;
+    - 90 days out without last_year: the pickup again, 50;
+    - with lookback_weeks 4 (28 days) the night 30 days out is far too: last_year, 30."""
+    s = D("2026-06-01")
+    days = [30, 31, 90, 90]
+    nights = pl.DataFrame({
+        "property_id": [1] * 4, "as_of_date": [s] * 4,
+        "stay_date": [s + timedelta(days=d + k) for k, d in enumerate(days)],
+        "days_before": days, "rooms_otb": [5] * 4, "cap": [80] * 4,
+        **{m: [None] * 4 for m in METHODS},
+        "spread_low": [-2.0] * 4, "spread_high": [3.0] * 4,
+    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
+                         "stay_date": pl.Date, "days_before": pl.Int64})
+    nights = nights.with_columns(additive_pickup=pl.lit(50.0), blend=pl.lit(40.0),
+                                 last_year=pl.Series([30.0, 30.0, 30.0, None]))
+    unscored = _night_errors("additive_pickup", {s - timedelta(days=200): 1.0})
+    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
+
+    def picked(settings: ForecastSettings) -> list[tuple[str, float]]:
+        chosen = choices(unscored, as_of, settings)
+        assert set(chosen["chosen_method"].to_list()) >= {"last_year_season"}
+        rows: list[tuple[str, float]] = _pick(nights, chosen).sort("stay_date").select(
+            "method", "rooms_forecast").rows()
+        return rows
+
+    assert picked(ForecastSettings()) == [("additive_pickup", 50.0), ("last_year", 30.0),
+                                          ("last_year", 30.0), ("additive_pickup", 50.0)]
+    assert picked(ForecastSettings(lookback_weeks=4))[0] == ("last_year", 30.0)
+
+
 def test_band_coverage_by_hand() -> None:
     """mart.forecast_accuracy.band_coverage_pct: the share of the chosen method's nights whose
     actual rooms fell inside its band, bounds included. Four nights ending with 10 rooms,

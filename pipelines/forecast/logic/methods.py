@@ -33,7 +33,9 @@ Methods (rooms of night D as of S):
   the preferred method's (season_books) counted `switch_margin` lower. From `level_from_days`
   on, last_year_season while it has too few scored nights (in the months after the history's
   first complete month turns a year old): the pickup methods, scored by then, carry the
-  season of the last weeks that far ahead.
+  season of the last weeks that far ahead. A night the chosen method has no value for takes
+  the first of FALLBACK with one; past the curve nights' reach, of FAR_FALLBACK (a year back
+  first).
 Every forecast is clipped to [0, capacity + overbooking]. With a calendar (`calendar`:
 pipelines.forecast.calendar), last year's night of a holiday or event is the same one a year earlier
 (Christmas with Christmas), not D - 364, and last_year_season carries its effect then
@@ -89,6 +91,12 @@ METHODS = ("additive_pickup", "multiplicative_pickup", "last_year_pickup", "last
 FALLBACK = ("additive_pickup", "blend", "last_year_pickup", "multiplicative_pickup",
             "last_year", "season_books", "last_year_season")
 """When the chosen method has no value for a night: the first of these that has one."""
+FAR_FALLBACK = ("last_year_season", "last_year", *FALLBACK[:4], "season_books")
+"""The same at a horizon further ahead than the curve nights reach back (7 x lookback_weeks
+days: 60 and 90): a year back first. There the pickup methods carry the season of curve
+nights months before the night: on the nights without last year's month (a history younger
+than 13 months), autumn's pickup into January and February, +21 to +59 % at 90 days on the
+tuning draws (docs/forecast.md, "The choice")."""
 LEVEL_METHOD = "last_year_season"
 """The night's level: chosen far out while it has no WAPE (`ForecastSettings.level_from_days`)."""
 CHOSEN = "chosen"
@@ -836,7 +844,9 @@ def choices(errors: pl.DataFrame, as_of: Frame,
     order of METHODS; too few nights: METHODS[0]); from `level_from_days` on, last_year_season
     while it has fewer than `level_min_nights` nights scored of its own. With the quantiles of
     the chosen method's errors on those nights (`recent_scores`; null without its WAPE).
-    property_id, as_of_date, horizon_days, chosen_method, error_low, error_high."""
+    property_id, as_of_date, horizon_days, chosen_method, error_low, error_high, far (a
+    horizon beyond the curve nights' reach, 7 x lookback_weeks days: `_pick`'s fallbacks are
+    FAR_FALLBACK there)."""
     s = settings or ForecastSettings()
     wape = pl.col("wape")
     young_level = ((pl.col("method") == LEVEL_METHOD)
@@ -854,7 +864,8 @@ def choices(errors: pl.DataFrame, as_of: Frame,
         .agg(chosen_method=pl.col("method").first(), best=pl.col("key").first(),
              error_low=pl.col("error_low").first(), error_high=pl.col("error_high").first())
         .with_columns(chosen_method=pl.when(pl.col("best") == float("inf"))
-                      .then(pl.lit(METHODS[0])).otherwise(pl.col("chosen_method")))
+                      .then(pl.lit(METHODS[0])).otherwise(pl.col("chosen_method")),
+                      far=pl.col("horizon_days") > 7 * s.lookback_weeks)
         .drop("best")
         .sort("property_id", "as_of_date", "horizon_days")
         .collect()
@@ -862,22 +873,26 @@ def choices(errors: pl.DataFrame, as_of: Frame,
 
 
 def _pick(forecasts: pl.DataFrame, chosen: pl.DataFrame) -> pl.DataFrame:
-    """Add `method` (the chosen one, else the first of the fallbacks with a value),
-    `rooms_forecast`, and its band `rooms_low` / `rooms_high` (`_band`)."""
+    """Add `method` (the chosen one, else the first of the fallbacks with a value: FALLBACK,
+    FAR_FALLBACK where the choice says `far`), `rooms_forecast`, and its band `rooms_low` /
+    `rooms_high` (`_band`)."""
     joined = forecasts.with_columns(horizon_days=_bucket(pl.col("days_before"))).join(
         chosen, on=["property_id", "as_of_date", "horizon_days"], how="left")
     # Flat coalesces: a chain of when/otherwise each reading the one before grows the
     # expression (and polars' planning of it) with every method.
     hits = [(m, (pl.col("chosen_method") == m) & pl.col(m).is_not_null()) for m in METHODS]
+    far = pl.col("far").fill_null(False)
+    order = [(m, pl.when(~far)) for m in FALLBACK] + [(m, pl.when(far)) for m in FAR_FALLBACK]
     value = pl.coalesce(*[pl.when(hit).then(pl.col(m)) for m, hit in hits],
-                        *[pl.col(m) for m in FALLBACK])
+                        *[when.then(pl.col(m)) for m, when in order])
     name = pl.coalesce(*[pl.when(hit).then(pl.lit(m)) for m, hit in hits],
-                       *[pl.when(pl.col(m).is_not_null()).then(pl.lit(m)) for m in FALLBACK])
+                       *[when.then(pl.when(pl.col(m).is_not_null()).then(pl.lit(m)))
+                         for m, when in order])
     otb = pl.col("rooms_otb").cast(pl.Float64).clip(upper_bound=pl.col("cap").cast(pl.Float64))
     return joined.with_columns(
         rooms_forecast=value.fill_null(otb),
         method=name.fill_null(pl.lit(ON_THE_BOOKS)),
-    ).with_columns(**_band()).drop("chosen_method", "error_low", "error_high")
+    ).with_columns(**_band()).drop("chosen_method", "error_low", "error_high", "far")
 
 
 def _band() -> dict[str, pl.Expr]:
