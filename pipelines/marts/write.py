@@ -93,56 +93,64 @@ def _typed(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame) -> p
         return query_frame(conn, f"SELECT {select} FROM {view}", [])
 
 
+def write_difference(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame,
+                     scope: str, params: list[object], derived: str = "") -> tuple[int, int]:
+    """Make the stored rows of `mart.<table>` in `scope` (SQL over its columns, `params` its
+    `?`) equal `rows`, writing only the difference, compared on the columns of `rows` (the
+    others, `derived` select expressions as `insert_frame` takes them, filled on insert only).
+    A column that does not compare exactly (`_exact`: a float stored as a decimal) is compared
+    as DuckDB casts it (`_typed`). A table without a primary key (one row per combination, NULL
+    a value of its own) has its stale rows deleted by rowid. Joins the caller's transaction;
+    (rows inserted, rows deleted)."""
+    key = primary_key(conn, table) or ["rowid"]  # without one, a stored row by its rowid
+    difference = None
+    if rows.width:
+        rowid = "rowid, " if key == ["rowid"] else ""
+        stored = query_frame(conn, f"SELECT {rowid}* FROM mart.{table} WHERE {scope}", params)
+        difference = (_difference(stored, rows, key)
+                      or _difference(stored, _typed(conn, table, rows), key))
+    if difference is not None:
+        stale, fresh = difference
+        if stale.height:
+            matches = " AND ".join(f"t.{c} = s.{c}" for c in key)
+            with registered(conn, f"_stale_{table}_arrow", stale) as view:
+                conn.execute(f"DELETE FROM mart.{table} AS t USING {view} AS s WHERE {matches}")
+        deleted = stale.height
+    else:
+        deleted = conn.execute(f"DELETE FROM mart.{table} WHERE {scope}", params).fetchall()[0][0]
+        fresh = rows
+    if fresh.height:
+        insert_frame(conn, f"mart.{table}", fresh, derived)
+    return fresh.height, deleted
+
+
 def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
                  rows: pl.DataFrame, run_id: str | None = None, since: Since | None = None,
                  inputs: pl.DataFrame | None = None) -> Replaced:
     """Make the property's rows of `mart.<table>` (those from `since` on, when given) equal
     `rows` (matched by column name; DuckDB casts to the table's types), record the build in
     meta.mart_builds (`run_id`, default a fresh id) and `inputs` (day, digest) in
-    meta.mart_inputs, all or nothing. A column that does not compare exactly (`_exact`: a float
-    stored as a decimal) is compared as DuckDB casts it (`_typed`). A table without a primary
-    key (one row per combination, NULL a value of its own) has its stale rows deleted by
-    rowid."""
+    meta.mart_inputs, all or nothing; only the rows that differ are written
+    (`write_difference`)."""
     if rows.height and rows["property_id"].unique().to_list() != [property_id]:
         raise ValueError(f"mart.{table}: rows of another property than {property_id}")
     if since is not None and rows.height and not rows.select(
             (since.expr >= since.start).all()).item():
         raise ValueError(f"mart.{table}: rows before {since.start} in a rebuild from it")
-    key = primary_key(conn, table) or ["rowid"]  # without one, a stored row by its rowid
     scope = "property_id = ?"
     params: list[object] = [property_id]
     if since is not None:
         scope = f"{scope} AND ({since.column}) >= ?"
         params.append(since.start)
     with transaction(conn):
-        difference = None
-        if rows.width:
-            rowid = "rowid, " if key == ["rowid"] else ""
-            stored = query_frame(conn, f"SELECT {rowid}* FROM mart.{table} WHERE {scope}",
-                                 params)
-            difference = (_difference(stored, rows, key)
-                          or _difference(stored, _typed(conn, table, rows), key))
-        if difference is not None:
-            stale, fresh = difference
-            if stale.height:
-                matches = " AND ".join(f"t.{c} = s.{c}" for c in key)
-                with registered(conn, f"_stale_{table}_arrow", stale) as view:
-                    conn.execute(f"DELETE FROM mart.{table} AS t USING {view} AS s "
-                                 f"WHERE {matches}")
-            deleted = stale.height
-        else:
-            deleted = conn.execute(f"DELETE FROM mart.{table} WHERE {scope}",
-                                   params).fetchall()[0][0]
-            fresh = rows
-        if fresh.height:
-            insert_frame(conn, f"mart.{table}", fresh)
+        inserted, deleted = write_difference(conn, table, rows, scope, params)
         total = stored_rows(conn, table, property_id)
         conn.execute(
             "INSERT OR REPLACE INTO meta.mart_builds (property_id, mart, run_id, built_at, rows) "
             "VALUES (?, ?, ?, now(), ?)",
             [property_id, table, run_id or f"mart-{uuid4().hex}", total])
         _record_inputs(conn, table, property_id, inputs)
-    return Replaced(rows=total, inserted=fresh.height, deleted=deleted,
+    return Replaced(rows=total, inserted=inserted, deleted=deleted,
                     since=None if since is None else since.start)
 
 

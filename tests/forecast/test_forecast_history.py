@@ -52,6 +52,39 @@ def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> N
         conn.close()
 
 
+def test_an_as_of_date_kept_again_writes_only_the_nights_that_changed(warehouse: Path) -> None:
+    """Mar 10 kept (52 nights, Mar 10 - Apr 30), then kept again from the same forecast (a
+    sync with nothing new builds the marts again): no row is written, each keeps its rowid and
+    its kept_at. Kept a third time with Apr 1 at 9 rooms (900.00): that night alone is
+    rewritten, the 51 others stay as they were; the as-of date still holds 52 nights."""
+    conn = connect(warehouse)
+
+    def stored() -> dict[date, tuple[int, object, float]]:
+        rows = conn.execute("SELECT stay_date, rowid, kept_at, rooms_forecast "
+                            "FROM mart.forecast_history WHERE as_of_date = DATE '2026-03-10'"
+                            ).fetchall()
+        return {d: (r, k, float(f)) for d, r, k, f in rows}
+
+    try:
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
+        first = stored()
+        assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
+        assert stored() == first
+        changed = _forecast(date(2026, 3, 10), 6.5).with_columns(
+            rooms_forecast=pl.when(pl.col("stay_date") == date(2026, 4, 1)).then(9.0)
+            .otherwise(pl.col("rooms_forecast")),
+            room_revenue_forecast_net=pl.when(pl.col("stay_date") == date(2026, 4, 1))
+            .then(900.0).otherwise(pl.col("room_revenue_forecast_net")))
+        assert keep_forecast(conn, 1, changed) == 52
+        third = stored()
+        assert len(third) == 52
+        assert {d for d in third if third[d] != first[d]} == {date(2026, 4, 1)}
+        assert third[date(2026, 4, 1)][2] == 9
+        assert third[date(2026, 4, 1)][0] != first[date(2026, 4, 1)][0]
+    finally:
+        conn.close()
+
+
 def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
     """The hand-built hotel (tests/forecast/conftest.py). As of Mar 16 (the first as-of kept:
     Mar 16 to Apr 30, 16 + 30 = 46 nights), the 91 closed days before it (Dec 15 - Mar 15)

@@ -51,6 +51,11 @@ def _builds(warehouse: Path) -> dict[str, str]:
                                  "WHERE property_id = 1").fetchall())
 
 
+def _kept(warehouse: Path) -> list[tuple[Any, ...]]:
+    with connect(warehouse) as conn:
+        return conn.execute("SELECT rowid, * FROM mart.forecast_history ORDER BY ALL").fetchall()
+
+
 def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_before(
         make_sandbox: MakeSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pipelines.defs.keys import INGESTION_GROUP
@@ -94,6 +99,7 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
     assert built["stay_nights"]["rows"] > 0
     assert built["occupancy_daily"]["rows"] > 0
     assert _builds(warehouse) == dict.fromkeys(MARTS, every.run_id)
+    history = _kept(warehouse)
 
     # A subset: only pace is built, from the stored marts it reads; nothing changed, so
     # nothing is written.
@@ -123,6 +129,11 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
     assert "injected failure" in message
     builds = _builds(warehouse)
     assert {m for m, run in builds.items() if run == failed.run_id} == set(before)
+    # Nothing changed since the first build: the marts rebuilt wrote no row, and the
+    # forecast's nights kept again are the rows kept before, untouched (rowid, kept_at).
+    written = {m: (b["inserted"], b["deleted"]) for m, b in _materialized(failed).items()}
+    assert written == dict.fromkeys(before, (0, 0))
+    assert _kept(warehouse) == history
     assert builds["forecast_accuracy"] == every.run_id
     assert builds["alerts"] == every.run_id
     with connect(warehouse) as conn:
