@@ -1,7 +1,12 @@
-"""Run the Dagster definitions in process: the one door `pmsw sync` and the demo share with
-the Dagster UI (the same assets, resources and asset checks, `dg.materialize` on an ephemeral
-instance, no DAGSTER_HOME needed): one run for a range of property partitions, its
-properties synced concurrently in each step (pipelines.defs.each_property)."""
+"""Sync properties in process, the same streams, checks and marts as the Dagster UI runs.
+
+`materialize`: the Dagster definitions run on an ephemeral instance (no DAGSTER_HOME needed),
+one run for a range of property partitions, its properties synced concurrently in each step
+(pipelines.defs.each_property): `pmsw sync` of several properties into one file, the demo's
+first and last syncs. `sync_alone`: one property of a file without a Dagster run, the same
+steps and check verdicts (pipelines.defs.verdicts) in a run's order: `pmsw sync` of one
+property, each process of the group layout. `sync_direct`: the streams and their checks only,
+the demo's daily days."""
 
 from __future__ import annotations
 
