@@ -22,6 +22,7 @@ import pytest
 
 from pipelines.forecast import Event, Fixed, ForecastSettings, Place, calendar_nights
 from pipelines.forecast.logic.methods import method_forecasts
+from pipelines.forecast.logic.occasions import full_levels, occasion_effects
 from pipelines.marts.logic.pace import pace
 
 D = date.fromisoformat
@@ -117,3 +118,46 @@ def test_an_events_effect_is_pooled_over_its_nights() -> None:
     assert season(ForecastSettings()) == pytest.approx([37.5 * 100 / 147, 40 * 100 / 147])
     assert season(ForecastSettings(pool_occasions=False)) == pytest.approx(
         [37.5 * 20 / 36, 40 * 30 / 37.5])
+
+
+def test_an_occasion_that_fills_the_hotel_stops_at_a_full_night() -> None:
+    """Christmas 2025 (Wednesday 24 and Thursday 25 December) ended with 50 and 44 rooms, over
+    levels of 40 (December's mean 40 x Wednesday's factor 1) and 32 (x Thursday's 0.8). The
+    365 nights before December 2026 ended with 40 rooms but 61 with 50 (the 24th, June and
+    September 2026) and the 25th with 44: sorted, the 328th (the 0.9 quantile, lower:
+    floor(0.9 x 364) = 327 counted from 0) is 50, the full night. A ratio of the sums, 94 / 72,
+    would take Wednesday's level to 52.2, above it; so Wednesday is full (50) and Thursday
+    sells the rest: m = (94 - 50) / 32 = 1.375 (40 x 1.375 = 55, full; 32 x 1.375 = 44).
+    Had both nights ended full (50 and 50), every night is full: m = 100 / (2 x 32)."""
+    key = D("2026-12-01")
+    nights = [D("2025-12-01") + timedelta(days=n) for n in range(365)]
+    full_months = {(2026, 6), (2026, 9)}
+
+    def finals(christmas: tuple[int, int]) -> pl.LazyFrame:
+        ended = {D("2025-12-24"): christmas[0], D("2025-12-25"): christmas[1]}
+        return pl.LazyFrame({
+            "property_id": [1] * 365, "stay_date": nights,
+            "final_rooms": [ended.get(d, 50 if (d.year, d.month) in full_months else 40)
+                            for d in nights]})
+
+    occasions = pl.LazyFrame({"property_id": [1, 1],
+                              "ly_date": [D("2025-12-24"), D("2025-12-25")],
+                              "occasion": ["Christmas 2026"] * 2})
+    key_months = pl.LazyFrame({"property_id": [1], "key_month": [key]})
+    levels = pl.LazyFrame({"property_id": [1], "month": [D("2025-12-01")],
+                           "month_mean": [40.0]})
+    shape = pl.LazyFrame({"property_id": [1, 1], "key_month": [key, key], "weekday": [3, 4],
+                          "weekday_factor": [1.0, 0.8]})
+
+    def effects(christmas: tuple[int, int], share: float | None) -> pl.DataFrame:
+        return occasion_effects(occasions, key_months, levels, shape, finals(christmas),
+                                pooled=True, full_share=share).collect().sort("ly_date")
+
+    assert full_levels(finals((50, 44)), key_months, 0.9).collect()["full"].to_list() == [50]
+    plain = effects((50, 44), None)
+    assert plain["event_effect"].to_list() == pytest.approx([94 / 72] * 2)
+    assert plain["full"].to_list() == [None, None]
+    saturated = effects((50, 44), 0.9)
+    assert saturated["event_effect"].to_list() == pytest.approx([1.375] * 2)
+    assert saturated["full"].to_list() == [50, 50]
+    assert effects((50, 50), 0.9)["event_effect"].to_list() == pytest.approx([100 / 64] * 2)

@@ -38,8 +38,8 @@ Methods (rooms of night D as of S):
   first).
 Every forecast is clipped to [0, capacity + overbooking]. With a calendar (`calendar`:
 pipelines.forecast.calendar), last year's night of a holiday or event is the same one a year earlier
-(Christmas with Christmas), not D - 364, and last_year_season carries its effect then
-(docs/forecast.md, "Holidays and events").
+(Christmas with Christmas), not D - 364, and last_year_season carries its effect then, up to
+a full night (docs/forecast.md, "Holidays and events").
 
 Band (rooms_low / rooms_high, `calibrated_band`): the forecast plus split-conformal bounds of
 the errors of the forecasts in use (whatever method made each) at the horizon on the nights
@@ -183,6 +183,11 @@ class ForecastSettings:
     """A holiday's or event's effect pooled over the nights of its occurrence (last year's
     finals of them all over their levels); False: each night its own night a year earlier
     (`occasions.occasion_effects`; docs/forecast.md, "Holidays and events")."""
+    full_share: float | None = 0.9
+    """A holiday's or event's night is full at this quantile of the finals of the 365 nights
+    before the as-of date's month: its effect is the one that fills last year's nights up to
+    it at most, and its level stops there (`occasions.occasion_effects`); None: no full night,
+    the effect a plain ratio (docs/forecast.md, "Holidays and events")."""
 
     def __post_init__(self) -> None:
         if self.preferred_method not in METHODS:
@@ -451,9 +456,10 @@ def _clip(expr: pl.Expr) -> pl.Expr:
 
 
 def _event_effect(rows: pl.LazyFrame, effects: pl.LazyFrame) -> pl.LazyFrame:
-    """rows (with key_month, ly_date, occasion) with event_effect: for a night aligned by a
-    holiday's or event's name (`pipelines.forecast.calendar`), its occasion's effect as of
-    key_month (`occasions.occasion_effects`); 1 for every other night and while unknown."""
+    """rows (with key_month, ly_date, occasion) with event_effect and full: for a night aligned
+    by a holiday's or event's name (`pipelines.forecast.calendar`), its occasion's effect and
+    full night as of key_month (`occasions.occasion_effects`); 1 and none for every other night
+    and while unknown."""
     return rows.join(effects, on=["property_id", "key_month", "occasion", "ly_date"],
                      how="left").with_columns(pl.col("event_effect").fill_null(1.0))
 
@@ -462,7 +468,8 @@ def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
                  effects: pl.LazyFrame) -> pl.LazyFrame:
     """rows (property_id, as_of_date, stay_date, cap, ly_date, occasion, ...) with
     last_year_season: the level of the night stay_date as of as_of_date (levels and shape from
-    `_season`), x its event effect (`_event_effect`; effects: `occasion_effects`)."""
+    `_season`), x its event effect, no more than its full night (`_event_effect`; effects:
+    `occasion_effects`)."""
     ly_level = levels.select("property_id", ly_month="month", ly_month_mean="month_mean")
     keyed = rows.with_columns(
         key_month=pl.col("as_of_date").dt.truncate("1mo"),
@@ -476,11 +483,12 @@ def _with_season(rows: pl.LazyFrame, levels: pl.LazyFrame, shape: pl.LazyFrame,
         .with_columns(
             # the month a year back is over by S (it ends before S's month begins)
             last_year_season=_clip(pl.when(pl.col("ly_month") < pl.col("key_month")).then(
-                pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
-                * pl.col("trend").fill_null(1.0) * pl.col("event_effect"))),
+                (pl.col("ly_month_mean") * pl.col("weekday_factor").fill_null(1.0)
+                 * pl.col("trend").fill_null(1.0) * pl.col("event_effect"))
+                .clip(upper_bound=pl.col("full")))),
         )
         .drop("key_month", "ly_month", "weekday", "ly_month_mean", "weekday_factor", "trend",
-              "event_effect")
+              "event_effect", "full")
     )
 
 
@@ -691,7 +699,8 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         "property_id", key_month=pl.col("as_of_date").dt.truncate("1mo")).unique()
     effects = occasion_effects(_occasions(calendar, o.collect_schema()["property_id"]),
                                key_months, levels, shape, finals,
-                               pooled=s.pool_occasions).collect().lazy()
+                               pooled=s.pool_occasions, full_share=s.full_share
+                               ).collect().lazy()
 
     def with_level(rows: pl.LazyFrame) -> pl.LazyFrame:
         return _with_season(_aligned(rows, calendar).join(
