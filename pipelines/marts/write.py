@@ -1,8 +1,9 @@
 """Replace one property's rows of a mart table with a polars frame, in one transaction.
 
-Only the difference is written: a row already stored with the same values stays, a stored row
-the frame no longer holds (or holds with other values) is deleted by its primary key (by its
-rowid in a table without one), a row of the frame not stored is inserted. After a sync most
+Only the difference is written (`pipelines.warehouse.write_difference`): a row already stored
+with the same values stays, a stored row the frame no longer holds (or holds with other
+values) is deleted, a row of the frame not stored is inserted; rows holding the mart's key
+twice are refused. After a sync most
 of a property's history is unchanged, so a rebuild writes the snapshots the sync touched, not
 three years of them (docs/scaling.md, "Marts against history and change"). The table ends
 equal to the frame either way.
@@ -22,7 +23,7 @@ import duckdb
 import polars as pl
 
 from pipelines.marts.read import stored_rows
-from pipelines.warehouse import insert_frame, query_frame, registered, transaction
+from pipelines.warehouse import registered, transaction, write_difference
 
 
 @dataclass(frozen=True)
@@ -47,83 +48,6 @@ class Since:
     start: date
 
 
-def primary_key(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    """The primary key columns of `mart.<table>`; empty when it has none."""
-    found = conn.execute(
-        "SELECT constraint_column_names FROM duckdb_constraints() WHERE schema_name = 'mart' "
-        "AND table_name = ? AND constraint_type = 'PRIMARY KEY'", [table]).fetchall()
-    return list(found[0][0]) if found else []
-
-
-def _exact(frame_type: pl.DataType, stored_type: pl.DataType) -> bool:
-    """Whether every value of `frame_type` compares to the stored one as DuckDB would store it.
-    A float stored as a decimal does not: polars and DuckDB round its halves differently."""
-    if frame_type == stored_type or (frame_type.is_integer() and stored_type.is_integer()):
-        return True
-    if isinstance(frame_type, pl.Decimal) and isinstance(stored_type, pl.Decimal):
-        return frame_type.scale <= stored_type.scale
-    return (isinstance(frame_type, pl.Datetime) and isinstance(stored_type, pl.Datetime)
-            and frame_type.time_unit == stored_type.time_unit)
-
-
-def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
-                key: list[str]) -> tuple[pl.DataFrame, pl.DataFrame] | None:
-    """(keys of the stored rows to delete, rows to insert), compared on every column of `rows`
-    cast to the stored types; None when a column does not compare exactly (`_exact`)."""
-    columns = rows.columns
-    if not all(c in stored.schema and _exact(rows.schema[c], stored.schema[c])
-               for c in columns):
-        return None
-    typed = rows.select(pl.col(c).cast(stored.schema[c]) for c in columns)
-    kept = stored.select(columns)
-    stale = stored.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
-    new = typed.with_row_index("_row").join(kept, on=columns, how="anti", nulls_equal=True)
-    fresh = rows.select(pl.all().gather(new["_row"]))  # as built: DuckDB casts on insert
-    return stale, fresh
-
-
-def _typed(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame) -> pl.DataFrame:
-    """`rows` cast by DuckDB to the types of `mart.<table>`'s columns, as its INSERT would cast
-    them (a float to a decimal rounded DuckDB's way), so that they compare exactly."""
-    types = dict(conn.execute("SELECT column_name, data_type FROM duckdb_columns() "
-                              "WHERE schema_name = 'mart' AND table_name = ?", [table]).fetchall())
-    select = ", ".join(f'CAST("{c}" AS {types[c]}) AS "{c}"' if c in types else f'"{c}"'
-                       for c in rows.columns)
-    with registered(conn, f"_typed_{table}_arrow", rows) as view:
-        return query_frame(conn, f"SELECT {select} FROM {view}", [])
-
-
-def write_difference(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame,
-                     scope: str, params: list[object], derived: str = "") -> tuple[int, int]:
-    """Make the stored rows of `mart.<table>` in `scope` (SQL over its columns, `params` its
-    `?`) equal `rows`, writing only the difference, compared on the columns of `rows` (the
-    others, `derived` select expressions as `insert_frame` takes them, filled on insert only).
-    A column that does not compare exactly (`_exact`: a float stored as a decimal) is compared
-    as DuckDB casts it (`_typed`). A table without a primary key (one row per combination, NULL
-    a value of its own) has its stale rows deleted by rowid. Joins the caller's transaction;
-    (rows inserted, rows deleted)."""
-    key = primary_key(conn, table) or ["rowid"]  # without one, a stored row by its rowid
-    difference = None
-    if rows.width:
-        rowid = "rowid, " if key == ["rowid"] else ""
-        stored = query_frame(conn, f"SELECT {rowid}* FROM mart.{table} WHERE {scope}", params)
-        difference = (_difference(stored, rows, key)
-                      or _difference(stored, _typed(conn, table, rows), key))
-    if difference is not None:
-        stale, fresh = difference
-        if stale.height:
-            matches = " AND ".join(f"t.{c} = s.{c}" for c in key)
-            with registered(conn, f"_stale_{table}_arrow", stale) as view:
-                conn.execute(f"DELETE FROM mart.{table} AS t USING {view} AS s WHERE {matches}")
-        deleted = stale.height
-    else:
-        deleted = conn.execute(f"DELETE FROM mart.{table} WHERE {scope}", params).fetchall()[0][0]
-        fresh = rows
-    if fresh.height:
-        insert_frame(conn, f"mart.{table}", fresh, derived)
-    return fresh.height, deleted
-
-
 def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
                  rows: pl.DataFrame, run_id: str | None = None, since: Since | None = None,
                  inputs: pl.DataFrame | None = None) -> Replaced:
@@ -131,7 +55,7 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
     `rows` (matched by column name; DuckDB casts to the table's types), record the build in
     meta.mart_builds (`run_id`, default a fresh id) and `inputs` (day, digest) in
     meta.mart_inputs, all or nothing; only the rows that differ are written
-    (`write_difference`)."""
+    (`write_difference`: rows holding the mart's key twice are refused, nothing written)."""
     if rows.height and rows["property_id"].unique().to_list() != [property_id]:
         raise ValueError(f"mart.{table}: rows of another property than {property_id}")
     if since is not None and rows.height and not rows.select(
@@ -143,7 +67,7 @@ def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, property_id: int,
         scope = f"{scope} AND ({since.column}) >= ?"
         params.append(since.start)
     with transaction(conn):
-        inserted, deleted = write_difference(conn, table, rows, scope, params)
+        inserted, deleted = write_difference(conn, f"mart.{table}", rows, scope, params)
         total = stored_rows(conn, table, property_id)
         conn.execute(
             "INSERT OR REPLACE INTO meta.mart_builds (property_id, mart, run_id, built_at, rows) "

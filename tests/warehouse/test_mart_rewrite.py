@@ -14,6 +14,7 @@ import pytest
 from pipelines.marts import replace_rows
 from pipelines.marts.read import kept_inputs
 from pipelines.marts.write import Since
+from pipelines.warehouse import DuplicateKeyError
 
 D = date(2026, 3, 1)
 E = date(2026, 3, 2)
@@ -147,7 +148,9 @@ def test_a_failed_write_leaves_the_stored_rows(conn: duckdb.DuckDBPyConnection) 
     replace_rows(conn, "otb_snapshots", 1, rows)
     twice = snapshots((1, D, E, 9, "900.00"), (1, D, E, 7, "700.00"))  # one key, two rows
 
-    with pytest.raises(duckdb.ConstraintException, match="duplicate key"):
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^mart\.otb_snapshots: two new rows hold the key \(property_id, snapshot_date, "
+            r"stay_date\) = \(1, 2026-03-01, 2026-03-02\); nothing written$")):
         replace_rows(conn, "otb_snapshots", 1, twice)
 
     assert stored(conn, "otb_snapshots", "stay_date") == [
@@ -198,7 +201,7 @@ def test_a_failed_write_leaves_the_inputs(conn: duckdb.DuckDBPyConnection) -> No
     replace_rows(conn, "otb_snapshots", 1, rows, inputs=inputs((D, 11)))
     twice = snapshots((1, D, E, 9, "900.00"), (1, D, E, 7, "700.00"))
 
-    with pytest.raises(duckdb.ConstraintException, match="duplicate key"):
+    with pytest.raises(DuplicateKeyError, match="two new rows hold the key"):
         replace_rows(conn, "otb_snapshots", 1, twice, inputs=inputs((D, 99)))
 
     assert kept_inputs(conn, "otb_snapshots", 1).rows() == [(D, 11)]  # type: ignore[union-attr]
