@@ -16,7 +16,8 @@ import polars as pl
 
 from pipelines.forecast.logic import kept_nights, with_departments
 from pipelines.marts.departments import revenue_per_room_final
-from pipelines.warehouse import transaction, write_difference
+from pipelines.marts.write import write_difference
+from pipelines.warehouse import transaction
 
 
 def keep_forecast(conn: duckdb.DuckDBPyConnection, property_id: int,
@@ -35,6 +36,6 @@ def keep_forecast(conn: duckdb.DuckDBPyConnection, property_id: int,
         assert earlier is not None
         rows = with_departments(kept_nights(forecast, first_kept=not earlier[0]),
                                 revenue_per_room_final(conn, property_id, as_of))
-        write_difference(conn, "mart.forecast_history", rows, "property_id = ? AND as_of_date = ?",
+        write_difference(conn, "forecast_history", rows, "property_id = ? AND as_of_date = ?",
                          [property_id, as_of], "now() AS kept_at")
     return rows.height

@@ -41,6 +41,7 @@ from pipelines.warehouse.group import (
     open_group,
     property_file,
 )
+from pipelines.warehouse.keys import KEYS
 from pipelines.warehouse.migrate import MigrationError, migrate
 from pipelines.warehouse.publish import Published, publish
 from pipelines.warehouse.reading import open_read_copy
@@ -72,6 +73,7 @@ __all__ = [
     "DEFAULT_PATH",
     "INT",
     "JSON",
+    "KEYS",
     "MEMORY_ENV",
     "STR",
     "TS",

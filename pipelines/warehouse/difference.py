@@ -1,15 +1,14 @@
 """Write by difference: make a scope of a table equal to new rows, writing only what differs.
 
-The one way rows reach core.* and mart.* (the ingest's merges, the marts' builds). A re-read
-of an unchanged record or a mart rebuilt unchanged lands rows equal to the stored ones;
-deleting and inserting them again made DuckDB's CHECKPOINT rewrite the row groups of every
-table a run touched, even a run with nothing new (docs/scaling.md, "No write in proportion to
-size"). So the new rows are staged in a temp table shaped like the target (cast as its INSERT
-would cast them: a float stored as a decimal compares as DuckDB rounds it), compared with the
-stored rows of the scope on the columns the new rows hold but SEEN (the run and the fetch
-time, which name the read that last changed a row; every read stays in raw.payloads); the
-stored rows no new row equals are deleted (by rowid, in the transaction that read them), the
-new rows no stored row equals inserted.
+The way rows reach core.* (the ingest's merges; the marts compare their frames in polars the
+same way, pipelines/marts/write.py). A re-read of an unchanged record lands rows equal to the
+stored ones; deleting and inserting them again made DuckDB's CHECKPOINT rewrite the row groups
+of every table a run touched, even a run with nothing new (docs/scaling.md, "No write in
+proportion to size"). So the new rows are staged in a temp table shaped like the target (cast
+as its INSERT would cast them), compared with the stored rows of the scope on the columns the
+new rows hold but SEEN (the run and the fetch time, which name the read that last changed a
+row; every read stays in raw.payloads); the stored rows no new row equals are deleted (by
+rowid, in the transaction that read them), the new rows no stored row equals inserted.
 
 The key (`pipelines.warehouse.keys`) is checked here, not by DuckDB alone: new rows holding a
 key twice, or a key of a stored row the write leaves, are refused with a one-line error before
@@ -18,34 +17,21 @@ anything is written.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from itertools import count
+from collections.abc import Sequence
 
 import duckdb
-import polars as pl
 
 from pipelines.warehouse.keys import KEYS
-from pipelines.warehouse.staging import drop, registered
+from pipelines.warehouse.staging import drop
 
 SEEN = ("last_seen_run", "fetched_at", "run_id")
 """The columns naming the run or the fetch time of a row: not compared."""
 
 _TEMP = ("_diff_new", "_diff_old", "_diff_gone", "_diff_fresh")
-_views = count()
 
 
 class DuplicateKeyError(ValueError):
     """New rows would leave a table holding one key twice; nothing was written."""
-
-
-@contextmanager
-def _select(conn: duckdb.DuckDBPyConnection, new: str | pl.DataFrame) -> Iterator[str]:
-    if isinstance(new, str):
-        yield new
-        return
-    with registered(conn, f"_diff_{next(_views)}_arrow", new) as view:
-        yield f"SELECT * FROM {view}"
 
 
 def _columns(conn: duckdb.DuckDBPyConnection, select: str) -> list[str]:
@@ -57,40 +43,29 @@ def _quoted(columns: Sequence[str], alias: str = "") -> str:
 
 
 def _count(conn: duckdb.DuckDBPyConnection, table: str) -> int:
-    row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
-    return 0 if row is None else int(row[0])
+    return int(conn.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
 def _refuse(conn: duckdb.DuckDBPyConnection, table: str, key: Sequence[str], query: str,
             rule: str) -> None:
-    """Raise when `query` finds a key: `rule` says of it what `{key}` holds."""
-    found = conn.execute(f"{query} LIMIT 1").fetchone()
-    if found is not None:
-        held = f"the key ({', '.join(key)}) = ({', '.join(str(v) for v in found)})"
+    """Raise when `query` finds a key; `rule` says what holds it (`{key}`: the key found)."""
+    found = conn.execute(f"{query} LIMIT 1").fetchall()
+    if found:
+        held = f"the key ({', '.join(key)}) = ({', '.join(str(v) for v in found[0])})"
         raise DuplicateKeyError(f"{table}: {rule.format(key=held)}; nothing written")
 
 
-def write_difference(conn: duckdb.DuckDBPyConnection, table: str, new: str | pl.DataFrame,
-                     scope: str | None = None, params: Sequence[object] = (),
-                     derived: str = "") -> tuple[int, int]:
+def write_difference(conn: duckdb.DuckDBPyConnection, table: str, new: str,
+                     scope: str | None = None, params: Sequence[object] = ()) -> tuple[int, int]:
     """Make the rows of `table` in `scope` (a predicate over the stored row `t`, `params` its
-    `?`; None: the rows whose key a new row holds) equal to `new` (a SELECT or a polars frame;
-    columns by name), writing only the difference, compared on the columns `new` holds but
-    SEEN. `derived` (select expressions over `new`'s columns, e.g. `now() AS kept_at`) fills
-    columns on insert only. Joins the caller's transaction; (rows inserted, rows deleted)."""
+    `?`; None: the rows whose key a new row holds) equal to the rows the SELECT `new` gives
+    (columns by name), writing only the difference, compared on the columns `new` gives but
+    SEEN. Joins the caller's transaction; (rows inserted, rows deleted)."""
     key = KEYS.get(table, ())
-    if isinstance(new, pl.DataFrame) and not new.width:  # no columns: no rows
-        if scope is None:
-            return 0, 0
-        found = conn.execute(f"DELETE FROM {table} t WHERE {scope}", list(params)).fetchone()
-        return 0, 0 if found is None else int(found[0])
     match = " AND ".join(f't."{c}" = n."{c}"' for c in key)
-    with _select(conn, new) as select:
-        given = _columns(conn, select)
-        staged = f"SELECT *, {derived} FROM ({select})" if derived else select
-        written = _columns(conn, staged) if derived else given
-        conn.execute(f"CREATE OR REPLACE TEMP TABLE _diff_new AS SELECT * FROM {table} LIMIT 0")
-        conn.execute(f"INSERT INTO _diff_new BY NAME {staged}")
+    given = _columns(conn, new)
+    conn.execute(f"CREATE OR REPLACE TEMP TABLE _diff_new AS SELECT * FROM {table} LIMIT 0")
+    conn.execute(f"INSERT INTO _diff_new BY NAME {new}")
     if key:
         _refuse(conn, table, key, f"SELECT {_quoted(key)} FROM _diff_new GROUP BY ALL "
                 "HAVING count(*) > 1", "two new rows hold {key}")
@@ -118,6 +93,6 @@ def write_difference(conn: duckdb.DuckDBPyConnection, table: str, new: str | pl.
     if deleted:
         conn.execute(f"DELETE FROM {table} WHERE rowid IN (SELECT _rowid FROM _diff_gone)")
     if inserted:
-        conn.execute(f"INSERT INTO {table} BY NAME SELECT {_quoted(written)} FROM {fresh}")
+        conn.execute(f"INSERT INTO {table} BY NAME SELECT {_quoted(given)} FROM {fresh}")
     drop(conn, *_TEMP)
     return inserted, deleted
