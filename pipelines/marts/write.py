@@ -1,8 +1,12 @@
 """Replace one property's rows of a mart table with a polars frame, in one transaction.
 
 Only the difference is written: a row already stored with the same values stays, a stored row
-the frame no longer holds (or holds with other values) is deleted by its primary key (by its
-rowid in a table without one), a row of the frame not stored is inserted. After a sync most
+the frame no longer holds (or holds with other values) is deleted by its rowid, a row of the
+frame not stored is inserted; a frame holding the mart's key (pipelines/warehouse/keys.py)
+twice is refused, nothing written. The comparison is made here in polars, not by
+`pipelines.warehouse.write_difference` over a temp table as the core merges are: a year's mart
+(200k rows) staged in a temp table does not fit the writer's 64 MiB, and DuckDB 2.0 joins such
+a table (past one row group, in a transaction) to nothing (docs/scaling.md). After a sync most
 of a property's history is unchanged, so a rebuild writes the snapshots the sync touched, not
 three years of them (docs/scaling.md, "Marts against history and change"). The table ends
 equal to the frame either way.
@@ -22,7 +26,14 @@ import duckdb
 import polars as pl
 
 from pipelines.marts.read import stored_rows
-from pipelines.warehouse import insert_frame, query_frame, registered, transaction
+from pipelines.warehouse import (
+    KEYS,
+    DuplicateKeyError,
+    insert_frame,
+    query_frame,
+    registered,
+    transaction,
+)
 
 
 @dataclass(frozen=True)
@@ -47,14 +58,6 @@ class Since:
     start: date
 
 
-def primary_key(conn: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    """The primary key columns of `mart.<table>`; empty when it has none."""
-    found = conn.execute(
-        "SELECT constraint_column_names FROM duckdb_constraints() WHERE schema_name = 'mart' "
-        "AND table_name = ? AND constraint_type = 'PRIMARY KEY'", [table]).fetchall()
-    return list(found[0][0]) if found else []
-
-
 def _exact(frame_type: pl.DataType, stored_type: pl.DataType) -> bool:
     """Whether every value of `frame_type` compares to the stored one as DuckDB would store it.
     A float stored as a decimal does not: polars and DuckDB round its halves differently."""
@@ -66,17 +69,17 @@ def _exact(frame_type: pl.DataType, stored_type: pl.DataType) -> bool:
             and frame_type.time_unit == stored_type.time_unit)
 
 
-def _difference(stored: pl.DataFrame, rows: pl.DataFrame,
-                key: list[str]) -> tuple[pl.DataFrame, pl.DataFrame] | None:
-    """(keys of the stored rows to delete, rows to insert), compared on every column of `rows`
-    cast to the stored types; None when a column does not compare exactly (`_exact`)."""
+def _difference(stored: pl.DataFrame,
+                rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """(rowids of the stored rows to delete, rows to insert), compared on every column of
+    `rows` cast to the stored types; None when a column does not compare exactly (`_exact`)."""
     columns = rows.columns
     if not all(c in stored.schema and _exact(rows.schema[c], stored.schema[c])
                for c in columns):
         return None
     typed = rows.select(pl.col(c).cast(stored.schema[c]) for c in columns)
     kept = stored.select(columns)
-    stale = stored.join(typed, on=columns, how="anti", nulls_equal=True).select(key)
+    stale = stored.join(typed, on=columns, how="anti", nulls_equal=True).select("rowid")
     new = typed.with_row_index("_row").join(kept, on=columns, how="anti", nulls_equal=True)
     fresh = rows.select(pl.all().gather(new["_row"]))  # as built: DuckDB casts on insert
     return stale, fresh
@@ -93,28 +96,39 @@ def _typed(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame) -> p
         return query_frame(conn, f"SELECT {select} FROM {view}", [])
 
 
+def _unique(table: str, rows: pl.DataFrame) -> None:
+    """Refuse `rows` holding the key of `mart.<table>` twice (`DuplicateKeyError`)."""
+    key = list(KEYS.get(f"mart.{table}", ()))
+    if not key or not rows.height:
+        return
+    twice = rows.filter(pl.struct(key).is_duplicated()).select(key).head(1)
+    if twice.height:
+        held = ", ".join(str(v) for v in twice.row(0))
+        raise DuplicateKeyError(f"mart.{table}: two new rows hold the key ({', '.join(key)}) = "
+                                f"({held}); nothing written")
+
+
 def write_difference(conn: duckdb.DuckDBPyConnection, table: str, rows: pl.DataFrame,
                      scope: str, params: list[object], derived: str = "") -> tuple[int, int]:
     """Make the stored rows of `mart.<table>` in `scope` (SQL over its columns, `params` its
     `?`) equal `rows`, writing only the difference, compared on the columns of `rows` (the
     others, `derived` select expressions as `insert_frame` takes them, filled on insert only).
     A column that does not compare exactly (`_exact`: a float stored as a decimal) is compared
-    as DuckDB casts it (`_typed`). A table without a primary key (one row per combination, NULL
-    a value of its own) has its stale rows deleted by rowid. Joins the caller's transaction;
-    (rows inserted, rows deleted)."""
-    key = primary_key(conn, table) or ["rowid"]  # without one, a stored row by its rowid
+    as DuckDB casts it (`_typed`). Stale rows are deleted by rowid; `rows` holding the mart's
+    key twice are refused before anything is written (the key covers the property and the
+    snapshot date, so no stored row out of the scope can hold a key of `rows`). Joins the
+    caller's transaction; (rows inserted, rows deleted)."""
+    _unique(table, rows)
     difference = None
     if rows.width:
-        rowid = "rowid, " if key == ["rowid"] else ""
-        stored = query_frame(conn, f"SELECT {rowid}* FROM mart.{table} WHERE {scope}", params)
-        difference = (_difference(stored, rows, key)
-                      or _difference(stored, _typed(conn, table, rows), key))
+        stored = query_frame(conn, f"SELECT rowid, * FROM mart.{table} WHERE {scope}", params)
+        difference = (_difference(stored, rows)
+                      or _difference(stored, _typed(conn, table, rows)))
     if difference is not None:
         stale, fresh = difference
         if stale.height:
-            matches = " AND ".join(f"t.{c} = s.{c}" for c in key)
             with registered(conn, f"_stale_{table}_arrow", stale) as view:
-                conn.execute(f"DELETE FROM mart.{table} AS t USING {view} AS s WHERE {matches}")
+                conn.execute(f"DELETE FROM mart.{table} WHERE rowid IN (SELECT rowid FROM {view})")
         deleted = stale.height
     else:
         deleted = conn.execute(f"DELETE FROM mart.{table} WHERE {scope}", params).fetchall()[0][0]

@@ -1,8 +1,8 @@
 """The engine: open the DuckDB warehouse (the writer waits its turn; readers read the
 published copy; a directory is a group, one file a property), migrate it from sql/, its
-views, transactions, staging of frames, the one writing path that publishes on exit, the
-compaction of a file, and the export. Nothing here knows a hotel, HTTP or Dagster. Tables and
-columns: docs/warehouse.md.
+views, transactions, staging of frames, writing by difference (each table's key in keys.py),
+the one writing path that publishes on exit, the compaction of a file, and the export.
+Nothing here knows a hotel, HTTP or Dagster. Tables and columns: docs/warehouse.md.
 """
 
 from pipelines.warehouse.compact import (
@@ -29,6 +29,7 @@ from pipelines.warehouse.connection import (
     resolve,
     thread_cursor,
 )
+from pipelines.warehouse.difference import DuplicateKeyError, write_difference
 from pipelines.warehouse.export import export_parquet
 from pipelines.warehouse.frames import query_frame
 from pipelines.warehouse.group import (
@@ -40,6 +41,7 @@ from pipelines.warehouse.group import (
     open_group,
     property_file,
 )
+from pipelines.warehouse.keys import KEYS
 from pipelines.warehouse.migrate import MigrationError, migrate
 from pipelines.warehouse.publish import Published, publish
 from pipelines.warehouse.reading import open_read_copy
@@ -71,12 +73,14 @@ __all__ = [
     "DEFAULT_PATH",
     "INT",
     "JSON",
+    "KEYS",
     "MEMORY_ENV",
     "STR",
     "TS",
     "WAIT_ENV",
     "WAREHOUSE_ENV",
     "Compacted",
+    "DuplicateKeyError",
     "FileSpace",
     "MigrationError",
     "Published",
@@ -114,5 +118,6 @@ __all__ = [
     "thread_cursor",
     "to_json",
     "transaction",
+    "write_difference",
     "writer",
 ]

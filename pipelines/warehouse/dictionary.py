@@ -12,6 +12,8 @@ import sys
 
 import duckdb
 
+from pipelines.warehouse.keys import KEYS
+
 SCHEMAS = ("raw", "core", "meta", "mart", "recon")
 
 INTRO = """\
@@ -77,13 +79,10 @@ def render(conn: duckdb.DuckDBPyConnection) -> str:
             "SELECT column_name, data_type, is_nullable, comment FROM duckdb_columns() "
             "WHERE schema_name = ? AND table_name = ? AND database_name = current_database() "
             "ORDER BY column_index", [schema, table]).fetchall()
-        keys = conn.execute(
-            "SELECT constraint_column_names FROM duckdb_constraints() WHERE schema_name = ? "
-            "AND table_name = ? AND constraint_type = 'PRIMARY KEY' "
-            "AND database_name = current_database()", [schema, table]).fetchall()
+        key = KEYS.get(f"{schema}.{table}")
         parts.append(f"\n### {schema}.{table}\n\n{_cell(comment)}\n")
-        if keys:
-            parts.append(f"\nKey: `{', '.join(keys[0][0])}`\n")
+        if key:
+            parts.append(f"\nKey: `{', '.join(key)}`\n")
         parts.append("\n| column | type | null | description |\n|---|---|---|---|\n")
         for name, data_type, nullable, col_comment in columns:
             parts.append(f"| `{name}` | {data_type} | {'yes' if nullable else 'no'} | "

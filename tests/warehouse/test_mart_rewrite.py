@@ -14,6 +14,7 @@ import pytest
 from pipelines.marts import replace_rows
 from pipelines.marts.read import kept_inputs
 from pipelines.marts.write import Since
+from pipelines.warehouse import DuplicateKeyError
 
 D = date(2026, 3, 1)
 E = date(2026, 3, 2)
@@ -147,7 +148,9 @@ def test_a_failed_write_leaves_the_stored_rows(conn: duckdb.DuckDBPyConnection) 
     replace_rows(conn, "otb_snapshots", 1, rows)
     twice = snapshots((1, D, E, 9, "900.00"), (1, D, E, 7, "700.00"))  # one key, two rows
 
-    with pytest.raises(duckdb.ConstraintException, match="duplicate key"):
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^mart\.otb_snapshots: two new rows hold the key \(property_id, snapshot_date, "
+            r"stay_date\) = \(1, 2026-03-01, 2026-03-02\); nothing written$")):
         replace_rows(conn, "otb_snapshots", 1, twice)
 
     assert stored(conn, "otb_snapshots", "stay_date") == [
@@ -198,7 +201,32 @@ def test_a_failed_write_leaves_the_inputs(conn: duckdb.DuckDBPyConnection) -> No
     replace_rows(conn, "otb_snapshots", 1, rows, inputs=inputs((D, 11)))
     twice = snapshots((1, D, E, 9, "900.00"), (1, D, E, 7, "700.00"))
 
-    with pytest.raises(duckdb.ConstraintException, match="duplicate key"):
+    with pytest.raises(DuplicateKeyError, match="two new rows hold the key"):
         replace_rows(conn, "otb_snapshots", 1, twice, inputs=inputs((D, 99)))
 
     assert kept_inputs(conn, "otb_snapshots", 1).rows() == [(D, 11)]  # type: ignore[union-attr]
+
+
+def test_a_mart_past_one_row_group_is_written_whole_and_then_by_difference(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """A year's otb_snapshots hold some 200k rows, past DuckDB's row group (122,880): the first
+    build stores every row, a rebuild with one row changed writes that row alone."""
+    days = pl.date_range(date(2025, 1, 1), date(2025, 12, 31), eager=True)
+    rows = pl.DataFrame({"snapshot_date": days}).join(
+        pl.DataFrame({"stay_date": days}), how="cross").filter(
+        pl.col("stay_date") >= pl.col("snapshot_date")).with_columns(
+        property_id=pl.lit(1, pl.Int64), rooms_otb=pl.lit(3, pl.Int64),
+        revenue_otb_net=pl.lit(Decimal("300.00"), pl.Decimal(38, 2)),
+        rooms_option=pl.lit(0, pl.Int64), is_rebuilt=pl.lit(False))
+    year_before = rows.with_columns(pl.col("snapshot_date", "stay_date").dt.offset_by("-1y"))
+    rows = pl.concat([year_before, rows])  # 2 x 365 x 366 / 2 rows
+
+    first = replace_rows(conn, "otb_snapshots", 1, rows)
+    changed = rows.with_columns(rooms_otb=pl.when(
+        (pl.col("snapshot_date") == date(2025, 3, 1))
+        & (pl.col("stay_date") == date(2025, 3, 2))).then(4)
+        .otherwise(pl.col("rooms_otb")))
+    second = replace_rows(conn, "otb_snapshots", 1, changed)
+
+    assert (first.rows, first.inserted, first.deleted) == (133_590, 133_590, 0)
+    assert (second.rows, second.inserted, second.deleted) == (133_590, 1, 1)

@@ -8,10 +8,19 @@ from datetime import date, datetime
 import duckdb
 
 from models import TypeAvailability
-from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
 from pipelines.ingest.store.sync_state import advance_cursor
-from pipelines.warehouse import DATE, INT, STR, TS, drop, require_aware, stage, transaction
+from pipelines.warehouse import (
+    DATE,
+    INT,
+    STR,
+    TS,
+    drop,
+    require_aware,
+    stage,
+    transaction,
+    write_difference,
+)
 
 STREAM = "availability"
 
@@ -50,8 +59,8 @@ def land_availability(
         append_raw(conn, property_id, STREAM, payloads_of(availability, payloads),
                    run_id=run_id, fetched_at=fetched_at)
         stage(conn, "_stg_avail", _ROW, rows)
-        merge_changed(conn, "core.availability", "SELECT * FROM _stg_avail QUALIFY "
-                      "row_number() OVER (PARTITION BY stay_date, room_type_id) = 1")
+        write_difference(conn, "core.availability", "SELECT * FROM _stg_avail QUALIFY "
+                         "row_number() OVER (PARTITION BY stay_date, room_type_id) = 1")
         if advance:
             advance_cursor(conn, property_id, STREAM, snapshot_date, run_id=run_id, at=fetched_at)
         drop(conn, "_stg_avail")

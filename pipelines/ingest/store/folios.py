@@ -12,7 +12,6 @@ import duckdb
 import polars as pl
 
 from models import Folio, FolioLine
-from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
 from pipelines.vocabulary import line_room_entries
 from pipelines.warehouse import (
@@ -28,6 +27,7 @@ from pipelines.warehouse import (
     require_aware,
     stage,
     transaction,
+    write_difference,
 )
 
 STREAM = "folios"
@@ -76,7 +76,7 @@ def land_folios(
     payloads: Sequence[Payload] | None = None,
 ) -> FolioLanding:
     """Replace each folio of the batch and all its lines, in one transaction, writing only the
-    folios and lines that changed (`merge_changed`).
+    folios and lines that changed (`write_difference`).
 
     A line's `reservation_room_id` is derived from the room entries already in
     core.reservation_rooms (land reservations before their folios) by the rule of
@@ -113,10 +113,10 @@ def land_folios(
                    run_id=run_id, fetched_at=fetched_at)
         stage(conn, "_stg_folios", _FOLIO, folio_rows)
         stage(conn, "_stg_lines", _LINE, line_rows)
-        merge_changed(conn, "core.folios", "SELECT * FROM _stg_folios")
-        merge_changed(conn, "core.folio_lines", "SELECT * FROM _stg_lines",
-                      "t.property_id = ? AND t.folio_id IN (SELECT folio_id FROM _stg_folios)",
-                      [property_id])
+        write_difference(conn, "core.folios", "SELECT * FROM _stg_folios")
+        write_difference(conn, "core.folio_lines", "SELECT * FROM _stg_lines",
+                         "t.property_id = ? AND t.folio_id IN (SELECT folio_id FROM _stg_folios)",
+                         [property_id])
         drop(conn, "_stg_folios", "_stg_lines")
     return FolioLanding(len(folio_rows), len(line_rows))
 

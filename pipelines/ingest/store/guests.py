@@ -8,9 +8,18 @@ from datetime import datetime
 import duckdb
 
 from models import Guest
-from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
-from pipelines.warehouse import DATE, INT, STR, TS, drop, require_aware, stage, transaction
+from pipelines.warehouse import (
+    DATE,
+    INT,
+    STR,
+    TS,
+    drop,
+    require_aware,
+    stage,
+    transaction,
+    write_difference,
+)
 
 STREAM = "guests"
 
@@ -59,6 +68,6 @@ def land_guests(
                                None if payloads is None
                                else [p for p in payloads if p.get("id") in kept])
         append_raw(conn, property_id, STREAM, received, run_id=run_id, fetched_at=fetched_at)
-        merge_changed(conn, "core.guests", "SELECT * FROM _stg_arch_seen")
+        write_difference(conn, "core.guests", "SELECT * FROM _stg_arch_seen")
         drop(conn, "_stg_arch", "_stg_arch_seen")
     return len(kept)

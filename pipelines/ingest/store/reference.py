@@ -1,6 +1,6 @@
 """Land property data: the property, room types, rooms, rate plans, brackets, items and
 classifications, replaced per property in one transaction (only the rows that changed are
-written: `merge_changed`)."""
+written: `write_difference`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import duckdb
 from pydantic import BaseModel
 
 from models import AgeBracket, Classifications, Item, Property, RatePlan, Room, RoomType
-from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
 from pipelines.warehouse import (
     BOOL,
@@ -27,6 +26,7 @@ from pipelines.warehouse import (
     require_aware,
     stage,
     transaction,
+    write_difference,
 )
 
 _SEEN = {"last_seen_run": STR, "fetched_at": TS}
@@ -125,8 +125,8 @@ def land_reference(
                        run_id=run_id, fetched_at=fetched_at)
         for table, rows in tables.items():
             stage(conn, "_stg_ref", _SCHEMAS[table], rows)
-            merge_changed(conn, f"core.{table}", "SELECT * FROM _stg_ref",
-                          "t.property_id = ?", [property_id])
+            write_difference(conn, f"core.{table}", "SELECT * FROM _stg_ref",
+                             "t.property_id = ?", [property_id])
         drop(conn, "_stg_ref")
     return {table: len(rows) for table, rows in tables.items()}
 

@@ -10,7 +10,7 @@ Rules (issue 5; docs/warehouse.md):
   field tracked here (type, channel, source, market) changed. A change stamped exactly at the
   current version's start (two changes within the same second of the API's clock) replaces
   that version in place, so versions never overlap and never have zero length.
-- Only the rows that changed are written (`merge_changed`): a re-read of an unchanged state
+- Only the rows that changed are written (`write_difference`): a re-read of an unchanged state
   (the overlap window) writes no row.
 """
 
@@ -26,7 +26,6 @@ from typing import Any
 import duckdb
 
 from models import Reservation, ReservationRoom
-from pipelines.ingest.store.merge import merge_changed
 from pipelines.ingest.store.raw import Payload, append_raw, payloads_of
 from pipelines.ingest.store.sync_state import advance_cursor, clear_full_resync
 from pipelines.warehouse import (
@@ -42,6 +41,7 @@ from pipelines.warehouse import (
     require_aware,
     stage,
     transaction,
+    write_difference,
 )
 
 STREAM = "reservations"
@@ -243,11 +243,12 @@ def _merge_current(conn: duckdb.DuckDBPyConnection, p: int) -> int:
         "AND t.reservation_id = s.reservation_id "
         "WHERE t.reservation_id IS NULL OR s.updated_at >= t.updated_at")
     accepted = "reservation_id IN (SELECT reservation_id FROM _acc)"
-    merge_changed(conn, "core.reservations", f"SELECT * FROM _stg_res WHERE {accepted}",
-                  f"t.property_id = ? AND t.{accepted}", [p])
-    merge_changed(conn, "core.reservation_rooms",
-                  "SELECT * EXCLUDE (version_hash, head_updated_at, has_guests) "
-                  f"FROM _stg_rooms WHERE {accepted}", f"t.property_id = ? AND t.{accepted}", [p])
+    write_difference(conn, "core.reservations", f"SELECT * FROM _stg_res WHERE {accepted}",
+                     f"t.property_id = ? AND t.{accepted}", [p])
+    write_difference(conn, "core.reservation_rooms",
+                     "SELECT * EXCLUDE (version_hash, head_updated_at, has_guests) "
+                     f"FROM _stg_rooms WHERE {accepted}",
+                     f"t.property_id = ? AND t.{accepted}", [p])
     return _count(conn, "SELECT count(*) FROM _acc")
 
 
@@ -297,8 +298,8 @@ def _merge_stay_guests(conn: duckdb.DuckDBPyConnection, p: int) -> int:
         "CREATE OR REPLACE TEMP TABLE _guest_rooms AS SELECT reservation_room_id FROM _stg_rooms "
         "WHERE has_guests AND reservation_id IN (SELECT reservation_id FROM _acc)")
     listed = "reservation_room_id IN (SELECT reservation_room_id FROM _guest_rooms)"
-    merge_changed(conn, "core.stay_guests", f"SELECT * FROM _stg_guests WHERE {listed}",
-                  f"t.property_id = ? AND t.{listed}", [p])
+    write_difference(conn, "core.stay_guests", f"SELECT * FROM _stg_guests WHERE {listed}",
+                     f"t.property_id = ? AND t.{listed}", [p])
     conn.execute("""
         INSERT INTO core.guests BY NAME
         SELECT property_id, guest_id, name AS display_name, first_name, last_name, email,

@@ -1,0 +1,117 @@
+"""Each table's key is said once (pipelines/warehouse/keys.py); five tables hold theirs without
+a PRIMARY KEY since migration 0044 (issue 51: DuckDB writes a key's index whole at each
+checkpoint that follows a change of its table), and the writing path keeps them unique: rows
+holding a key twice are refused with one line naming the table and the key, nothing written."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipelines.ingest.store import land_folios
+from pipelines.warehouse import DuplicateKeyError
+from pipelines.warehouse.connection import connect
+from pipelines.warehouse.keys import KEYS
+from pipelines.warehouse.migrate import discover, migrate
+
+from .factories import folio, line, ts
+
+UNKEYED = ("mart.pickup", "mart.otb_snapshots", "mart.pace", "mart.stay_nights",
+           "core.folio_lines")
+"""The tables migration 0044 recreates without their PRIMARY KEY."""
+
+
+def test_every_primary_key_is_the_registrys_and_the_five_hold_none(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    constraints = {f"{s}.{t}": tuple(key) for s, t, key in conn.execute(
+        "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
+        "WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database()"
+    ).fetchall()}
+    assert constraints == {t: k for t, k in KEYS.items() if t not in UNKEYED}
+    for table in UNKEYED:  # the registry names columns of the table, never null
+        schema, name = table.split(".")
+        nullable = dict(conn.execute(
+            "SELECT column_name, is_nullable FROM duckdb_columns() WHERE schema_name = ? "
+            "AND table_name = ?", [schema, name]).fetchall())
+        assert [nullable[c] for c in KEYS[table]] == [False] * len(KEYS[table]), table
+
+
+def _written(conn: duckdb.DuckDBPyConnection) -> list[tuple[object, ...]]:
+    return conn.execute(
+        "SELECT (SELECT count(*) FROM raw.payloads), (SELECT list(last_seen_run ORDER BY "
+        "folio_id) FROM core.folios), (SELECT list((folio_line_id, folio_id, total) ORDER BY "
+        "folio_line_id) FROM core.folio_lines)").fetchall()
+
+
+def test_a_folio_holding_a_line_twice_is_refused_and_nothing_is_written(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    land_folios(conn, 1, [folio(70, 1, [line(1), line(2)])], run_id="a", fetched_at=ts(1))
+    before = _written(conn)
+
+    twice = folio(70, 1, [line(1), line(2), line(2, total=Decimal("99.00"))])
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^core\.folio_lines: two new rows hold the key \(property_id, folio_line_id\) = "
+            r"\(1, 2\); nothing written$")):
+        land_folios(conn, 1, [twice], run_id="b", fetched_at=ts(2))
+
+    assert _written(conn) == before  # neither the payload, the folio nor a line
+
+
+def test_a_line_holding_the_key_of_another_folios_line_is_refused(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """A folio's lines are replaced as a whole (the scope: the folios read); a line id another
+    folio's stored line holds would leave the key twice in core.folio_lines."""
+    land_folios(conn, 1, [folio(70, 1, [line(1)]), folio(71, 2, [line(5)])], run_id="a",
+                fetched_at=ts(1))
+    before = _written(conn)
+
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^core\.folio_lines: a new row holds the key \(property_id, folio_line_id\) = "
+            r"\(1, 5\) of a stored row it does not replace; nothing written$")):
+        land_folios(conn, 1, [folio(70, 1, [line(1), line(5)])], run_id="b", fetched_at=ts(2))
+
+    assert _written(conn) == before
+
+
+_VALUES = {"BIGINT": "7", "INTEGER": "7", "DATE": "DATE '2026-03-01'", "BOOLEAN": "true",
+           "VARCHAR": "'x'", "TIMESTAMP WITH TIME ZONE": "TIMESTAMPTZ '2026-03-01 10:00:00+00'"}
+
+
+def _catalog(conn: duckdb.DuckDBPyConnection, table: str) -> list[tuple[object, ...]]:
+    schema, name = table.split(".")
+    return conn.execute(
+        "SELECT c.column_index, c.column_name, c.data_type, c.is_nullable, c.column_default, "
+        "c.comment, t.comment FROM duckdb_columns() c JOIN duckdb_tables() t USING "
+        "(database_name, schema_name, table_name) WHERE c.schema_name = ? AND c.table_name = ? "
+        "ORDER BY 1", [schema, name]).fetchall()
+
+
+def test_migration_0044_keeps_the_rows_columns_and_comments_and_the_views_bind(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for migration in discover():
+        if migration.version < 44:
+            (folder / migration.name).write_text(migration.sql, encoding="utf-8")
+    path = tmp_path / "warehouse.duckdb"
+    before: dict[str, tuple[object, ...]] = {}
+    with duckdb.connect(str(path)) as old:
+        migrate(old, folder)
+        for table in UNKEYED:
+            catalog = _catalog(old, table)
+            row = ", ".join(_VALUES.get(str(c[2]), "1.5") for c in catalog)
+            old.execute(f"INSERT INTO {table} VALUES ({row})")
+            before[table] = (catalog, old.execute(f"SELECT * FROM {table}").fetchall())
+
+    with connect(path) as conn:  # migrates to the latest and replaces the views
+        for table in UNKEYED:
+            assert (_catalog(conn, table), conn.execute(f"SELECT * FROM {table}").fetchall()
+                    ) == before[table], table
+        views = conn.execute("SELECT schema_name, view_name FROM duckdb_views() "
+                             "WHERE NOT internal AND schema_name = 'mart'").fetchall()
+        assert views
+        for schema, view in views:
+            conn.execute(f"SELECT * FROM {schema}.{view} LIMIT 0")
