@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from pipelines.ingest.store import land_folios
-from pipelines.warehouse import DuplicateKeyError
+from pipelines.warehouse import DuplicateKeyError, transaction, write_difference
 from pipelines.warehouse.connection import connect
 from pipelines.warehouse.keys import KEYS
 from pipelines.warehouse.migrate import discover, migrate
@@ -115,3 +115,22 @@ def test_migration_0044_keeps_the_rows_columns_and_comments_and_the_views_bind(
         assert views
         for schema, view in views:
             conn.execute(f"SELECT * FROM {schema}.{view} LIMIT 0")
+
+
+
+def test_a_batch_past_one_row_group_lands_every_row(conn: duckdb.DuckDBPyConnection) -> None:
+    """DuckDB 2.0.0 drops every row of an INSERT of 122,880 rows or more into a table created
+    by CREATE TABLE AS SELECT ... LIMIT 0 in the same transaction; the writing path stages
+    into a table declared column by column, so a big batch (a group hotel's first load) lands
+    whole, and landing it again writes nothing."""
+    n = 122_881  # one more than a DuckDB row group
+    rows = ("SELECT 1 AS property_id, DATE '2026-01-01' AS snapshot_date, "
+            "DATE '2026-01-01' + (i // 10)::INTEGER AS stay_date, i % 10 AS room_type_id, "
+            "'DBL' AS room_type_code, 10 AS total, 5 AS occupied, 0 AS out_of_order, "
+            f"5 AS available, ? AS run_id, now() AS fetched_at FROM range({n}) r(i)")
+    for run, written in (("a", (n, 0)), ("b", (0, 0))):
+        with transaction(conn):  # staged as the ingest stages a batch, then written
+            conn.execute(f"CREATE OR REPLACE TEMP TABLE _stg AS {rows}", [run])
+            assert write_difference(conn, "core.availability", "SELECT * FROM _stg") == written
+        assert conn.execute("SELECT count(*), count(DISTINCT (stay_date, room_type_id)) "
+                            "FROM core.availability").fetchall() == [(n, n)]
