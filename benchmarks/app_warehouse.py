@@ -18,20 +18,11 @@ from pathlib import Path
 
 import polars as pl
 
-from benchmarks.bench_marts import (
-    ROOMS_PER_HOTEL,
-    START,
-    TZ,
-    WINDOWS,
-    current_rooms,
-    synthetic_versions,
-)
+from benchmarks import bench_marts as bm
 from pipelines.forecast.logic import alerts, forecast_daily, scored_forecasts
-from pipelines.marts.logic.occupancy import occupancy_daily
 from pipelines.marts.logic.otb import otb_snapshots
 from pipelines.marts.logic.pace import pace
 from pipelines.marts.logic.pickup import pickup
-from pipelines.marts.logic.stay_nights import stay_nights
 from pipelines.warehouse import connect, insert_frame, writer
 
 BUDGET_UPLIFT = 105
@@ -41,7 +32,7 @@ BUDGET_ADR = 150
 
 def business_date(years: int) -> date:
     """The day after the synthetic history's last snapshot."""
-    return START + timedelta(days=365 * years)
+    return bm.START + timedelta(days=365 * years)
 
 
 def code(property_id: int) -> str:
@@ -54,7 +45,7 @@ def _properties(hotels: int, today: date) -> pl.DataFrame:
         "property_id": list(range(1, hotels + 1)),
         "code": [code(p) for p in range(1, hotels + 1)],
         "name": [f"Synthetic hotel {p}" for p in range(1, hotels + 1)],
-        "currency": ["EUR"] * hotels, "timezone": [TZ] * hotels,
+        "currency": ["EUR"] * hotels, "timezone": [bm.TZ] * hotels,
         "business_date": [today] * hotels, "last_seen_run": ["bench-app"] * hotels,
         "fetched_at": [now] * hotels})
 
@@ -80,42 +71,22 @@ def build(path: Path, hotels: int, years: int) -> dict[str, int]:
     """The warehouse at `path` (a new file) and its read copy: rows written per table."""
     started = time.perf_counter()
     today = business_date(years)
-    versions = synthetic_versions(hotels, years)
+    versions = bm.synthetic_versions(hotels, years)
     ids = list(range(1, hotels + 1))
-    ranges = pl.DataFrame({"property_id": ids}).with_columns(
-        first_snapshot=pl.lit(START), last_snapshot=pl.lit(today - timedelta(days=1)))
-    props = pl.DataFrame({"property_id": ids}).with_columns(business_date=pl.lit(today))
-    room_list = pl.DataFrame({"property_id": ids}).join(
-        pl.DataFrame({"room_id": list(range(1, ROOMS_PER_HOTEL + 1))}), how="cross"
-    ).with_columns(room_type_id=pl.lit(1, dtype=pl.Int64), sellable=pl.lit(True))
-    capacity = pl.DataFrame({"property_id": ids, "rooms": [ROOMS_PER_HOTEL] * hotels,
-                             "rooms_available": [ROOMS_PER_HOTEL] * hotels})
-    no_lines = pl.DataFrame(schema={
-        "property_id": pl.Int64, "folio_line_id": pl.Int64, "reservation_id": pl.Int64,
-        "reservation_room_id": pl.Int64, "type": pl.String, "posted_on": pl.Date,
-        "service_item_id": pl.Int64, "amount_gross": pl.Decimal(12, 2),
-        "amount_net": pl.Decimal(12, 2)})
-    no_items = pl.DataFrame(schema={"property_id": pl.Int64, "item_id": pl.Int64,
-                                    "department": pl.String})
-    no_availability = pl.DataFrame(schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "room_type_id": pl.Int64, "total": pl.Int64, "out_of_order": pl.Int64})
-    no_other = pl.DataFrame(schema={"property_id": pl.Int64, "date": pl.Date,
-                                    "revenue_net": pl.Decimal(18, 2)})
-    otb = otb_snapshots(versions, ranges, TZ)
-    occupancy = occupancy_daily(stay_nights(current_rooms(versions), props, no_lines, no_items),
-                                room_list, no_availability, props, no_other)
-    paced = pace(otb, occupancy)
-    scored = scored_forecasts(otb, capacity)
+    given = bm.inputs(hotels, 365 * years, today)
+    otb = otb_snapshots(versions, given.ranges, bm.TZ)
+    occupied = bm.occupancy(bm.current_rooms(versions), given)
+    paced = pace(otb, occupied)
+    scored = scored_forecasts(otb, given.capacity)
     tables = {
         "core.property": _properties(hotels, today),
         "mart.otb_snapshots": otb,
-        "mart.pickup": pickup(versions, ranges, WINDOWS, TZ),
-        "mart.occupancy_daily": occupancy,
+        "mart.pickup": pickup(versions, given.ranges, bm.WINDOWS, bm.TZ),
+        "mart.occupancy_daily": occupied,
         "mart.pace": paced,
-        "mart.forecast_daily": forecast_daily(otb, capacity, scored=scored),
-        "mart.alerts": alerts(otb, paced, capacity, as_of=today - timedelta(days=1)),
-        "mart.budget_monthly": _budget(occupancy, today),
+        "mart.forecast_daily": forecast_daily(otb, given.capacity, scored=scored),
+        "mart.alerts": alerts(otb, paced, given.capacity, as_of=today - timedelta(days=1)),
+        "mart.budget_monthly": _budget(occupied, today),
     }
     connect(path).close()  # a new warehouse, migrated
     with writer(path) as conn:  # a property at a time, as the marts' build writes them: a

@@ -31,7 +31,6 @@ and the browser caches (tests/app's Chromium test checks they are drawn).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -44,6 +43,7 @@ from typing import Any
 import httpx
 
 from benchmarks.app_warehouse import build, business_date, code
+from benchmarks.group_rig import cpu_seconds
 from benchmarks.machine import describe
 from pipelines.demo.sandbox_process import free_port
 from pipelines.reports import open_warehouse, resolve_property, run_report
@@ -69,13 +69,6 @@ def reports_alone(path: Path, first: date, last: date) -> tuple[float, float]:
             run_report(conn, path, name, prop, None if whole else first,
                        None if whole else last, **options)
     return time.perf_counter() - started, time.process_time() - cpu
-
-
-def _cpu(pid: int) -> float:
-    """CPU seconds (user + system) process `pid` has used: a figure the machine's other load
-    does not stretch as it stretches the wall time."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _memory_mib(pid: int) -> tuple[float, float]:
@@ -110,9 +103,9 @@ def the_app(path: Path, address: str) -> dict[str, float]:
                 break
             except httpx.TransportError:
                 time.sleep(0.02)
-        cold, cold_cpu = time.perf_counter() - started, _cpu(process.pid)
+        cold, cold_cpu = time.perf_counter() - started, cpu_seconds(process.pid)
         warm = [_page(url)[0] for _ in range(REPEATS)]
-        warm_cpu = (_cpu(process.pid) - cold_cpu) / REPEATS
+        warm_cpu = (cpu_seconds(process.pid) - cold_cpu) / REPEATS
         rss, peak = _memory_mib(process.pid)
     finally:
         process.terminate()

@@ -25,15 +25,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchmarks.bench_marts import (
-    ROOMS_PER_HOTEL,
-    START,
-    TZ,
-    WINDOWS,
-    peak_mib,
-    synthetic_versions,
-    timed,
-)
+from benchmarks import bench_marts as bm
 from pipelines.forecast.logic.methods import (
     CHOSEN,
     accuracy,
@@ -54,35 +46,32 @@ def synthetic_level(days: int) -> float:
     nights uniformly (a night is covered by the arrivals of that day and the 3 before it with
     chance 4/4, 3/4, 2/4, 1/4: 2.5 nights) and a quarter of them cancel; so per_hotel / days x
     0.75 x 2.5 rooms every night from the fourth day on (45 for 80 rooms)."""
-    per_hotel = ROOMS_PER_HOTEL * days * 75 // 100 * 10 // 25
+    per_hotel = bm.ROOMS_PER_HOTEL * days * 75 // 100 * 10 // 25
     return per_hotel / days * 0.75 * 2.5
 
 
 def run(hotels: int, years: int) -> None:
-    versions = synthetic_versions(hotels, years)
+    versions = bm.synthetic_versions(hotels, years)
     days = 365 * years
-    ranges = pl.DataFrame({"property_id": list(range(1, hotels + 1))}).with_columns(
-        first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1)))
-    capacity = pl.DataFrame({"property_id": list(range(1, hotels + 1)),
-                             "rooms": [ROOMS_PER_HOTEL] * hotels,
-                             "rooms_available": [ROOMS_PER_HOTEL] * hotels})
+    given = bm.inputs(hotels, days)
     print(f"{hotels} hotels x {years} years: {versions.height:,} versions")
     print("marts")
-    t_otb, otb = timed("otb_snapshots", lambda: otb_snapshots(versions, ranges, TZ))
-    t_pu, _ = timed("pickup", lambda: pickup(versions, ranges, WINDOWS, TZ))
-    t_pace, _ = timed("pace", lambda: pace(otb))
+    t_otb, otb = bm.timed("otb_snapshots", lambda: otb_snapshots(versions, given.ranges, bm.TZ))
+    t_pu, _ = bm.timed("pickup", lambda: pickup(versions, given.ranges, bm.WINDOWS, bm.TZ))
+    t_pace, _ = bm.timed("pace", lambda: pace(otb))
     marts_s = t_otb + t_pu + t_pace
     print(f"  {otb.height:,} otb_snapshots rows")
     print("forecast")
-    t_sc, scored = timed("the backtest's forecasts",
-                         lambda: scored_forecasts(otb, capacity))
-    t_fc, daily = timed("forecast_daily", lambda: forecast_daily(otb, capacity, scored=scored))
-    t_bt, errors = timed("backtest", lambda: backtest(otb, capacity, scored=scored))
-    nights = pl.date_range(START, START + timedelta(days=days - 1), eager=True)
+    t_sc, scored = bm.timed("the backtest's forecasts",
+                            lambda: scored_forecasts(otb, given.capacity))
+    t_fc, daily = bm.timed("forecast_daily",
+                           lambda: forecast_daily(otb, given.capacity, scored=scored))
+    t_bt, errors = bm.timed("backtest", lambda: backtest(otb, given.capacity, scored=scored))
+    nights = pl.date_range(bm.START, bm.START + timedelta(days=days - 1), eager=True)
     levels = pl.DataFrame({"property_id": list(range(1, hotels + 1))}).join(
         pl.DataFrame({"stay_date": nights}), how="cross").with_columns(
         rooms_level=pl.lit(synthetic_level(days)))
-    t_acc, table = timed("accuracy", lambda: accuracy(errors, levels=levels))
+    t_acc, table = bm.timed("accuracy", lambda: accuracy(errors, levels=levels))
     forecast_s = t_sc + t_fc + t_bt + t_acc
     print(f"  {scored.height:,} backtest forecasts, {daily.height:,} forecast rows, "
           f"{errors.height:,} backtest errors")
@@ -97,7 +86,7 @@ def run(hotels: int, years: int) -> None:
           f"{synthetic_level(days):.1f} rooms a night, on the same nights) % at 30 days: "
           + ", ".join(f"{m} {f}" for m, _, _, f in at30.iter_rows()))
     print(f"total: marts {marts_s:.2f} s, forecast {forecast_s:.2f} s, "
-          f"ratio forecast/marts {forecast_s / marts_s:.2f}, peak RSS {peak_mib():.0f} MiB")
+          f"ratio forecast/marts {forecast_s / marts_s:.2f}, peak RSS {bm.peak_mib():.0f} MiB")
 
 
 def main() -> None:

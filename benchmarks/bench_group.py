@@ -28,9 +28,7 @@ and the publish.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,15 +41,13 @@ import httpx
 from pipelines.demo.sandbox_process import sandbox_process
 from pipelines.ingest.settings import SyncSettings
 from pipelines.warehouse import read_copy_files
-from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
+from sandbox.seed import GROUP_FIRST_ID, group_code
 from sandbox.simulator.run import simulate_database
 
+from .group_rig import BURST, RATE, limit_floor, properties_env, run_measured
 from .machine import describe
 
 REPO = Path(__file__).resolve().parents[1]
-LAUNCHER = Path(__file__).with_name("launch.py")
-RATE, BURST = 600, 120
-"""The spec's limit per key, on the sandbox and in each property's client."""
 
 
 @dataclass
@@ -66,38 +62,12 @@ class Sync:
     peak_rss_mib: float
 
 
-def _properties(path: Path, base_url: str, codes: list[str]) -> dict[str, str]:
-    lines, env = ["properties:"], {}
-    for code in codes:
-        number = int(code.removeprefix("GRP"))
-        lines += [f"  - code: {code}", f"    base_url: {base_url}",
-                  f"    api_key_env: KEY_{code}", f"    rate_per_minute: {RATE}",
-                  f"    burst: {BURST}"]
-        env[f"KEY_{code}"] = group_key(number)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"PMSW_PROPERTIES_FILE": str(path), **env}
-
-
 def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path) -> Sync:
     """`pmsw sync` of `codes` into `warehouse` in a child process, each key's client at the
     real limit; its wall time and peak RSS."""
-    env = _properties(work / f"properties-{len(codes)}.yaml", base_url, codes)
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
-    log = work / "sync.log"
-    began = time.perf_counter()
-    log.unlink(missing_ok=True)
-    launcher = subprocess.Popen(  # the sync's peak free of this process's (launch.py)
-        [sys.executable, str(LAUNCHER), str(log), "--", sys.executable, "-m", "pipelines.cli",
-         "sync", "--no-progress", "--warehouse", str(warehouse)],
-        cwd=REPO, env={**clean, **env}, stdout=subprocess.PIPE, text=True)
-    assert launcher.stdout is not None
-    launcher.stdout.readline()  # its pid
-    code, peak_kib = (int(v) for v in launcher.stdout.readline().split())
-    launcher.wait()
-    whole = time.perf_counter() - began
-    if code != 0:
-        raise RuntimeError(f"pmsw sync failed:\n{log.read_text()[-3000:]}")
+    env = properties_env(work / f"properties-{len(codes)}.yaml", dict.fromkeys(codes, base_url))
+    cost = run_measured([sys.executable, "-m", "pipelines.cli", "sync", "--no-progress",
+                         "--warehouse", str(warehouse)], REPO, env)
     with duckdb.connect(str(warehouse), read_only=True) as conn:
         run = conn.execute("SELECT run_id FROM meta.sync_runs ORDER BY started_at DESC "
                            "LIMIT 1").fetchone()
@@ -107,12 +77,7 @@ def pmsw_sync(work: Path, base_url: str, codes: list[str], warehouse: Path) -> S
             "FROM meta.sync_runs s JOIN core.property p USING (property_id) "
             "WHERE s.run_id = ? GROUP BY 1", [run[0]]).fetchall()
     span = (max(r[3] for r in rows) - min(r[2] for r in rows)).total_seconds()
-    return Sync(codes, whole, span, {str(r[0]): int(r[1]) for r in rows}, peak_kib / 1024)
-
-
-def bound(calls: int) -> float:
-    """Seconds the rate limit alone needs for `calls` on one key: the burst, then 10/s."""
-    return max(0, calls - BURST) / (RATE / 60)
+    return Sync(codes, cost.seconds, span, {str(r[0]): int(r[1]) for r in rows}, cost.rss_mib)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -178,8 +143,8 @@ def report(args: argparse.Namespace, initial: Sync, alone: Sync, group: Sync,
     print(f"| initial load | the group, one run | {sum(initial.calls.values())} | "
           f"{initial.span:.1f} | {initial.whole:.1f} | {initial.peak_rss_mib:.0f} | sync "
           f"{initial.span / alone.span:.2f}x GRP001 alone; "
-          f"{initial.span / bound(largest):.2f}x the largest property's rate-limit bound "
-          f"({largest} calls: {bound(largest):.1f} s) |")
+          f"{initial.span / limit_floor(largest):.2f}x the largest property's rate-limit bound "
+          f"({largest} calls: {limit_floor(largest):.1f} s) |")
     print(f"| initial load | GRP001 alone | {sum(alone.calls.values())} | {alone.span:.1f} | "
           f"{alone.whole:.1f} | {alone.peak_rss_mib:.0f} | baseline |")
     slowest = max(singles, key=lambda s: s.span)

@@ -36,19 +36,12 @@ from pathlib import Path
 
 import duckdb
 
-from benchmarks.group_rig import Cost, Sandbox, cpu_seconds, run_measured, sandboxes
-from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
+from benchmarks import group_rig as rig
+from sandbox.seed import GROUP_FIRST_ID, group_code
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.run import simulate_database
 
 REPO = Path(__file__).resolve().parents[1]
-RATE, BURST = 600, 120
-
-
-def limit_floor(calls: int) -> float:
-    """Seconds a run of `calls` calls takes at least under its key's limit: the burst at
-    once, the rest at RATE a minute."""
-    return max(calls - BURST, 0) / (RATE / 60)
 
 
 def floors(seconds: float, slowest: float, calls: dict[str, int], cpu: float,
@@ -57,35 +50,21 @@ def floors(seconds: float, slowest: float, calls: dict[str, int], cpu: float,
     most `calls`) and the CPU's (`cpu` seconds the group needed over `cores`); the idle cores
     its goal (1.2x the `slowest` alone up to 8 properties, 1.5x above) would take."""
     code = max(calls, key=lambda c: (calls[c], c))
-    limit, machine = limit_floor(calls[code]), cpu / cores
+    limit, machine = rig.limit_floor(calls[code]), cpu / cores
     goal = 1.2 if len(calls) <= 8 else 1.5
     against = f"the group {seconds / limit:.2f}x" if limit else "no wait"
-    return (f"  floors: the rate limit {limit:.1f} s ({code}'s {calls[code]:,} calls, {BURST} "
-            f"at once, the rest at {RATE // 60}/s): {against}; the CPU {machine:.1f} s "
-            f"({cpu:.1f} CPU-s of syncs and sandboxes over {cores} cores): the group "
-            f"{seconds / machine:.2f}x, the floor {machine / slowest:.2f}x the slowest alone; "
-            f"within {goal}x the slowest alone ({goal * slowest:.0f} s) the group's CPU needs "
-            f"{cpu / (goal * slowest):.2f} idle cores")
+    return (f"  floors: the rate limit {limit:.1f} s ({code}'s {calls[code]:,} calls, "
+            f"{rig.BURST} at once, the rest at {rig.RATE // 60}/s): {against}; the CPU "
+            f"{machine:.1f} s ({cpu:.1f} CPU-s of syncs and sandboxes over {cores} cores): "
+            f"the group {seconds / machine:.2f}x, the floor {machine / slowest:.2f}x the slowest "
+            f"alone; within {goal}x the slowest alone ({goal * slowest:.0f} s) the group's CPU "
+            f"needs {cpu / (goal * slowest):.2f} idle cores")
 
 
-def _env(work: Path, served: dict[str, str]) -> dict[str, str]:
-    lines, env = ["properties:"], {}
-    for code, base_url in served.items():
-        lines += [f"  - code: {code}", f"    base_url: {base_url}",
-                  f"    api_key_env: KEY_{code}", f"    rate_per_minute: {RATE}",
-                  f"    burst: {BURST}"]
-        env[f"KEY_{code}"] = group_key(int(code.removeprefix("GRP")))
-    path = work / "properties.yaml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
-    return {**clean, "PMSW_PROPERTIES_FILE": str(path), **env}
-
-
-def _sync(env: dict[str, str], group: Path, codes: list[str]) -> Cost:
+def _sync(env: dict[str, str], group: Path, codes: list[str]) -> rig.Cost:
     """What `pmsw sync` of `codes` into the group directory `group` cost."""
     group.mkdir(parents=True, exist_ok=True)
-    return run_measured(
+    return rig.run_measured(
         [sys.executable, "-m", "pipelines.cli", "sync", "--no-progress", "--warehouse",
          str(group), "--properties-at-once", str(len(codes)),
          *(a for c in codes for a in ("--property", c))], REPO, env)
@@ -135,12 +114,12 @@ def _marts(member: Path, work: Path) -> tuple[float, float]:
         return time.perf_counter() - began, time.process_time() - cpu
 
 
-def _cpu(fleet: list[Sandbox]) -> float:
-    return sum(cpu_seconds(s.pid) for s in fleet)
+def _cpu(fleet: list[rig.Sandbox]) -> float:
+    return sum(rig.cpu_seconds(s.pid) for s in fleet)
 
 
-def _line(what: str, cost: Cost, calls: int, properties: int = 1) -> str:
-    each = f", the limit's floor {limit_floor(calls):.1f} s" if properties == 1 else (
+def _line(what: str, cost: rig.Cost, calls: int, properties: int = 1) -> str:
+    each = f", the limit's floor {rig.limit_floor(calls):.1f} s" if properties == 1 else (
         f" (each {cost.cpu / properties:.1f} CPU-s, {cost.written / properties / 2**20:.1f} MiB)")
     return (f"{what}: {cost.seconds:7.1f} s, {calls:6,} calls, CPU {cost.cpu:7.1f} s, "
             f"peak RSS {cost.rss_mib:5.0f} MiB, written {cost.written / 2**20:7.1f} MiB{each}")
@@ -172,10 +151,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"simulated {args.days} days (+{args.warmup_days} warm-up) of {args.hotels} "
               f"hotels in {time.perf_counter() - began:.0f} s", flush=True)
         alone = _largest(database, ids, args.singles or args.hotels)
-        with sandboxes(database, args.sandboxes, [
-                "--admin", "--clock", "simulated", "--rate-per-minute", str(RATE),
-                "--burst", str(BURST)], args.latency_ms) as fleet:
-            env = _env(work, {c: fleet[i % len(fleet)].base_url for i, c in enumerate(codes)})
+        with rig.sandboxes(database, args.sandboxes, [
+                "--admin", "--clock", "simulated", "--rate-per-minute", str(rig.RATE),
+                "--burst", str(rig.BURST)], args.latency_ms) as fleet:
+            env = rig.properties_env(work / "properties.yaml", {
+                c: fleet[i % len(fleet)].base_url for i, c in enumerate(codes)})
             singles = {}
             for code in alone:
                 singles[code] = _sync(env, work / f"alone-{code}", [code])

@@ -22,10 +22,7 @@ departing today = a room checked in or out whose departure is the business date.
 
 from __future__ import annotations
 
-import argparse
-import subprocess
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,6 +33,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.bench_ingest import simulated  # noqa: E402
 from pipelines.ingest import Endpoint, SyncSettings, sync_property  # noqa: E402
 from pipelines.marts import build_marts  # noqa: E402
 from pipelines.warehouse import connect, publish  # noqa: E402
@@ -80,15 +78,7 @@ def floor_sets(base_url: str, changed_since: datetime) -> dict[str, set[int]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--days", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=42)
-    args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench_hourly_"))
-    db = work / "hotel.sqlite"
-    subprocess.run([sys.executable, "-m", "pipelines.cli", "sandbox", "simulate", "--db",
-                    str(db), "--days", str(args.days), "--seed", str(args.seed)], cwd=REPO,
-                   check=True, stdout=subprocess.DEVNULL)
+    work, db, days = simulated("bench_hourly", 60)
     warehouse = work / "warehouse.duckdb"
     sync_settings = SyncSettings()
     with serving_simulation(db, 100_000_000, 100_000_000) as sandbox:
@@ -131,7 +121,7 @@ def main() -> None:
                           "'meta') ORDER BY estimated_size DESC").fetchall()
         wh.execute("CHECKPOINT")
     size = warehouse.stat().st_size
-    print(f"80-room hotel, {args.days} simulated days, {reservations[0] if reservations else 0}"
+    print(f"80-room hotel, {days} simulated days, {reservations[0] if reservations else 0}"
           " reservations in the warehouse")
     print(f"initial load calls {sum(initial.values())}: {initial}")
     print(f"one-day incremental calls {sum(one_day.values())}: {one_day}")
@@ -149,7 +139,7 @@ def main() -> None:
     print("largest tables (estimated rows):")
     for name, estimate in rows[:8]:
         print(f"  {name:<36} {estimate:>10,}")
-    days = args.days + 1
+    days += 1
     print(f"warehouse {size:,} bytes after CHECKPOINT ({warehouse}); {size / days:,.0f} bytes "
           f"per simulated day, {size / days * 365 / 1e6:,.1f} MB per property-year "
           "(linear scaling; the marts, built after this figure, add to it)")

@@ -24,7 +24,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pipelines.demo.sandbox_process import free_port  # noqa: E402
+from pipelines.demo.sandbox_process import sandbox_process  # noqa: E402
 from pipelines.ingest import Endpoint, SyncSettings, sync_property  # noqa: E402
 from pipelines.warehouse import connect  # noqa: E402
 
@@ -32,18 +32,9 @@ KEY = "sbx_test_all_scopes"
 RATE = 600
 
 
-def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pipelines.cli", "sandbox", "serve", "--db", str(db), "--port",
-         str(port), "--admin", "--clock", "simulated", "--rate-per-minute", "100000000",
-         "--burst", "100000000"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/v1/me", headers={"Authorization": f"Bearer {KEY}"})
-            return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise RuntimeError("the sandbox did not start")
+SERVE = ["--admin", "--clock", "simulated", "--rate-per-minute", "100000000", "--burst",
+         "100000000"]
+"""`pmsw sandbox serve`'s arguments: the rate limit lifted, the clock simulated."""
 
 
 def _floor(base_url: str, warehouse: Path, changed: int | None, settings: SyncSettings,
@@ -81,12 +72,14 @@ def _report(title: str, results: Sequence[object], floors: dict[str, int], secon
           f"(wall {seconds:.1f} s = {seconds / bound:.2f} of the bound)")
 
 
-def main() -> None:
+def simulated(name: str, days: int) -> tuple[Path, Path, int]:
+    """`--days` (default `days`) and `--seed` of the 80-room hotel simulated by `pmsw sandbox
+    simulate` into a new folder: the folder, the database and the days."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--days", type=int, default=days)
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench_ingest_"))
+    work = Path(tempfile.mkdtemp(prefix=f"{name}_"))
     db = work / "hotel.sqlite"
     began = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pipelines.cli", "sandbox", "simulate", "--db",
@@ -94,13 +87,15 @@ def main() -> None:
                    check=True, stdout=subprocess.DEVNULL)
     print(f"simulated {args.days} days of the 80-room hotel in "
           f"{time.perf_counter() - began:.0f} s ({db})")
-    port = free_port()
-    server = _serve(db, port)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    endpoint = Endpoint("rome", base_url, KEY, 10_000_000, 100_000)
+    return work, db, args.days
+
+
+def main() -> None:
+    work, db, _ = simulated("bench_ingest", 365)
     settings = SyncSettings(concurrency=16)
     warehouse = work / "warehouse.duckdb"
-    try:
+    with sandbox_process(db_path=db, extra_args=SERVE) as base_url:
+        endpoint = Endpoint("rome", base_url, KEY, 10_000_000, 100_000)
         conn = connect(warehouse)
         began = time.perf_counter()
         initial = sync_property(endpoint, conn, "initial", settings)
@@ -115,7 +110,7 @@ def main() -> None:
         print(f"reservations: {floors['_reservations_total']}")
         _report("initial load", initial, floors, seconds, with_folios[0])
 
-        httpx.post(f"http://127.0.0.1:{port}/_sandbox/advance", json={"days": 1},
+        httpx.post(f"{base_url.removesuffix('/v1')}/_sandbox/advance", json={"days": 1},
                    timeout=600).raise_for_status()
         conn = connect(warehouse)
         cursor = conn.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
@@ -147,9 +142,6 @@ def main() -> None:
               f"this run: {parts[2]} reservations ({parts[0]} on the books, {parts[1]} "
               "cancelled with an empty open folio). A day after the load the sweep reads "
               "the whole book; an hourly run reads about 1/23 of it.")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import polars as pl
@@ -102,6 +102,63 @@ def current_rooms(versions: pl.DataFrame) -> pl.DataFrame:
         adults=pl.lit(2, dtype=pl.Int64), children=pl.lit(0, dtype=pl.Int64),
         persons=pl.lit(2, dtype=pl.Int64), total="total", is_no_show=pl.lit(False),
     )
+
+
+class Inputs(NamedTuple):
+    """What the marts' transforms read beside the versions (no folio line, item, availability
+    or other revenue), and the hotels' capacity the forecast reads."""
+
+    ranges: pl.DataFrame
+    props: pl.DataFrame
+    room_list: pl.DataFrame
+    lines: pl.DataFrame
+    items: pl.DataFrame
+    availability: pl.DataFrame
+    other: pl.DataFrame
+    capacity: pl.DataFrame
+
+
+def inputs(hotels: int, days: int, today: date = START) -> Inputs:
+    """The inputs of `hotels` 80-room hotels snapshotted from START for `days` days, their
+    business date `today`."""
+    ids = pl.DataFrame({"property_id": list(range(1, hotels + 1))})
+    return Inputs(
+        ids.with_columns(first_snapshot=pl.lit(START),
+                         last_snapshot=pl.lit(START + timedelta(days=days - 1))),
+        ids.with_columns(business_date=pl.lit(today)),
+        ids.join(pl.DataFrame({"room_id": list(range(1, ROOMS_PER_HOTEL + 1))}), how="cross")
+        .with_columns(room_type_id=pl.lit(1, dtype=pl.Int64), sellable=pl.lit(True)),
+        pl.DataFrame(schema={
+            "property_id": pl.Int64, "folio_line_id": pl.Int64, "reservation_id": pl.Int64,
+            "reservation_room_id": pl.Int64, "type": pl.String, "posted_on": pl.Date,
+            "service_item_id": pl.Int64, "amount_gross": pl.Decimal(12, 2),
+            "amount_net": pl.Decimal(12, 2)}),
+        pl.DataFrame(schema={"property_id": pl.Int64, "item_id": pl.Int64,
+                             "department": pl.String}),
+        pl.DataFrame(schema={
+            "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+            "room_type_id": pl.Int64, "total": pl.Int64, "out_of_order": pl.Int64}),
+        pl.DataFrame(schema={"property_id": pl.Int64, "date": pl.Date,
+                             "revenue_net": pl.Decimal(18, 2)}),
+        ids.with_columns(rooms=pl.lit(ROOMS_PER_HOTEL, dtype=pl.Int64),
+                         rooms_available=pl.lit(ROOMS_PER_HOTEL, dtype=pl.Int64)))
+
+
+def occupancy(rooms: pl.DataFrame, given: Inputs) -> pl.DataFrame:
+    """mart.occupancy_daily of the room entries `rooms` (`current_rooms`), through
+    mart.stay_nights."""
+    nights = stay_nights(rooms, given.props, given.lines, given.items)
+    return occupancy_daily(nights, given.room_list, given.availability, given.props,
+                           given.other)
+
+
+def to_duckdb(con: duckdb.DuckDBPyConnection, **frames: pl.DataFrame) -> None:
+    """Each frame as a table of `con` of its name (through parquet: no pyarrow needed)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, frame in frames.items():
+            path = Path(tmp) / f"{name}.parquet"
+            frame.write_parquet(path)
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_parquet('{path}')")
 
 
 SQL_CHANGES = f"""
@@ -290,48 +347,21 @@ def main() -> None:
     nights = versions.select(
         (pl.col("departure") - pl.col("arrival")).dt.total_days().sum()
     ).item()
-    days = 365 * args.years
-    ranges = pl.DataFrame({"property_id": list(range(1, args.hotels + 1))}).with_columns(
-        first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1))
-    )
+    given = inputs(args.hotels, 365 * args.years)
+    rooms = current_rooms(versions)
     print(f"{args.hotels} hotels x {args.years} years: {versions.height:,} versions, "
           f"{nights:,} room-night versions")
 
-    rooms = current_rooms(versions)
-    room_list = pl.DataFrame({"property_id": list(range(1, args.hotels + 1))}).join(
-        pl.DataFrame({"room_id": list(range(1, ROOMS_PER_HOTEL + 1))}), how="cross"
-    ).with_columns(room_type_id=pl.lit(1, dtype=pl.Int64), sellable=pl.lit(True))
-    props = ranges.select("property_id", business_date=pl.lit(START))
-    empty_lines = pl.DataFrame(schema={
-        "property_id": pl.Int64, "folio_line_id": pl.Int64, "reservation_id": pl.Int64,
-        "reservation_room_id": pl.Int64, "type": pl.String, "posted_on": pl.Date,
-        "service_item_id": pl.Int64, "amount_gross": pl.Decimal(12, 2),
-        "amount_net": pl.Decimal(12, 2),
-    })
-    items = pl.DataFrame(schema={"property_id": pl.Int64, "item_id": pl.Int64,
-                                 "department": pl.String})
-    no_avail = pl.DataFrame(schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "room_type_id": pl.Int64, "total": pl.Int64, "out_of_order": pl.Int64,
-    })
-    no_other = pl.DataFrame(schema={"property_id": pl.Int64, "date": pl.Date,
-                                    "revenue_net": pl.Decimal(18, 2)})
-
     print("polars transforms")
-    t_otb, otb = timed("otb_snapshots", lambda: otb_snapshots(versions, ranges, TZ))
-    t_pu, pu = timed("pickup", lambda: pickup(versions, ranges, WINDOWS, TZ))
-    t_occ, occ = timed("stay_nights + occupancy", lambda: occupancy_daily(
-        stay_nights(rooms, props, empty_lines, items), room_list, no_avail, props, no_other))
+    t_otb, otb = timed("otb_snapshots", lambda: otb_snapshots(versions, given.ranges, TZ))
+    t_pu, pu = timed("pickup", lambda: pickup(versions, given.ranges, WINDOWS, TZ))
+    t_occ, occ = timed("stay_nights + occupancy", lambda: occupancy(rooms, given))
     polars_s = t_otb + t_pu + t_occ
     polars_peak = peak_mib()
 
     print("duckdb SQL")
     con = duckdb.connect()
-    with tempfile.TemporaryDirectory() as tmp:  # parquet: polars -> duckdb without pyarrow
-        for name, frame in (("versions", versions), ("ranges", ranges)):
-            path = Path(tmp) / f"{name}.parquet"
-            frame.write_parquet(path)
-            con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_parquet('{path}')")
+    to_duckdb(con, versions=versions, ranges=given.ranges)
     d_changes, _ = timed("changes (shared)", lambda: con.execute(SQL_CHANGES))
     d_otb, _ = timed("otb_snapshots", lambda: con.execute(SQL_OTB))
     d_pu, _ = timed("pickup", lambda: con.execute(sql_pickup()))

@@ -13,32 +13,16 @@ printed as a ratio to the same marts in DuckDB SQL in the same process.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from benchmarks.bench_marts import (
-    ROOMS_PER_HOTEL,
-    SQL_CHANGES,
-    SQL_OCCUPANCY,
-    SQL_OTB,
-    START,
-    TZ,
-    WINDOWS,
-    current_rooms,
-    peak_mib,
-    sql_pickup,
-    synthetic_versions,
-)
+from benchmarks import bench_marts as bm
 from benchmarks.by_years import main_by_years
-from pipelines.marts.logic.occupancy import occupancy_daily
 from pipelines.marts.logic.otb import otb_snapshots
 from pipelines.marts.logic.pickup import pickup
-from pipelines.marts.logic.stay_nights import stay_nights
 
 CHANGES = (0.01, 0.10, 1.0)
 
@@ -58,43 +42,20 @@ def changed(versions: pl.DataFrame, share: float, at: pl.Expr) -> pl.DataFrame:
 
 
 def polars_build(versions: pl.DataFrame, days: int) -> float:
-    ranges = pl.DataFrame({"property_id": [1]}).with_columns(
-        first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1)))
-    rooms = current_rooms(versions)
-    room_list = pl.DataFrame({"property_id": [1] * ROOMS_PER_HOTEL,
-                              "room_id": list(range(1, ROOMS_PER_HOTEL + 1))}).with_columns(
-        room_type_id=pl.lit(1, dtype=pl.Int64), sellable=pl.lit(True))
-    props = ranges.select("property_id", business_date=pl.lit(START))
-    lines = pl.DataFrame(schema={
-        "property_id": pl.Int64, "folio_line_id": pl.Int64, "reservation_id": pl.Int64,
-        "reservation_room_id": pl.Int64, "type": pl.String, "posted_on": pl.Date,
-        "service_item_id": pl.Int64, "amount_gross": pl.Decimal(12, 2),
-        "amount_net": pl.Decimal(12, 2)})
-    items = pl.DataFrame(schema={"property_id": pl.Int64, "item_id": pl.Int64,
-                                 "department": pl.String})
-    avail = pl.DataFrame(schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "room_type_id": pl.Int64, "total": pl.Int64, "out_of_order": pl.Int64})
-    other = pl.DataFrame(schema={"property_id": pl.Int64, "date": pl.Date,
-                                 "revenue_net": pl.Decimal(18, 2)})
+    given = bm.inputs(1, days)
+    rooms = bm.current_rooms(versions)
     started = time.perf_counter()
-    otb_snapshots(versions, ranges, TZ)
-    pickup(versions, ranges, WINDOWS, TZ)
-    occupancy_daily(stay_nights(rooms, props, lines, items), room_list, avail, props, other)
+    otb_snapshots(versions, given.ranges, bm.TZ)
+    pickup(versions, given.ranges, bm.WINDOWS, bm.TZ)
+    bm.occupancy(rooms, given)
     return time.perf_counter() - started
 
 
 def sql_build(versions: pl.DataFrame, days: int) -> float:
-    ranges = pl.DataFrame({"property_id": [1]}).with_columns(
-        first_snapshot=pl.lit(START), last_snapshot=pl.lit(START + timedelta(days=days - 1)))
     con = duckdb.connect()
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, frame in (("versions", versions), ("ranges", ranges)):
-            path = Path(tmp) / f"{name}.parquet"
-            frame.write_parquet(path)
-            con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_parquet('{path}')")
+    bm.to_duckdb(con, versions=versions, ranges=bm.inputs(1, days).ranges)
     started = time.perf_counter()
-    for sql in (SQL_CHANGES, SQL_OTB, sql_pickup(), SQL_OCCUPANCY):
+    for sql in (bm.SQL_CHANGES, bm.SQL_OTB, bm.sql_pickup(), bm.SQL_OCCUPANCY):
         con.execute(sql)
     seconds = time.perf_counter() - started
     con.close()
@@ -103,8 +64,8 @@ def sql_build(versions: pl.DataFrame, days: int) -> float:
 
 def one_size(years: int) -> None:
     days = 365 * years
-    versions = synthetic_versions(1, years)
-    at = pl.lit(START + timedelta(days=days - 1)).cast(pl.Datetime("us")).dt.replace_time_zone(
+    versions = bm.synthetic_versions(1, years)
+    at = pl.lit(bm.START + timedelta(days=days - 1)).cast(pl.Datetime("us")).dt.replace_time_zone(
         "UTC")
     sql = sql_build(versions, days)
     polars_build(versions, days)  # a first run warms polars' caches; not counted
@@ -117,7 +78,7 @@ def one_size(years: int) -> None:
         print(f"growth: years={years} versions={after.height} change={share:g} "
               f"polars={seconds:.3f} sql={sql:.3f} ratio={seconds / sql:.2f} "
               f"vs_unchanged={seconds / full:.2f}")
-    print(f"growth: years={years} peak_rss_mib={peak_mib():.0f}")
+    print(f"growth: years={years} peak_rss_mib={bm.peak_mib():.0f}")
 
 
 def main() -> None:

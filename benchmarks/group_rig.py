@@ -22,11 +22,14 @@ from pathlib import Path
 import httpx
 
 from pipelines.demo.sandbox_process import free_port
+from sandbox.seed import group_key
 
 TICK = os.sysconf("SC_CLK_TCK")
 
 
 LAUNCHER = Path(__file__).with_name("launch.py")
+RATE, BURST = 600, 120
+"""The spec's limit per key, on the sandbox and in each property's client."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,28 @@ class Cost:
     """Peak RSS of the largest single process (its own: started from launch.py)."""
     written: int
     """Bytes it caused to be written to storage (rusage's output blocks x 512)."""
+
+
+def properties_env(path: Path, served: dict[str, str]) -> dict[str, str]:
+    """This process's environment without its PMS_, PMSW_ and DAGSTER_ settings, with a
+    properties file at `path` of the group's hotels `served` (code -> the base URL serving
+    it), each its own key (KEY_<code>) at the real limit."""
+    lines, env = ["properties:"], {}
+    for code, base_url in served.items():
+        lines += [f"  - code: {code}", f"    base_url: {base_url}",
+                  f"    api_key_env: KEY_{code}", f"    rate_per_minute: {RATE}",
+                  f"    burst: {BURST}"]
+        env[f"KEY_{code}"] = group_key(int(code.removeprefix("GRP")))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
+    return {**clean, "PMSW_PROPERTIES_FILE": str(path), **env}
+
+
+def limit_floor(calls: int) -> float:
+    """Seconds a run of `calls` calls takes at least under its key's limit: the burst at
+    once, the rest at RATE a minute."""
+    return max(calls - BURST, 0) / (RATE / 60)
 
 
 def run_measured(command: Sequence[str], cwd: Path, env: dict[str, str]) -> Cost:

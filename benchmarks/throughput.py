@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 
-from pipelines.demo.sandbox_process import free_port
+from pipelines.demo.sandbox_process import sandbox_process
 
-from .bench_ingest import _serve
+from .bench_ingest import SERVE
 from .results import Throughput
 
 KEY = "sbx_test_other_property"
@@ -51,10 +51,7 @@ def measure(hotel_db: Path, work: Path, threads: int = 8,
             seconds: float = 10.0) -> list[Throughput]:
     db = work / "throughput.sqlite"
     shutil.copyfile(hotel_db, db)
-    port = free_port()
-    server = _serve(db, port)
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
+    with sandbox_process(db_path=db, extra_args=SERVE) as base:
         first = httpx.get(f"{base}/reservations", params={"page_size": 200},
                           headers={"Authorization": f"Bearer {KEY}"}).json()
         ids = [r["id"] for r in first["data"]]
@@ -67,6 +64,3 @@ def measure(hotel_db: Path, work: Path, threads: int = 8,
             answered, errors, elapsed = _hammer(urls, threads, seconds)
             results.append(Throughput(label, threads, elapsed, answered, errors))
         return results
-    finally:
-        server.terminate()
-        server.wait(timeout=30)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,6 +14,7 @@ from sandbox.clock import Clock
 from sandbox.http.app import create_app
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
+from tests.demo_warehouse import demo_warehouse
 
 ALL_SCOPES_KEY = "sbx_test_all_scopes"
 UNLIMITED = {"rate_per_minute": 1_000_000, "burst": 1_000_000}
@@ -32,6 +34,21 @@ def auth(key: str = ALL_SCOPES_KEY) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
+def answered(response: httpx.Response, status: int = 200) -> Any:
+    """The JSON body of an answer that must have `status`."""
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def refusal(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    """Spec, Errors: a refusal answers `status` with `{error: {code, message}}`; its error."""
+    assert response.status_code == status, response.text
+    error: dict[str, Any] = response.json()["error"]
+    assert error["code"] == code
+    assert error["message"]
+    return error
+
+
 def openapi_document() -> dict[str, Any]:
     """The sandbox's OpenAPI document, from an app that serves nothing."""
     app = create_app(SandboxSettings())
@@ -41,15 +58,26 @@ def openapi_document() -> dict[str, Any]:
         app.state.sandbox.conn.close()
 
 
-def every_reservation(api: httpx.Client) -> Iterator[dict[str, Any]]:
-    """Every reservation GET /reservations lists, page after page (200 a page)."""
+def every_reservation(api: httpx.Client, **filters: Any) -> Iterator[dict[str, Any]]:
+    """Every reservation GET /reservations lists with these filters, page after page (200 a
+    page), in the API's order."""
     page = 1
     while True:
-        body = api.get("/reservations", params={"page": page, "page_size": 200}).json()
+        response = api.get("/reservations", params={**filters, "page": page, "page_size": 200})
+        response.raise_for_status()
+        body = response.json()
         yield from body["data"]
         if page >= body["pages"]:
             return
         page += 1
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's warehouse on a short stretch (tests/demo_warehouse.py: two properties, marts,
+    reconciliation), built once a session; a suite with a warehouse of its own defines this
+    fixture again."""
+    return demo_warehouse(tmp_path_factory)
 
 
 MakeSandbox = Callable[..., RunningSandbox]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -42,6 +43,26 @@ class RunningSandbox:
 
 
 @contextmanager
+def serving_app(app: Any, host: str = "127.0.0.1", **config: Any) -> Iterator[int]:
+    """Serve the ASGI `app` with uvicorn in a thread on a free port of `host` until the block
+    ends: the port. `config`: more of uvicorn.Config's settings."""
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=0, log_level="warning",
+                                           **config))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the server of {type(app).__name__} did not start")
+        time.sleep(0.01)
+    try:
+        yield server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+@contextmanager
 def running_sandbox(
     settings: SandboxSettings | None = None,
     clock: Clock | None = None,
@@ -49,22 +70,11 @@ def running_sandbox(
 ) -> Iterator[RunningSandbox]:
     """Serve a fresh sandbox over real HTTP on a free loopback port until the block ends."""
     app = create_app(settings, clock)
-    config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="on",
-                            access_log=False, date_header=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the sandbox server did not start")
-        time.sleep(0.01)
-    port: int = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield RunningSandbox(app=app, host=host, port=port)
+        with serving_app(app, host, lifespan="on", access_log=False,
+                         date_header=False) as port:
+            yield RunningSandbox(app=app, host=host, port=port)
     finally:
-        server.should_exit = True
-        thread.join(timeout=20)
         app.state.sandbox.conn.close()
 
 

@@ -24,12 +24,7 @@ from pipelines.demo.close import hand_over_the_day
 from pipelines.demo.config import UNLIMITED_RATE
 from pipelines.demo.sandbox_admin import SandboxAdmin
 from pipelines.demo.sandbox_process import free_port, sandbox_process
-from tests.demo_warehouse import REPO, demo_warehouse
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_warehouse(tmp_path_factory)
+from tests.demo_warehouse import REPO
 
 
 @contextmanager

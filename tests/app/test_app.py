@@ -13,8 +13,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -22,20 +20,19 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import httpx
 import pytest
-import uvicorn
 from click.testing import CliRunner
 from fastapi import FastAPI
 from openpyxl import load_workbook
 
 from pipelines.app import create_app
 from pipelines.cli import main
-from pipelines.demo.sandbox_process import free_port
+from sandbox.http.server import serving_app
 from tests.chromium import browser
 from tests.demo_warehouse import REPO
 from tests.report_json import report_json as report
+from tests.stored_rows import stored_rows
 
 from .conftest import (
     HtmlTable,
@@ -58,11 +55,8 @@ def report_file(warehouse: Path, out: Path, *args: str) -> bytes:
 
 
 def business_date(warehouse: Path) -> date:
-    with duckdb.connect(str(warehouse.with_suffix(".read.duckdb")), read_only=True) as conn:
-        row = conn.execute("SELECT business_date FROM core.property WHERE code = ?",
-                           [CODE]).fetchone()
-    assert row is not None
-    found: date = row[0]
+    sql = "SELECT business_date FROM core.property WHERE code = ?"
+    found: date = stored_rows(warehouse.with_suffix(".read.duckdb"), sql, [CODE])[0][0]
     return found
 
 
@@ -293,20 +287,8 @@ def test_another_host_needs_a_token(warehouse: Path) -> None:
 @contextmanager
 def serving(app: FastAPI) -> Iterator[str]:
     """`app` served by uvicorn on 127.0.0.1 in a thread, stopped after: its base address."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    try:
+    with serving_app(app) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture

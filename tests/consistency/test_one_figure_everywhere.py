@@ -23,16 +23,10 @@ import pytest
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from tests.demo_warehouse import demo_warehouse
 from tests.report_json import report_json
 
 PROPERTIES = ("ROMA01", "FIRE01")
 Value = Decimal | int | None
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_warehouse(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from sandbox.cli import sandbox as sandbox_cli
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import RunningSandbox
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, answered, auth, refusal
 
 HOOK = "https://hooks.example.com/pms"
 
@@ -57,14 +57,12 @@ def test_seasonal_pause(sandbox: RunningSandbox, api: httpx.Client) -> None:
     """Spec, Endpoints: writes answer 423 read_only during the seasonal pause; reads work."""
     assert admin(sandbox, "PUT", "/pause", property_id=1, on=True).status_code == 200
     paused = api.post("/webhooks", json={"url": HOOK})
-    assert paused.status_code == 423
-    assert paused.json()["error"]["code"] == "read_only"
+    refusal(paused, 423, "read_only")
     assert api.get("/webhooks").status_code == 200
     assert admin(sandbox, "PUT", "/pause", property_id=1, on=False).status_code == 200
     assert api.post("/webhooks", json={"url": HOOK}).status_code == 201
     unknown = admin(sandbox, "PUT", "/pause", property_id=999, on=True)
-    assert unknown.status_code == 404
-    assert unknown.json()["error"]["code"] == "not_found"
+    refusal(unknown, 404, "not_found")
 
 
 def test_reset_drops_and_seeds_again(sandbox: RunningSandbox, api: httpx.Client) -> None:
@@ -98,11 +96,9 @@ def test_clock(make_sandbox: MakeSandbox) -> None:
 def test_revoke_key(sandbox: RunningSandbox) -> None:
     """Spec, Authentication 4: a revoked key answers 401 key_revoked."""
     response = admin(sandbox, "POST", "/keys/4/revoke")
-    assert response.status_code == 200
-    assert response.json()["id"] == 4
+    assert answered(response)["id"] == 4
     refused = httpx.get(f"{sandbox.base_url}/me", headers=auth("sbx_test_other_property"))
-    assert refused.status_code == 401
-    assert refused.json()["error"]["code"] == "key_revoked"
+    refusal(refused, 401, "key_revoked")
     assert admin(sandbox, "POST", "/keys/999/revoke").status_code == 404
 
 
@@ -166,14 +162,12 @@ def test_a_new_folio_on_a_room(make_sandbox: MakeSandbox) -> None:
         booked = api.post("/reservations", json={"market": "leisure", "rooms": [{
             "room_type_id": 1, "arrival": today.isoformat(),
             "departure": (today + timedelta(days=2)).isoformat(), "adults": 2}]})
-        assert booked.status_code == 201, booked.text
-        reservation = booked.json()["reservation"]
+        reservation = answered(booked, 201)["reservation"]
         rid = reservation["rooms"][0]["id"]
         before = api.get(f"/reservations/{reservation['id']}/folios").json()["data"]
 
         opened = admin(sb, "POST", f"/stays/{rid}/folios", description="Late charges")
-        assert opened.status_code == 201, opened.text
-        folio = opened.json()
+        folio = answered(opened, 201)
         assert (folio["reservation_id"], folio["status"], folio["description"],
                 float(folio["balance"]), folio["lines"]) == (
                     reservation["id"], "open", "Late charges", 0.0, [])
@@ -181,8 +175,7 @@ def test_a_new_folio_on_a_room(make_sandbox: MakeSandbox) -> None:
         assert [f["id"] for f in after] == [f["id"] for f in before] + [folio["id"]]
 
     missing = admin(sb, "POST", "/stays/999999/folios")
-    assert missing.status_code == 404
-    assert missing.json()["error"]["code"] == "not_found"
+    refusal(missing, 404, "not_found")
     blank = admin(sb, "POST", f"/stays/{rid}/folios", description="")
     assert blank.status_code in (400, 422)
     assert "description" in blank.text

@@ -10,9 +10,8 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox, running_sandbox
-from sandbox.settings import SandboxSettings
 from tests.conftest import auth
-from tests.contract.reading import add_key
+from tests.contract.reading import UNLIMITED, add_key
 
 ALL_SCOPES = ("property:read", "availability:read", "reservations:read", "reservations:write",
               "guests:read", "guests:write", "folios:read", "folios:write", "events:read",
@@ -65,8 +64,6 @@ ENDPOINTS: list[tuple[str, str, str | None]] = [
 ]
 WRITES = [e for e in ENDPOINTS if e[0] in ("POST", "PATCH", "DELETE")]
 READS = [e for e in ENDPOINTS if e[0] == "GET"]
-
-UNLIMITED = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
 
 
 def row_id(row: tuple[str, str, str | None]) -> str:

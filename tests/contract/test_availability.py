@@ -9,14 +9,12 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox
-from tests.conftest import auth
+from tests.conftest import answered, auth, refusal
 from tests.contract import reading
 
+from .test_reservations_support import business_date
+
 sandbox, api = reading.sandbox, reading.api
-
-
-def business_date(api: httpx.Client) -> date:
-    return date.fromisoformat(api.get("/property").json()["business_date"])
 
 
 def test_defaults_from_business_date_for_14_nights(api: httpx.Client) -> None:
@@ -90,13 +88,10 @@ def test_period_of_62_nights_is_the_maximum(api: httpx.Client) -> None:
     first = business_date(api)
     ok = api.get("/availability", params={"from": first.isoformat(),
                                           "to": (first + timedelta(days=62)).isoformat()})
-    assert ok.status_code == 200
-    assert all(len(t["days"]) == 62 for t in ok.json()["data"])
+    assert all(len(t["days"]) == 62 for t in answered(ok)["data"])
     too_long = api.get("/availability", params={"from": first.isoformat(),
                                                 "to": (first + timedelta(days=63)).isoformat()})
-    assert too_long.status_code == 400
-    assert too_long.json()["error"]["code"] == "invalid_request"
-    assert too_long.json()["error"]["field"] == "to"
+    assert refusal(too_long, 400, "invalid_request")["field"] == "to"
 
 
 @pytest.mark.parametrize(
@@ -113,9 +108,7 @@ def test_malformed_period_is_400_naming_the_parameter(api: httpx.Client, params:
                                                       field: str) -> None:
     """Spec: 400 when malformed; Errors: invalid_request."""
     response = api.get("/availability", params=params)
-    assert response.status_code == 400
-    assert response.json()["error"]["code"] == "invalid_request"
-    assert response.json()["error"]["field"] == field
+    assert refusal(response, 400, "invalid_request")["field"] == field
 
 
 def test_needs_availability_read(sandbox: RunningSandbox) -> None:

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, auth, refusal
 from tests.contract import reading
 
 sandbox = reading.sandbox  # one sandbox for the tests that book nothing
@@ -32,8 +32,7 @@ def test_no_key_is_401_whatever_the_body(sandbox: RunningSandbox, content: bytes
     (Endpoints: "Every endpoint answers 401 and 403 as in Errors"), so a call without a key
     learns nothing about its body, not even that it is malformed."""
     response = _post(sandbox, "/reservations", content)
-    assert response.status_code == 401, response.text
-    assert response.json()["error"]["code"] == "unauthenticated"
+    refusal(response, 401, "unauthenticated")
 
 
 @pytest.mark.parametrize(("key", "status", "code"), [
@@ -57,16 +56,13 @@ def test_key_refusals_come_before_a_malformed_body(sandbox: RunningSandbox, key:
 def test_a_malformed_body_with_a_good_key_is_still_400(sandbox: RunningSandbox) -> None:
     """Spec, Errors: 400 `invalid_request`, a parameter is missing or malformed."""
     response = _post(sandbox, "/reservations", b"{not json", auth())
-    assert response.status_code == 400, response.text
-    assert response.json()["error"]["code"] == "invalid_request"
+    refusal(response, 400, "invalid_request")
 
 
 # --- Body types are the spec's types ---------------------------------------------------------
 
 def _invalid(response: httpx.Response, field: str) -> None:
-    assert response.status_code == 400, response.text
-    assert response.json()["error"]["code"] == "invalid_request"
-    assert response.json()["error"]["field"] == field
+    assert refusal(response, 400, "invalid_request")["field"] == field
 
 
 @pytest.mark.parametrize(("path", "body", "field"), [

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox
+from tests.conftest import refusal
 from tests.contract import reading
 
 QUOTE: dict[str, Any] = {"room_type_id": 1, "arrival": "2031-03-03", "departure": "2031-03-06"}
@@ -18,13 +19,10 @@ sandbox, api = reading.sandbox, reading.api
 
 
 def assert_invalid(response: httpx.Response, field: str) -> None:
-    assert response.status_code == 400, response.text
-    body = response.json()
-    assert set(body) == {"error"}  # not FastAPI's {"detail": [...]}
-    assert body["error"]["code"] == "invalid_request"
-    assert isinstance(body["error"]["message"], str)
-    assert body["error"]["message"]
-    assert body["error"]["field"] == field
+    error = refusal(response, 400, "invalid_request")
+    assert set(response.json()) == {"error"}  # not FastAPI's {"detail": [...]}
+    assert isinstance(error["message"], str)
+    assert error["field"] == field
 
 
 @pytest.mark.parametrize(
@@ -74,20 +72,13 @@ def test_non_integer_path_id(api: httpx.Client) -> None:
     assert_invalid(api.get("/folios/abc"), "id")
 
 
-def test_unknown_record_is_404_not_found(api: httpx.Client) -> None:
-    response = api.get("/folios/99999999")
-    assert response.status_code == 404
-    assert response.json()["error"]["code"] == "not_found"
-
-
 def test_maintenance_answers_503(sandbox: RunningSandbox, api: httpx.Client) -> None:
     """Spec, Errors: 503 (no code) maintenance. The sandbox's body carries code `maintenance`
     (docs/sandbox.md)."""
     sandbox.state.maintenance = True
     try:
         for response in (api.get("/property"), api.post("/quotes", json=QUOTE)):
-            assert response.status_code == 503
-            assert response.json()["error"]["code"] == "maintenance"
+            refusal(response, 503, "maintenance")
     finally:
         sandbox.state.maintenance = False
     assert api.get("/property").status_code == 200

@@ -18,8 +18,10 @@ import pytest
 
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
-from sandbox.settings import SandboxSettings
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, answered, auth, refusal
+from tests.contract.reading import UNLIMITED
+
+from . import test_reservations_support as support
 
 OTHER_PROPERTY = "sbx_test_other_property"
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
@@ -29,16 +31,7 @@ ASSIGNED = "stay.room_assigned"
 
 def book(api: httpx.Client, rooms: int = 1, assign: bool = False) -> dict[str, Any]:
     """A reservation from the business date (emits events); its detail."""
-    arrival = datetime.fromisoformat(api.get("/property").json()["business_date"]).date()
-    room_type = api.get("/room-types").json()["data"][0]
-    response = api.post("/reservations", json={
-        "rooms": [{"room_type_id": room_type["id"], "arrival": arrival.isoformat(),
-                   "departure": (arrival + timedelta(days=1)).isoformat(), "quantity": rooms}],
-        "new_party": {"first_name": "Luca", "last_name": "Ferri"},
-        "market": "business",
-    })
-    assert response.status_code == 201, response.text
-    reservation: dict[str, Any] = response.json()["reservation"]
+    reservation = support.book(api, nights=1, room={"quantity": rooms})
     if assign:
         assigned = api.post(f"/reservations/{reservation['id']}/assign-rooms")
         assert assigned.status_code == 200, assigned.text
@@ -47,23 +40,20 @@ def book(api: httpx.Client, rooms: int = 1, assign: bool = False) -> dict[str, A
 
 def events(api: httpx.Client, **params: Any) -> dict[str, Any]:
     response = api.get("/events", params=params)
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
+    body: dict[str, Any] = answered(response)
     return body
 
 
 def refused(response: httpx.Response, field: str) -> None:
     """Spec, Errors: 400 invalid_request, a parameter malformed; the refusal names it."""
-    assert response.status_code == 400, response.text
-    error = response.json()["error"]
-    assert error["code"] == "invalid_request"
+    error = refusal(response, 400, "invalid_request")
     assert field in error["message"]
 
 
 @pytest.fixture(scope="module")
 def shared() -> Iterator[httpx.Client]:
     """One sandbox for the refusal tests, which record nothing."""
-    with running_sandbox(SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)) as sandbox, \
+    with running_sandbox(UNLIMITED) as sandbox, \
             httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
         yield client
 

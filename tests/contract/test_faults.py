@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, answered, auth
 
 HOOK = "https://hooks.example.com/pms"  # a subscription is a cheap, visible write
 
@@ -32,8 +32,7 @@ def client(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
 
 def set_faults(sb: RunningSandbox, **faults: Any) -> dict[str, Any]:
     response = httpx.put(f"{sb.root_url}/_sandbox/faults", json=faults)
-    assert response.status_code == 200, response.text
-    value: dict[str, Any] = response.json()
+    value: dict[str, Any] = answered(response)
     return value
 
 

@@ -18,7 +18,7 @@ import pytest
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, answered, auth, refusal
 
 OTHER_PROPERTY = "sbx_test_other_property"
 SLOTS = itertools.count()
@@ -67,8 +67,7 @@ class Hotel:
             "new_party": {"first_name": "Anna", "last_name": "Conti"},
             "market": "leisure",
         })
-        assert response.status_code == 201, response.text
-        reservation_id = response.json()["reservation"]["id"]
+        reservation_id = answered(response, 201)["reservation"]["id"]
         if assign:
             assigned = self.api.post(f"/reservations/{reservation_id}/assign-rooms")
             assert assigned.status_code == 200, assigned.text
@@ -77,8 +76,7 @@ class Hotel:
 
     def folios(self, reservation_id: int) -> list[dict[str, Any]]:
         response = self.api.get(f"/reservations/{reservation_id}/folios")
-        assert response.status_code == 200, response.text
-        data: list[dict[str, Any]] = response.json()["data"]
+        data: list[dict[str, Any]] = answered(response)["data"]
         return data
 
     def charge(self, folio_id: int, **body: Any) -> httpx.Response:
@@ -109,14 +107,6 @@ def first_folio(hotel: Hotel, rooms: int = 1, assign: bool = True) -> tuple[dict
     return reservation, hotel.folios(reservation["id"])[0]
 
 
-def refused(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    error: dict[str, Any] = response.json()["error"]
-    assert error["code"] == code
-    assert error["message"]
-    return error
-
-
 # --- reading ---------------------------------------------------------------------------------
 
 
@@ -142,30 +132,29 @@ def test_folio_detail_matches_the_list(hotel: Hotel) -> None:
     """Spec, GET /folios/{id}: 200 Folio, the same record the reservation lists."""
     _, folio = first_folio(hotel)
     response = hotel.api.get(f"/folios/{folio['id']}")
-    assert response.status_code == 200
-    assert response.json() == folio
+    assert answered(response) == folio
 
 
 def test_unknown_records_are_404(hotel: Hotel) -> None:
     """Spec, Endpoints: endpoints taking a record id answer 404 not_found."""
-    refused(hotel.api.get("/folios/999999"), 404, "not_found")
-    refused(hotel.api.get("/reservations/999999/folios"), 404, "not_found")
+    refusal(hotel.api.get("/folios/999999"), 404, "not_found")
+    refusal(hotel.api.get("/reservations/999999/folios"), 404, "not_found")
     item = hotel.item("BRK")
-    refused(hotel.charge(999999, item_id=item["id"]), 404, "not_found")
+    refusal(hotel.charge(999999, item_id=item["id"]), 404, "not_found")
     huge = 2**70  # beyond any stored id: still "does not exist", never a server error
-    refused(hotel.api.get(f"/folios/{huge}"), 404, "not_found")
-    refused(hotel.api.get(f"/reservations/{huge}/folios"), 404, "not_found")
-    refused(hotel.lifecycle(huge, "close"), 404, "not_found")
+    refusal(hotel.api.get(f"/folios/{huge}"), 404, "not_found")
+    refusal(hotel.api.get(f"/reservations/{huge}/folios"), 404, "not_found")
+    refusal(hotel.lifecycle(huge, "close"), 404, "not_found")
 
 
 def test_another_propertys_folios_are_404(shared_sandbox: RunningSandbox, hotel: Hotel) -> None:
     """Spec, General conventions 8: a record of another property answers 404 not_found."""
     reservation, folio = first_folio(hotel)
     with Hotel(shared_sandbox, OTHER_PROPERTY) as other:
-        refused(other.api.get(f"/folios/{folio['id']}"), 404, "not_found")
-        refused(other.api.get(f"/reservations/{reservation['id']}/folios"), 404, "not_found")
+        refusal(other.api.get(f"/folios/{folio['id']}"), 404, "not_found")
+        refusal(other.api.get(f"/reservations/{reservation['id']}/folios"), 404, "not_found")
         other_item = other.item("BRK")
-        refused(other.charge(folio["id"], item_id=other_item["id"]), 404, "not_found")
+        refusal(other.charge(folio["id"], item_id=other_item["id"]), 404, "not_found")
     assert hotel.api.get(f"/folios/{folio['id']}").json() == folio  # nothing posted
 
 
@@ -179,8 +168,7 @@ def test_charge_at_list_price(hotel: Hotel) -> None:
     reservation, folio = first_folio(hotel)
     item = hotel.item("BRK")
     response = hotel.charge(folio["id"], item_id=item["id"], quantity=2)
-    assert response.status_code == 201, response.text
-    after = response.json()
+    after = answered(response, 201)
     assert after["id"] == folio["id"]
     [line] = after["lines"]
     assert line["type"] == "charge"
@@ -208,8 +196,7 @@ def test_charge_with_unit_price_description_and_posted_on(hotel: Hotel) -> None:
     day = hotel.business_date() - timedelta(days=1)
     response = hotel.charge(folio["id"], item_id=item["id"], unit_price=42.5, quantity=1,
                             description="Dinner, table 7", posted_on=day.isoformat())
-    assert response.status_code == 201, response.text
-    [line] = response.json()["lines"]
+    [line] = answered(response, 201)["lines"]
     assert money(line["unit_price"]) == Decimal("42.50")
     assert money(line["total"]) == Decimal("42.50")
     assert line["description"] == "Dinner, table 7"
@@ -223,8 +210,7 @@ def test_charge_with_discount(hotel: Hotel) -> None:
     _, folio = first_folio(hotel)
     item = hotel.item("PARK")  # 25.00 list price
     response = hotel.charge(folio["id"], item_id=item["id"], quantity=3, discount_pct=10)
-    assert response.status_code == 201, response.text
-    [line] = response.json()["lines"]
+    [line] = answered(response, 201)["lines"]
     gross = 3 * money(item["price"])
     assert money(line["discount"]) == gross / 10
     assert money(line["total"]) == gross - gross / 10
@@ -238,8 +224,7 @@ def test_charge_on_a_room_of_the_reservation(hotel: Hotel) -> None:
     second = reservation["rooms"][1]
     response = hotel.charge(folio["id"], item_id=hotel.item("BAR")["id"],
                             reservation_room_id=second["id"])
-    assert response.status_code == 201, response.text
-    assert response.json()["lines"][0]["room"] == second["room"]["code"]
+    assert answered(response, 201)["lines"][0]["room"] == second["room"]["code"]
 
 
 def test_charge_for_a_room_of_another_reservation_is_refused(hotel: Hotel) -> None:
@@ -247,7 +232,7 @@ def test_charge_for_a_room_of_another_reservation_is_refused(hotel: Hotel) -> No
     reservation's room is refused with 422 rule_violation naming the field."""
     _, folio = first_folio(hotel)
     stranger = hotel.book()["rooms"][0]
-    error = refused(hotel.charge(folio["id"], item_id=hotel.item("BAR")["id"],
+    error = refusal(hotel.charge(folio["id"], item_id=hotel.item("BAR")["id"],
                                  reservation_room_id=stranger["id"]), 422, "rule_violation")
     assert error["field"] == "reservation_room_id"
 
@@ -257,8 +242,7 @@ def test_unassigned_room_shows_no_room_code(hotel: Hotel) -> None:
     (ReservationRoom `room` is null until assigned; sandbox reading)."""
     _, folio = first_folio(hotel, assign=False)
     response = hotel.charge(folio["id"], item_id=hotel.item("BAR")["id"])
-    assert response.status_code == 201, response.text
-    assert response.json()["lines"][0]["room"] == ""
+    assert answered(response, 201)["lines"][0]["room"] == ""
 
 
 @pytest.mark.parametrize("item_id", [999999, 0, 2**70])
@@ -266,7 +250,7 @@ def test_item_must_be_an_item_of_the_property(hotel: Hotel, item_id: int) -> Non
     """Spec, ChargeInput: `item_id` required, an item of GET /items -> else 422 rule_violation
     naming `item_id`."""
     _, folio = first_folio(hotel)
-    error = refused(hotel.charge(folio["id"], item_id=item_id), 422, "rule_violation")
+    error = refusal(hotel.charge(folio["id"], item_id=item_id), 422, "rule_violation")
     assert error["field"] == "item_id"
 
 
@@ -277,7 +261,7 @@ def test_item_of_another_property_is_refused(shared_sandbox: RunningSandbox, hot
         foreign = other.item("BRK")
     own_ids = {item["id"] for item in hotel.api.get("/items").json()["data"]}
     assert foreign["id"] not in own_ids
-    error = refused(hotel.charge(folio["id"], item_id=foreign["id"]), 422, "rule_violation")
+    error = refusal(hotel.charge(folio["id"], item_id=foreign["id"]), 422, "rule_violation")
     assert error["field"] == "item_id"
 
 
@@ -295,7 +279,7 @@ def test_malformed_charge_is_400(hotel: Hotel, body: dict[str, Any], field: str)
     _, folio = first_folio(hotel)
     payload = body if "item_id" in body or not body else {"item_id": hotel.item("BRK")["id"],
                                                            **body}
-    error = refused(hotel.charge(folio["id"], **payload), 400, "invalid_request")
+    error = refusal(hotel.charge(folio["id"], **payload), 400, "invalid_request")
     assert field in error["message"]
 
 
@@ -314,7 +298,7 @@ def test_charges_need_folios_write(shared_sandbox: RunningSandbox, hotel: Hotel)
     _, folio = first_folio(hotel)
     with Hotel(shared_sandbox, "sbx_test_read_only") as reader:
         assert reader.api.get(f"/folios/{folio['id']}").status_code == 200
-        refused(reader.charge(folio["id"], item_id=hotel.item("BRK")["id"]),
+        refusal(reader.charge(folio["id"], item_id=hotel.item("BRK")["id"]),
                 403, "insufficient_scope")
 
 
@@ -327,8 +311,7 @@ def test_balance_is_charges_minus_payments(hotel: Hotel) -> None:
     _, folio = first_folio(hotel)
     hotel.charge(folio["id"], item_id=hotel.item("RST")["id"], quantity=2)  # 70.00
     paid = hotel.lifecycle(folio["id"], "payments", amount=50, description="Card")
-    assert paid.status_code == 200, paid.text
-    after = paid.json()
+    after = answered(paid)
     assert money(after["charges"]) == Decimal(70)
     assert money(after["payments"]) == Decimal(50)
     assert money(after["balance"]) == Decimal(20)
@@ -344,12 +327,11 @@ def test_close_needs_a_zero_balance_and_issues_a_document(hotel: Hotel) -> None:
     (issue 3): a folio is closed at settlement, balance 0, else 422 rule_violation."""
     reservation, folio = first_folio(hotel)
     hotel.charge(folio["id"], item_id=hotel.item("PARK")["id"])
-    refused(hotel.lifecycle(folio["id"], "close"), 422, "rule_violation")
+    refusal(hotel.lifecycle(folio["id"], "close"), 422, "rule_violation")
     settled = hotel.lifecycle(folio["id"], "payments").json()  # amount omitted: the balance
     assert money(settled["balance"]) == 0
     closed = hotel.lifecycle(folio["id"], "close")
-    assert closed.status_code == 200, closed.text
-    body = closed.json()
+    body = answered(closed)
     assert body["status"] == "closed"
     match = DOCUMENT.match(body["document"])
     assert match is not None
@@ -366,14 +348,14 @@ def test_charges_only_on_an_open_folio(hotel: Hotel) -> None:
     _, folio = first_folio(hotel)
     item_id = hotel.item("BAR")["id"]
     assert hotel.lifecycle(folio["id"], "suspend").json()["status"] == "suspended"
-    error = refused(hotel.charge(folio["id"], item_id=item_id), 422, "rule_violation")
+    error = refusal(hotel.charge(folio["id"], item_id=item_id), 422, "rule_violation")
     assert "suspended" in error["message"]
     assert hotel.api.get(f"/folios/{folio['id']}").json()["status"] == "suspended"
     assert hotel.lifecycle(folio["id"], "reopen").json()["status"] == "open"
     assert hotel.charge(folio["id"], item_id=item_id).status_code == 201
     hotel.lifecycle(folio["id"], "payments")
     assert hotel.lifecycle(folio["id"], "close").status_code == 200
-    error = refused(hotel.charge(folio["id"], item_id=item_id), 422, "rule_violation")
+    error = refusal(hotel.charge(folio["id"], item_id=item_id), 422, "rule_violation")
     assert "closed" in error["message"]
     assert len(hotel.api.get(f"/folios/{folio['id']}").json()["lines"]) == 2  # charge, payment
 
@@ -382,16 +364,16 @@ def test_refused_lifecycle_moves(hotel: Hotel) -> None:
     """Transitions of docs/sandbox.md "Folios" (spec: "Transitions: not shown"): only open ->
     suspended, suspended -> open, open -> closed; a closed folio is final; others are 422."""
     _, folio = first_folio(hotel)
-    refused(hotel.lifecycle(folio["id"], "reopen"), 422, "rule_violation")       # open
+    refusal(hotel.lifecycle(folio["id"], "reopen"), 422, "rule_violation")       # open
     hotel.lifecycle(folio["id"], "suspend")
-    refused(hotel.lifecycle(folio["id"], "suspend"), 422, "rule_violation")      # suspended
-    refused(hotel.lifecycle(folio["id"], "close"), 422, "rule_violation")
+    refusal(hotel.lifecycle(folio["id"], "suspend"), 422, "rule_violation")      # suspended
+    refusal(hotel.lifecycle(folio["id"], "close"), 422, "rule_violation")
     hotel.lifecycle(folio["id"], "reopen")
     assert hotel.lifecycle(folio["id"], "close").status_code == 200
     for action in ("suspend", "reopen", "close"):
-        refused(hotel.lifecycle(folio["id"], action), 422, "rule_violation")     # closed
-    refused(hotel.lifecycle(folio["id"], "payments", amount=5), 422, "rule_violation")
-    refused(hotel.lifecycle(999999, "close"), 404, "not_found")
+        refusal(hotel.lifecycle(folio["id"], action), 422, "rule_violation")     # closed
+    refusal(hotel.lifecycle(folio["id"], "payments", amount=5), 422, "rule_violation")
+    refusal(hotel.lifecycle(999999, "close"), 404, "not_found")
 
 
 def test_documents_are_numbered_per_property(sandbox: RunningSandbox) -> None:

@@ -10,11 +10,10 @@ import httpx
 import pytest
 
 from sandbox.http.server import running_sandbox
-from sandbox.settings import SandboxSettings
-from tests.conftest import auth
+from tests.conftest import answered, auth, refusal
+from tests.contract.reading import UNLIMITED
 
 OTHER_PROPERTY = "sbx_test_other_property"
-SETTINGS = SandboxSettings(rate_per_minute=1_000_000, burst=1_000_000)
 COUNTRY_FIELDS = ("birth_country", "nationality", "country_code", "doc_issue_country")
 
 ROSSI: dict[str, Any] = {
@@ -25,7 +24,7 @@ ROSSI: dict[str, Any] = {
 
 
 def _fresh_client() -> Iterator[httpx.Client]:
-    with running_sandbox(SETTINGS) as sandbox, \
+    with running_sandbox(UNLIMITED) as sandbox, \
             httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
         yield client
 
@@ -45,15 +44,13 @@ def searchable() -> Iterator[httpx.Client]:
 
 def create(api: httpx.Client, **fields: Any) -> dict[str, Any]:
     response = api.post("/guests", json=fields)
-    assert response.status_code == 201, response.text
-    body: dict[str, Any] = response.json()
+    body: dict[str, Any] = answered(response, 201)
     return body
 
 
 def search(api: httpx.Client, **params: Any) -> list[dict[str, Any]]:
     response = api.get("/guests", params=params)
-    assert response.status_code == 200, response.text
-    data: list[dict[str, Any]] = response.json()["data"]
+    data: list[dict[str, Any]] = answered(response)["data"]
     return data
 
 
@@ -63,9 +60,7 @@ def ids(guests: list[dict[str, Any]]) -> list[int]:
 
 def assert_refused(response: httpx.Response, status: int, code: str, field: str) -> None:
     """Spec, Errors: `{error: {code, message}}`; the brief: every refusal names the field."""
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert error["code"] == code
+    error = refusal(response, status, code)
     assert field in error["message"] or error.get("field") == field
 
 
@@ -90,8 +85,7 @@ def test_read_answers_the_same_guest(shared: httpx.Client) -> None:
     api = shared
     guest = create(api, **ROSSI)
     response = api.get(f"/guests/{guest['id']}")
-    assert response.status_code == 200
-    assert response.json() == guest
+    assert answered(response) == guest
 
 
 def test_unknown_guest_is_404(shared: httpx.Client) -> None:
@@ -128,9 +122,7 @@ def test_a_new_guest_needs_a_name(shared: httpx.Client, fields: dict[str, Any]) 
     (422 rule_violation naming the name field; sandbox choice, docs/sandbox.md "Guests")."""
     api = shared
     response = api.post("/guests", json=fields)
-    assert response.status_code == 422, response.text
-    error = response.json()["error"]
-    assert error["code"] == "rule_violation"
+    error = refusal(response, 422, "rule_violation")
     assert error["field"] in ("last_name", "company_name")
 
 
@@ -176,8 +168,7 @@ def test_patch_changes_only_the_fields_sent(shared: httpx.Client) -> None:
     api = shared
     guest = create(api, **ROSSI)
     response = api.patch(f"/guests/{guest['id']}", json={"city": "Roma", "phone": "+39 333 1"})
-    assert response.status_code == 200, response.text
-    patched = response.json()
+    patched = answered(response)
     assert patched["city"] == "Roma"
     assert patched["phone"] == "+39 333 1"
     unchanged = {k: v for k, v in guest.items() if k not in ("city", "phone")}
@@ -190,8 +181,7 @@ def test_patch_with_an_empty_body_changes_nothing(shared: httpx.Client) -> None:
     api = shared
     guest = create(api, **ROSSI)
     response = api.patch(f"/guests/{guest['id']}", json={})
-    assert response.status_code == 200
-    assert response.json() == guest
+    assert answered(response) == guest
 
 
 def test_patch_null_clears_a_field(shared: httpx.Client) -> None:
@@ -218,9 +208,7 @@ def test_patch_cannot_leave_the_guest_without_a_name(shared: httpx.Client) -> No
     api = shared
     guest = create(api, last_name="Solo")
     response = api.patch(f"/guests/{guest['id']}", json={"last_name": None})
-    assert response.status_code == 422
-    assert response.json()["error"]["code"] == "rule_violation"
-    assert response.json()["error"]["field"] == "last_name"
+    assert refusal(response, 422, "rule_violation")["field"] == "last_name"
     assert api.get(f"/guests/{guest['id']}").json()["last_name"] == "Solo"
 
 
@@ -332,8 +320,7 @@ def test_another_property_does_not_see_the_guest(shared: httpx.Client) -> None:
     assert_refused(api.patch(f"/guests/{guest['id']}", json={"city": "Firenze"}, headers=other),
                    404, "not_found", "")
     listed = api.get("/guests", params={"q": "rossi"}, headers=other)
-    assert listed.status_code == 200
-    assert listed.json()["data"] == []
+    assert answered(listed)["data"] == []
     assert api.get(f"/guests/{guest['id']}").json() == guest
 
 
@@ -343,11 +330,9 @@ def test_scopes(shared: httpx.Client) -> None:
     read_only = auth("sbx_test_read_only")
     assert api.get("/guests", headers=read_only).status_code == 200
     response = api.post("/guests", json={"last_name": "X"}, headers=read_only)
-    assert response.status_code == 403
-    assert response.json()["error"]["code"] == "insufficient_scope"
+    refusal(response, 403, "insufficient_scope")
     no_key = httpx.get(str(api.base_url).rstrip("/") + "/guests")
-    assert no_key.status_code == 401
-    assert no_key.json()["error"]["code"] == "unauthenticated"
+    refusal(no_key, 401, "unauthenticated")
 
 
 def test_writes_refused_in_the_seasonal_pause(shared: httpx.Client) -> None:
@@ -355,6 +340,5 @@ def test_writes_refused_in_the_seasonal_pause(shared: httpx.Client) -> None:
     api = shared
     paused = auth("sbx_test_paused")
     response = api.post("/guests", json={"last_name": "X"}, headers=paused)
-    assert response.status_code == 423
-    assert response.json()["error"]["code"] == "read_only"
+    refusal(response, 423, "read_only")
     assert api.get("/guests", headers=paused).status_code == 200

@@ -12,7 +12,7 @@ from datetime import date
 import httpx
 
 from sandbox.http.server import RunningSandbox
-from tests.conftest import auth
+from tests.conftest import answered, auth
 from tests.contract import reading
 from tests.contract.reading import add_key
 
@@ -26,8 +26,7 @@ def test_me_needs_no_scope_and_returns_the_keys_scopes(sandbox: RunningSandbox) 
     key = add_key(sandbox, "sbx_test_no_scopes", [])
     with httpx.Client(base_url=sandbox.base_url, headers=auth(key)) as client:
         response = client.get("/me")
-    assert response.status_code == 200
-    body = response.json()
+    body = answered(response)
     assert body["key"]["scopes"] == []
     assert set(body["key"]) >= {"id", "name", "prefix", "scopes", "created_at"}
     assert key.startswith(body["key"]["prefix"])

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from sandbox.http.server import RunningSandbox
-from tests.conftest import auth
+from tests.conftest import answered, auth, refusal
 from tests.contract import reading
 
 sandbox, api = reading.sandbox, reading.api
@@ -40,12 +40,6 @@ def quote(api: httpx.Client, type_code: str = "STD", *, arrival: date, nights: i
     return api.post("/quotes", json=body)
 
 
-def ok(response: httpx.Response) -> dict[str, Any]:
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
-
-
 def cents(value: float | int) -> Decimal:
     return Decimal(str(value))
 
@@ -57,7 +51,7 @@ def half_up(value: Decimal) -> Decimal:
 def test_one_priced_entry_per_night_and_total_is_their_sum(api: httpx.Client) -> None:
     """Spec, Quote: `nights` holds the price of each night; `total` the stay."""
     arrival = monday_of(api, 3)
-    body = ok(quote(api, arrival=arrival, nights=7))
+    body = answered(quote(api, arrival=arrival, nights=7))
     assert [n["date"] for n in body["nights"]] == [
         (arrival + timedelta(days=d)).isoformat() for d in range(7)]
     assert cents(body["total"]) == sum(cents(n["price"]) for n in body["nights"])
@@ -66,14 +60,15 @@ def test_one_priced_entry_per_night_and_total_is_their_sum(api: httpx.Client) ->
 
 def test_grid_price_depends_on_the_weekday(api: httpx.Client) -> None:
     """Seed grid (docs/sandbox.md): Saturday > Monday > Sunday."""
-    prices = [n["price"] for n in ok(quote(api, arrival=monday_of(api, 3), nights=7))["nights"]]
+    prices = [n["price"]
+              for n in answered(quote(api, arrival=monday_of(api, 3), nights=7))["nights"]]
     assert prices[0] == 150
     assert prices[5] > prices[0] > prices[6]
 
 
 def test_grid_price_depends_on_the_season_of_the_month(api: httpx.Client) -> None:
     """Seed seasons (docs/sandbox.md): April high, March mid, January low."""
-    low, mid, high = (ok(quote(api, arrival=monday_of(api, m)))["total"] for m in (1, 3, 4))
+    low, mid, high = (answered(quote(api, arrival=monday_of(api, m)))["total"] for m in (1, 3, 4))
     assert low < mid < high
 
 
@@ -81,10 +76,10 @@ def test_default_plan_and_default_adults(api: httpx.Client) -> None:
     """Spec, QuoteRequest: `rate_plan_id` defaults to the default plan, `adults` to 2."""
     arrival = monday_of(api, 3)
     default = next(p["id"] for p in api.get("/rate-plans").json()["data"] if p["is_default"])
-    assert ok(quote(api, arrival=arrival, nights=3)) == ok(
+    assert answered(quote(api, arrival=arrival, nights=3)) == answered(
         quote(api, arrival=arrival, nights=3, rate_plan_id=default))
     plans = ids(api, "/rate-plans")
-    assert ok(quote(api, "SUP", arrival=arrival, rate_plan_id=plans["PP"])) == ok(
+    assert answered(quote(api, "SUP", arrival=arrival, rate_plan_id=plans["PP"])) == answered(
         quote(api, "SUP", arrival=arrival, rate_plan_id=plans["PP"], adults=2))
 
 
@@ -92,8 +87,8 @@ def test_plan_discount(api: httpx.Client) -> None:
     """Spec: the price comes from the rate engine with the plan (NREF: discount_pct 15)."""
     arrival = monday_of(api, 3)
     plan = next(p for p in api.get("/rate-plans").json()["data"] if p["code"] == "NREF")
-    bar = ok(quote(api, arrival=arrival, nights=2))["nights"]
-    nref = ok(quote(api, arrival=arrival, nights=2, rate_plan_id=plan["id"]))["nights"]
+    bar = answered(quote(api, arrival=arrival, nights=2))["nights"]
+    nref = answered(quote(api, arrival=arrival, nights=2, rate_plan_id=plan["id"]))["nights"]
     for full, discounted in zip(bar, nref, strict=True):
         assert discounted["list_price"] == full["price"]
         assert discounted["discount_pct"] == plan["discount_pct"] == 15
@@ -103,7 +98,7 @@ def test_plan_discount(api: httpx.Client) -> None:
 def test_plan_offer_and_request_discounts_stack(api: httpx.Client) -> None:
     """QuoteRequest `offer_id` and `discount_pct` (docs/sandbox.md: discounts multiply)."""
     arrival = monday_of(api, 3)
-    night = ok(quote(api, arrival=arrival, rate_plan_id=ids(api, "/rate-plans")["NREF"],
+    night = answered(quote(api, arrival=arrival, rate_plan_id=ids(api, "/rate-plans")["NREF"],
                      offer_id=1, discount_pct=5))["nights"][0]
     assert night["discount_pct"] == 27.325  # 1 - 0.85 * 0.90 * 0.95
     assert cents(night["price"]) == half_up(cents(night["list_price"]) * Decimal("0.72675"))
@@ -111,14 +106,14 @@ def test_plan_offer_and_request_discounts_stack(api: httpx.Client) -> None:
 
 def test_nightly_price_rounds_half_up_to_the_cent(api: httpx.Client) -> None:
     """docs/sandbox.md: 150.00 less 33.33% is 100.0050, which rounds half up to 100.01."""
-    night = ok(quote(api, arrival=monday_of(api, 3), discount_pct=33.33))["nights"][0]
+    night = answered(quote(api, arrival=monday_of(api, 3), discount_pct=33.33))["nights"][0]
     assert night["price"] == 100.01
 
 
 def test_price_override_is_the_nightly_price(api: httpx.Client) -> None:
     """Spec, QuoteRequest: `price_override` is a fixed nightly price instead of the grid
     (docs/sandbox.md: no discount applies to it)."""
-    body = ok(quote(api, arrival=monday_of(api, 3), nights=3, price_override=123.45,
+    body = answered(quote(api, arrival=monday_of(api, 3), nights=3, price_override=123.45,
                     rate_plan_id=ids(api, "/rate-plans")["NREF"], discount_pct=10, offer_id=1))
     assert [n["price"] for n in body["nights"]] == [123.45] * 3
     assert all(n["discount_pct"] == 0 for n in body["nights"])
@@ -132,12 +127,12 @@ def test_per_person_plan_prices_adults_and_children_and_infants_are_free(
     arrival = monday_of(api, 3)
     plan = ids(api, "/rate-plans")["PP"]
     brackets = ids(api, "/age-brackets")
-    grid = cents(ok(quote(api, "SUP", arrival=arrival))["total"])
-    one = cents(ok(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=1))["total"])
-    two = cents(ok(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=2))["total"])
-    family = cents(ok(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=2,
+    grid = cents(answered(quote(api, "SUP", arrival=arrival))["total"])
+    one = cents(answered(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=1))["total"])
+    two = cents(answered(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=2))["total"])
+    family = cents(answered(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=2,
                             brackets={str(brackets["CHD"]): 1}))["total"])
-    with_infant = cents(ok(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=2,
+    with_infant = cents(answered(quote(api, "SUP", arrival=arrival, rate_plan_id=plan, adults=2,
                                  brackets={str(brackets["CHD"]): 1,
                                            str(brackets["INF"]): 1}))["total"])
     assert one == half_up(grid * Decimal("0.55"))
@@ -148,7 +143,7 @@ def test_per_person_plan_prices_adults_and_children_and_infants_are_free(
 
 def test_contract_plan_prices_by_id_although_hidden(api: httpx.Client) -> None:
     """docs/sandbox.md: contract plans are hidden from GET /rate-plans but priced by id."""
-    night = ok(quote(api, arrival=monday_of(api, 3), rate_plan_id=7))["nights"][0]
+    night = answered(quote(api, arrival=monday_of(api, 3), rate_plan_id=7))["nights"][0]
     assert night["discount_pct"] == 12
     assert night["price"] == 132
 
@@ -160,8 +155,7 @@ def test_occupancy_above_max_pax_is_refused(api: httpx.Client) -> None:
     max_pax = {t["code"]: t["max_pax"] for t in api.get("/room-types").json()["data"]}
     assert max_pax["STD"] == 2
     too_many = quote(api, arrival=arrival, adults=3)
-    assert too_many.status_code == 422
-    assert too_many.json()["error"]["code"] == "rule_violation"
+    refusal(too_many, 422, "rule_violation")
     child = quote(api, arrival=arrival, adults=2, brackets={str(brackets["CHD"]): 1})
     assert child.status_code == 422
     infant = quote(api, arrival=arrival, adults=2, brackets={str(brackets["INF"]): 1})
@@ -182,9 +176,7 @@ def test_unknown_or_inactive_references_are_rule_violations(
 ) -> None:
     """Spec: 422 possible; Errors: rule_violation names what refused."""
     response = quote(api, arrival=monday_of(api, 3), **fields)
-    assert response.status_code == 422
-    assert response.json()["error"]["code"] == "rule_violation"
-    assert response.json()["error"]["field"] == field
+    assert refusal(response, 422, "rule_violation")["field"] == field
 
 
 def test_plan_of_another_property_is_refused(sandbox: RunningSandbox, api: httpx.Client) -> None:
@@ -204,8 +196,7 @@ def test_unknown_room_type_is_404(sandbox: RunningSandbox, api: httpx.Client) ->
     for type_id in (999_999, other_type):
         response = api.post("/quotes", json={"room_type_id": type_id, "arrival": arrival,
                                              "departure": departure})
-        assert response.status_code == 404
-        assert response.json()["error"]["code"] == "not_found"
+        refusal(response, 404, "not_found")
 
 
 @pytest.mark.parametrize(
@@ -228,9 +219,7 @@ def test_malformed_request_is_400_naming_the_field(api: httpx.Client, body: dict
                                                    field: str) -> None:
     """Spec: 400 possible; Errors: invalid_request (a parameter is missing or malformed)."""
     response = api.post("/quotes", json={"room_type_id": ids(api, "/room-types")["STD"], **body})
-    assert response.status_code == 400
-    assert response.json()["error"]["code"] == "invalid_request"
-    assert response.json()["error"]["field"] == field
+    assert refusal(response, 400, "invalid_request")["field"] == field
 
 
 def test_nothing_is_booked(api: httpx.Client) -> None:
@@ -239,7 +228,7 @@ def test_nothing_is_booked(api: httpx.Client) -> None:
     params = {"from": arrival.isoformat(), "to": (arrival + timedelta(days=3)).isoformat()}
     before = api.get("/availability", params=params).json()
     for _ in range(3):
-        ok(quote(api, "JSU", arrival=arrival, nights=3))
+        answered(quote(api, "JSU", arrival=arrival, nights=3))
     assert api.get("/availability", params=params).json() == before
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from sandbox.http.server import RunningSandbox
+from tests.conftest import answered, refusal
 
 from .test_reservations_support import (
     book,
@@ -44,8 +45,7 @@ def _quote(api: httpx.Client, type_id: int, arrival: date, departure: date) -> D
     response = api.post("/quotes", json={"room_type_id": type_id, "adults": 2,
                                          "arrival": arrival.isoformat(),
                                          "departure": departure.isoformat()})
-    assert response.status_code == 200, response.text
-    return Decimal(str(response.json()["total"]))
+    return Decimal(str(answered(response)["total"]))
 
 
 def _charges(api: httpx.Client, reservation_id: int) -> list[Decimal]:
@@ -70,16 +70,13 @@ def test_open_balance_answers_open_folios(api: httpx.Client, sandbox: RunningSan
     _charge(api, folio_id, rid)
     move_business_date(sandbox, 1, business_date(api) + timedelta(days=1))
     refused = api.post(f"/reservations/{reservation['id']}/rooms/{rid}/check-out")
-    assert refused.status_code == 409
-    assert error_of(refused)["code"] == "open_folios"
+    refusal(refused, 409, "open_folios")
     refused_whole = api.post(f"/reservations/{reservation['id']}/check-out")
-    assert refused_whole.status_code == 409
-    assert error_of(refused_whole)["code"] == "open_folios"
+    refusal(refused_whole, 409, "open_folios")
     assert detail(api, reservation["id"])["rooms"][0]["status"] == "checked_in"
     _admin(sandbox, f"/folios/{folio_id}/payments")
     done = api.post(f"/reservations/{reservation['id']}/check-out")
-    assert done.status_code == 200
-    assert done.json()["done"] == [rid]
+    assert answered(done)["done"] == [rid]
     assert done.json()["reservation"]["status"] == "checked_out"
 
 
@@ -94,8 +91,7 @@ def test_whole_check_out_skips_a_room_with_a_balance(api: httpx.Client,
     _charge(api, _room_folio(api, made["id"], 1), second)
     move_business_date(sandbox, 1, business_date(api) + timedelta(days=1))
     result = api.post(f"/reservations/{made['id']}/check-out")
-    assert result.status_code == 200
-    assert result.json()["done"] == [first]
+    assert answered(result)["done"] == [first]
     assert [s["room_id"] for s in result.json()["skipped"]] == [second]
     assert result.json()["reservation"]["status"] == "checked_in"
 
@@ -111,8 +107,7 @@ def test_departure_after_today_needs_early_departure(api: httpx.Client,
     assert error_of(refused)["field"] == "early_departure"
     response = api.post(f"/reservations/{reservation['id']}/rooms/{rid}/check-out",
                         json={"early_departure": True})
-    assert response.status_code == 200
-    room = response.json()["rooms"][0]
+    room = answered(response)["rooms"][0]
     assert room["status"] == "checked_out"
     assert room["departure"] == today.isoformat()
     assert room["nights"] == 1
@@ -130,8 +125,7 @@ def test_charge_full_period_charges_the_remaining_nights(api: httpx.Client,
     departure = date.fromisoformat(reservation["rooms"][0]["departure"])
     result = api.post(f"/reservations/{reservation['id']}/check-out",
                       json={"early_departure": True, "charge_full_period": True})
-    assert result.status_code == 200, result.text
-    assert result.json()["reservation"]["rooms"][0]["status"] == "checked_out"
+    assert answered(result)["reservation"]["rooms"][0]["status"] == "checked_out"
     assert _charges(api, reservation["id"]) == [_quote(api, type_id, today, departure)]
     folios = result.json()["reservation"]["folios"]
     assert [f["status"] for f in folios] == ["open"]
@@ -164,8 +158,7 @@ def test_nights_to_charge_when_a_document_is_issued(api: httpx.Client,
     assert unchanged["rooms"][0]["departure"] == room["departure"]
     room_level = api.post(f"/reservations/{reservation['id']}/rooms/{room['id']}/check-out",
                           json=options)
-    assert room_level.status_code == 409
-    assert error_of(room_level)["code"] == "nights_to_charge"
+    refusal(room_level, 409, "nights_to_charge")
 
     charged = api.post(f"/reservations/{reservation['id']}/check-out",
                        json={**options, "charge_remaining": True})
@@ -186,8 +179,7 @@ def test_charge_remaining_false_checks_out_without_charging(api: httpx.Client,
     rid = reservation["rooms"][0]["id"]
     response = api.post(f"/reservations/{reservation['id']}/rooms/{rid}/check-out", json={
         "early_departure": True, "charge_full_period": True, "charge_remaining": False})
-    assert response.status_code == 200, response.text
-    assert response.json()["rooms"][0]["status"] == "checked_out"
+    assert answered(response)["rooms"][0]["status"] == "checked_out"
     assert sum(_charges(api, reservation["id"])) == 0
 
 
@@ -196,7 +188,6 @@ def test_check_out_on_the_departure_date_needs_no_option(api: httpx.Client,
     reservation = checked_in(api, nights=1)
     move_business_date(sandbox, 1, business_date(api) + timedelta(days=1))
     result = api.post(f"/reservations/{reservation['id']}/check-out")
-    assert result.status_code == 200
-    room = result.json()["reservation"]["rooms"][0]
+    room = answered(result)["reservation"]["rooms"][0]
     assert (room["status"], room["nights"]) == ("checked_out", 1)
     assert Decimal(str(room["total"])) == Decimal(str(reservation["rooms"][0]["total"]))

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import httpx
 
-from tests.conftest import auth
+from tests.conftest import answered, auth, refusal
 
 from .test_reservations_support import (
     book,
@@ -24,8 +24,7 @@ def test_create_answers_201_with_reservation_and_warnings(api: httpx.Client) -> 
     """Spec, POST /reservations: 201 `{reservation, warnings}`; status default `confirmed`."""
     today = business_date(api)
     response = book_response(api, nights=3)
-    assert response.status_code == 201
-    body = response.json()
+    body = answered(response, 201)
     assert body["warnings"] == []
     reservation = body["reservation"]
     assert reservation["status"] == "confirmed"
@@ -91,9 +90,7 @@ def test_existing_party_is_the_booker(api: httpx.Client) -> None:
 def test_unknown_party_is_refused_naming_the_field(api: httpx.Client) -> None:
     """Creation rule 1: the party must exist (for this property: spec convention 8)."""
     response = book_response(api, party_id=999_999)
-    assert response.status_code == 422
-    assert error_of(response)["code"] == "rule_violation"
-    assert error_of(response)["field"] == "party_id"
+    assert refusal(response, 422, "rule_violation")["field"] == "party_id"
     other = api.post("/guests", json={"first_name": "Ada", "last_name": "Other"},
                      headers=auth("sbx_test_other_property")).json()
     response = book_response(api, party_id=other["id"])
@@ -112,15 +109,13 @@ def test_new_party_is_created_in_the_archive(api: httpx.Client) -> None:
     assert booker["kind"] == "private"
     assert booker["name"] == "Giulia Bianchi"
     guest = api.get(f"/guests/{booker['id']}")
-    assert guest.status_code == 200
-    assert guest.json()["email"] == "giulia@example.org"
+    assert answered(guest)["email"] == "giulia@example.org"
 
 
 def test_party_id_and_new_party_together_are_malformed(api: httpx.Client) -> None:
     party = api.post("/guests", json={"first_name": "A", "last_name": "B"}).json()
     response = book_response(api, party_id=party["id"], new_party={"last_name": "C"})
-    assert response.status_code == 400
-    assert error_of(response)["code"] == "invalid_request"
+    refusal(response, 400, "invalid_request")
 
 
 def test_booker_is_guest_places_a_private_booker_in_the_first_room(api: httpx.Client) -> None:
@@ -172,9 +167,7 @@ def test_units_must_match_quantity(api: httpx.Client) -> None:
     """RoomRequest: `units` holds one entry per room booked; otherwise the request is refused
     naming the field."""
     response = book_response(api, room={"quantity": 2, "units": [{"guests": []}]})
-    assert response.status_code == 400
-    assert error_of(response)["code"] == "invalid_request"
-    assert error_of(response)["field"] == "rooms[0].units"
+    assert refusal(response, 400, "invalid_request")["field"] == "rooms[0].units"
 
 
 def test_room_id_must_be_free(api: httpx.Client) -> None:
@@ -184,8 +177,7 @@ def test_room_id_must_be_free(api: httpx.Client) -> None:
     assert first["rooms"][0]["room"] == {"id": room["id"], "code": room["code"]}
     overlapping = book_response(api, room_type="DLX", room={"room_id": room["id"]},
                                 arrival=business_date(api) + timedelta(days=2), nights=2)
-    assert overlapping.status_code == 409
-    assert error_of(overlapping)["code"] == "room_unavailable"
+    refusal(overlapping, 409, "room_unavailable")
     after = book_response(api, room_type="DLX", room={"room_id": room["id"]},
                           arrival=business_date(api) + timedelta(days=3), nights=2)
     assert after.status_code == 201, "departure is exclusive (convention 2)"
@@ -200,9 +192,7 @@ def test_classifications_outside_the_list_are_refused(api: httpx.Client) -> None
         values["sources"][0], values["channels"][0], values["markets"][0])
     for field in ("source", "channel", "market"):
         response = book_response(api, **{field: "no-such-value"})
-        assert response.status_code == 422
-        assert error_of(response)["code"] == "rule_violation"
-        assert error_of(response)["field"] == field
+        assert refusal(response, 422, "rule_violation")["field"] == field
 
 
 def test_required_classifications_must_be_sent(api: httpx.Client) -> None:
@@ -212,9 +202,7 @@ def test_required_classifications_must_be_sent(api: httpx.Client) -> None:
     assert missing, "the seeded property requires at least market"
     body = {"rooms": [room_request(api)]}
     response = api.post("/reservations", json=body)
-    assert response.status_code == 422
-    assert error_of(response)["code"] == "rule_violation"
-    assert error_of(response)["field"] in missing
+    assert refusal(response, 422, "rule_violation")["field"] in missing
 
 
 def test_full_type_needs_force_and_then_warns(api: httpx.Client) -> None:
@@ -226,20 +214,16 @@ def test_full_type_needs_force_and_then_warns(api: httpx.Client) -> None:
     free = min(day["available"] for day in jsu["days"])
     book(api, room_type="JSU", room={"quantity": free})
     refused = book_response(api, room_type="JSU")
-    assert refused.status_code == 422
-    assert error_of(refused)["code"] == "rule_violation"
+    refusal(refused, 422, "rule_violation")
     forced = book_response(api, room_type="JSU", force=True)
-    assert forced.status_code == 201
-    assert len(forced.json()["warnings"]) == 1
+    assert len(answered(forced, 201)["warnings"]) == 1
 
 
 def test_duplicate_external_ref_answers_the_existing_reservation(api: httpx.Client) -> None:
     """Creation rule 6: 409 duplicate_external_ref; the answer carries the existing id."""
     first = book(api, external_ref="OTA-123")
     again = book_response(api, external_ref="OTA-123", nights=5)
-    assert again.status_code == 409
-    assert error_of(again)["code"] == "duplicate_external_ref"
-    assert error_of(again)["reservation_id"] == first["id"]
+    assert refusal(again, 409, "duplicate_external_ref")["reservation_id"] == first["id"]
     listed = api.get("/reservations", params={"external_ref": "OTA-123"}).json()
     assert listed["total"] == 1, "nothing was booked again"
 
@@ -248,9 +232,7 @@ def test_arrival_before_the_business_date_is_refused(api: httpx.Client) -> None:
     """Arrival in the past (before the property's business date) cannot be booked."""
     yesterday = business_date(api) - timedelta(days=1)
     response = book_response(api, arrival=yesterday, nights=3)
-    assert response.status_code == 422
-    assert error_of(response)["code"] == "rule_violation"
-    assert error_of(response)["field"] == "rooms[0].arrival"
+    assert refusal(response, 422, "rule_violation")["field"] == "rooms[0].arrival"
 
 
 def test_malformed_bodies_answer_400_naming_the_field(api: httpx.Client) -> None:
@@ -293,10 +275,8 @@ def test_scope_and_pause(api: httpx.Client) -> None:
     """Authentication 5: reservations:write needed; Errors: 423 read_only in the pause."""
     body = {"market": "leisure", "rooms": [room_request(api)]}
     response = api.post("/reservations", json=body, headers=auth("sbx_test_read_only"))
-    assert response.status_code == 403
-    assert error_of(response)["code"] == "insufficient_scope"
+    refusal(response, 403, "insufficient_scope")
     paused = api.post("/reservations", json={**body, "rooms": [
         {**body["rooms"][0], "room_type_id": type_id(api, "STD")}]},
         headers=auth("sbx_test_paused"))
-    assert paused.status_code == 423
-    assert error_of(paused)["code"] == "read_only"
+    refusal(paused, 423, "read_only")

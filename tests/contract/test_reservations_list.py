@@ -14,9 +14,9 @@ import pytest
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import UNLIMITED, auth
+from tests.conftest import UNLIMITED, auth, refusal
 
-from .test_reservations_support import book, business_date, error_of, room_request, rooms_of
+from .test_reservations_support import book, business_date, room_request, rooms_of
 
 START = datetime(2030, 3, 4, 9, 0, tzinfo=UTC)
 
@@ -185,9 +185,7 @@ def test_malformed_parameters_answer_400_naming_them(world: World, param: str,
                                                      value: object) -> None:
     """Limits: page minimum 1, page_size 1..200; malformed filters -> 400 invalid_request."""
     response = world.api.get("/reservations", params={param: value})
-    assert response.status_code == 400
-    assert error_of(response)["code"] == "invalid_request"
-    assert error_of(response)["field"] == param
+    assert refusal(response, 400, "invalid_request")["field"] == param
 
 
 def test_items_hold_rooms_but_not_guests_or_folios(world: World) -> None:

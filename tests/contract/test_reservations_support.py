@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from sandbox.http.server import RunningSandbox
+from tests.conftest import answered
 
 
 def business_date(api: httpx.Client) -> date:
@@ -35,8 +36,7 @@ def free_room(api: httpx.Client, code: str, arrival: date, departure: date) -> d
     made = book(api, arrival=arrival, departure=departure, room_type=code)
     rid = made["rooms"][0]["id"]
     assigned = api.post(f"/reservations/{made['id']}/rooms/{rid}/assign-room")
-    assert assigned.status_code == 200, assigned.text
-    room: dict[str, Any] = assigned.json()["rooms"][0]["room"]
+    room: dict[str, Any] = answered(assigned)["rooms"][0]["room"]
     cancelled = api.post(f"/reservations/{made['id']}/cancel")
     assert cancelled.status_code == 200, cancelled.text
     return room
@@ -65,8 +65,7 @@ def book_response(api: httpx.Client, *, rooms: list[dict[str, Any]] | None = Non
 
 def book(api: httpx.Client, **kwargs: Any) -> dict[str, Any]:
     response = book_response(api, **kwargs)
-    assert response.status_code == 201, response.text
-    reservation: dict[str, Any] = response.json()["reservation"]
+    reservation: dict[str, Any] = answered(response, 201)["reservation"]
     return reservation
 
 
@@ -75,15 +74,13 @@ def checked_in(api: httpx.Client, **kwargs: Any) -> dict[str, Any]:
     made = book(api, **kwargs)
     assert api.post(f"/reservations/{made['id']}/assign-rooms").status_code == 200
     result = api.post(f"/reservations/{made['id']}/check-in")
-    assert result.status_code == 200, result.text
-    reservation: dict[str, Any] = result.json()["reservation"]
+    reservation: dict[str, Any] = answered(result)["reservation"]
     return reservation
 
 
 def detail(api: httpx.Client, reservation_id: int) -> dict[str, Any]:
     response = api.get(f"/reservations/{reservation_id}")
-    assert response.status_code == 200, response.text
-    reservation: dict[str, Any] = response.json()
+    reservation: dict[str, Any] = answered(response)
     return reservation
 
 
@@ -94,8 +91,7 @@ def error_of(response: httpx.Response) -> dict[str, Any]:
 
 def events(api: httpx.Client, after: int = 0) -> list[dict[str, Any]]:
     response = api.get("/events", params={"after": after, "limit": 500})
-    assert response.status_code == 200, response.text
-    data: list[dict[str, Any]] = response.json()["data"]
+    data: list[dict[str, Any]] = answered(response)["data"]
     return data
 
 

@@ -9,23 +9,17 @@ from decimal import Decimal
 import httpx
 
 from sandbox.http.server import RunningSandbox
+from tests.conftest import answered, refusal
 
 from .test_reservations_support import (
     book,
     business_date,
     checked_in,
     detail,
-    error_of,
     move_business_date,
     room_request,
     rooms_of,
 )
-
-
-def _is_rule_violation(response: httpx.Response) -> None:
-    assert response.status_code == 422, response.text
-    assert error_of(response)["code"] == "rule_violation"
-
 
 # --- confirm -------------------------------------------------------------------------------
 
@@ -34,8 +28,7 @@ def test_whole_confirm_confirms_every_room_in_option(api: httpx.Client) -> None:
     expires = (business_date(api) + timedelta(days=3)).isoformat()
     made = book(api, status="option", option_expires_on=expires, room={"quantity": 2})
     result = api.post(f"/reservations/{made['id']}/confirm")
-    assert result.status_code == 200
-    body = result.json()
+    body = answered(result)
     assert sorted(body["done"]) == sorted(room["id"] for room in made["rooms"])
     assert body["skipped"] == []
     assert body["reservation"]["status"] == "confirmed"
@@ -46,9 +39,9 @@ def test_whole_confirm_confirms_every_room_in_option(api: httpx.Client) -> None:
 def test_confirm_of_a_room_not_in_option_is_refused(api: httpx.Client) -> None:
     """Condition "room is in option"; rule 3: a move the table does not list -> 422."""
     made = book(api)
-    _is_rule_violation(api.post(f"/reservations/{made['id']}/confirm"))
+    refusal(api.post(f"/reservations/{made['id']}/confirm"), 422, "rule_violation")
     rid = made["rooms"][0]["id"]
-    _is_rule_violation(api.post(f"/reservations/{made['id']}/rooms/{rid}/confirm"))
+    refusal(api.post(f"/reservations/{made['id']}/rooms/{rid}/confirm"), 422, "rule_violation")
 
 
 def test_room_confirm_and_least_advanced_status(api: httpx.Client) -> None:
@@ -56,8 +49,7 @@ def test_room_confirm_and_least_advanced_status(api: httpx.Client) -> None:
     made = book(api, status="option", room={"quantity": 2})
     first, second = (room["id"] for room in made["rooms"])
     response = api.post(f"/reservations/{made['id']}/rooms/{first}/confirm")
-    assert response.status_code == 200
-    reservation = response.json()
+    reservation = answered(response)
     assert [r["status"] for r in reservation["rooms"]] == ["confirmed", "option"]
     assert reservation["status"] == "option"
     cancel = api.post(f"/reservations/{made['id']}/rooms/{second}/cancel")
@@ -70,8 +62,7 @@ def test_whole_cancel_by_guest_default_and_hotel(api: httpx.Client) -> None:
     """Table: cancel sets `cancelled_by` to guest (default) or hotel."""
     made = book(api, room={"quantity": 2})
     result = api.post(f"/reservations/{made['id']}/cancel")
-    assert result.status_code == 200
-    reservation = result.json()["reservation"]
+    reservation = answered(result)["reservation"]
     assert reservation["status"] == "cancelled"
     assert {r["cancelled_by"] for r in reservation["rooms"]} == {"guest"}
     assert Decimal(str(reservation["total"])) == 0, "cancelled rooms leave the total"
@@ -87,8 +78,7 @@ def test_room_cancel_changes_total_and_keeps_the_rest(api: httpx.Client) -> None
     first, second = made["rooms"]
     response = api.post(f"/reservations/{made['id']}/rooms/{first['id']}/cancel",
                         json={"by": "hotel"})
-    assert response.status_code == 200
-    reservation = response.json()
+    reservation = answered(response)
     assert [r["status"] for r in reservation["rooms"]] == ["cancelled", "confirmed"]
     assert reservation["rooms"][0]["cancelled_by"] == "hotel"
     assert Decimal(str(reservation["total"])) == Decimal(str(second["total"]))
@@ -105,8 +95,7 @@ def test_whole_cancel_skips_checked_in_rooms(api: httpx.Client) -> None:
     assert api.post(f"/reservations/{made['id']}/rooms/{first}/assign-room").status_code == 200
     assert api.post(f"/reservations/{made['id']}/rooms/{first}/check-in").status_code == 200
     result = api.post(f"/reservations/{made['id']}/cancel")
-    assert result.status_code == 200
-    body = result.json()
+    body = answered(result)
     assert body["done"] == [second]
     assert [s["room_id"] for s in body["skipped"]] == [first]
     assert body["skipped"][0]["reason"]
@@ -119,8 +108,9 @@ def test_cancel_of_a_checked_in_room_is_refused(api: httpx.Client) -> None:
     answers 422 (docs/sandbox.md: no room processed)."""
     reservation = checked_in(api)
     rid = reservation["rooms"][0]["id"]
-    _is_rule_violation(api.post(f"/reservations/{reservation['id']}/rooms/{rid}/cancel"))
-    _is_rule_violation(api.post(f"/reservations/{reservation['id']}/cancel"))
+    refusal(api.post(f"/reservations/{reservation['id']}/rooms/{rid}/cancel"), 422,
+            "rule_violation")
+    refusal(api.post(f"/reservations/{reservation['id']}/cancel"), 422, "rule_violation")
     assert detail(api, reservation["id"])["status"] == "checked_in"
 
 
@@ -134,8 +124,8 @@ def test_nothing_moves_from_cancelled(api: httpx.Client) -> None:
                  f"{base}/rooms/{rid}/check-in", f"{base}/rooms/{rid}/check-out",
                  f"{base}/rooms/{rid}/assign-room", f"{base}/confirm", f"{base}/cancel",
                  f"{base}/check-in", f"{base}/check-out"):
-        _is_rule_violation(api.post(path))
-    _is_rule_violation(api.patch(f"{base}/rooms/{rid}", json={"notes": "x"}))
+        refusal(api.post(path), 422, "rule_violation")
+    refusal(api.patch(f"{base}/rooms/{rid}", json={"notes": "x"}), 422, "rule_violation")
     assert detail(api, made["id"])["status"] == "cancelled"
 
 
@@ -147,19 +137,16 @@ def test_assign_room_picks_a_free_room_of_the_type_or_the_one_asked(api: httpx.C
     made = book(api, room={"quantity": 2})
     first, second = (room["id"] for room in made["rooms"])
     picked = api.post(f"/reservations/{made['id']}/rooms/{first}/assign-room")
-    assert picked.status_code == 200
-    room = picked.json()["rooms"][0]["room"]
+    room = answered(picked)["rooms"][0]["room"]
     std_ids = {r["id"] for r in rooms_of(api, "STD")}
     assert room["id"] in std_ids
     taken = api.post(f"/reservations/{made['id']}/rooms/{second}/assign-room",
                      json={"room_id": room["id"]})
-    assert taken.status_code == 409
-    assert error_of(taken)["code"] == "room_unavailable"
+    refusal(taken, 409, "room_unavailable")
     chosen = next(r for r in rooms_of(api, "STD") if r["id"] != room["id"])
     other = api.post(f"/reservations/{made['id']}/rooms/{second}/assign-room",
                      json={"room_id": chosen["id"]})
-    assert other.status_code == 200
-    assert other.json()["rooms"][1]["room"] == {"id": chosen["id"], "code": chosen["code"]}
+    assert answered(other)["rooms"][1]["room"] == {"id": chosen["id"], "code": chosen["code"]}
 
 
 def test_whole_assign_rooms_and_allow_other_type(api: httpx.Client) -> None:
@@ -172,21 +159,17 @@ def test_whole_assign_rooms_and_allow_other_type(api: httpx.Client) -> None:
     free = min(day["available"] for day in jsu["days"])
     full = book(api, room_type="JSU", room={"quantity": free})
     assigned = api.post(f"/reservations/{full['id']}/assign-rooms")
-    assert assigned.status_code == 200
-    assert sorted(assigned.json()["done"]) == sorted(r["id"] for r in full["rooms"])
+    assert sorted(answered(assigned)["done"]) == sorted(r["id"] for r in full["rooms"])
     assert all(r["room"] is not None for r in assigned.json()["reservation"]["rooms"])
     again = api.post(f"/reservations/{full['id']}/assign-rooms")
-    assert again.status_code == 200
-    assert again.json()["done"] == [], "nothing left to assign (docs/sandbox.md)"
+    assert answered(again)["done"] == [], "nothing left to assign (docs/sandbox.md)"
 
     extra = book(api, room_type="JSU", force=True)
     refused = api.post(f"/reservations/{extra['id']}/assign-rooms")
-    assert refused.status_code == 409
-    assert error_of(refused)["code"] == "room_unavailable"
+    refusal(refused, 409, "room_unavailable")
     upgraded = api.post(f"/reservations/{extra['id']}/assign-rooms",
                         json={"allow_other_type": True})
-    assert upgraded.status_code == 200
-    room = upgraded.json()["reservation"]["rooms"][0]
+    room = answered(upgraded)["reservation"]["rooms"][0]
     assert upgraded.json()["done"] == [room["id"]]
     jsu_ids = {r["id"] for r in rooms_of(api, "JSU")}
     assert room["room"] is not None
@@ -202,16 +185,15 @@ def test_check_in_of_an_assigned_room_arriving_today(api: httpx.Client) -> None:
     made = book(api)
     rid = made["rooms"][0]["id"]
     unassigned = api.post(f"/reservations/{made['id']}/rooms/{rid}/check-in")
-    _is_rule_violation(unassigned)
-    _is_rule_violation(api.post(f"/reservations/{made['id']}/check-in"))
+    refusal(unassigned, 422, "rule_violation")
+    refusal(api.post(f"/reservations/{made['id']}/check-in"), 422, "rule_violation")
     api.post(f"/reservations/{made['id']}/rooms/{rid}/assign-room")
     response = api.post(f"/reservations/{made['id']}/rooms/{rid}/check-in")
-    assert response.status_code == 200
-    room = response.json()["rooms"][0]
+    room = answered(response)["rooms"][0]
     assert room["status"] == "checked_in"
     assert room["checked_in_at"] is not None
     assert response.json()["status"] == "checked_in"
-    _is_rule_violation(api.post(f"/reservations/{made['id']}/rooms/{rid}/check-in"))
+    refusal(api.post(f"/reservations/{made['id']}/rooms/{rid}/check-in"), 422, "rule_violation")
 
 
 def test_check_in_refused_before_arrival_and_in_option(api: httpx.Client) -> None:
@@ -221,13 +203,12 @@ def test_check_in_refused_before_arrival_and_in_option(api: httpx.Client) -> Non
     rid = later["rooms"][0]["id"]
     api.post(f"/reservations/{later['id']}/rooms/{rid}/assign-room")
     refused = api.post(f"/reservations/{later['id']}/rooms/{rid}/check-in")
-    _is_rule_violation(refused)
-    assert error_of(refused)["field"] == "arrival"
-    _is_rule_violation(api.post(f"/reservations/{later['id']}/check-in"))
+    assert refusal(refused, 422, "rule_violation")["field"] == "arrival"
+    refusal(api.post(f"/reservations/{later['id']}/check-in"), 422, "rule_violation")
     option = book(api, status="option")
     orid = option["rooms"][0]["id"]
     api.post(f"/reservations/{option['id']}/rooms/{orid}/assign-room")
-    _is_rule_violation(api.post(f"/reservations/{option['id']}/rooms/{orid}/check-in"))
+    refusal(api.post(f"/reservations/{option['id']}/rooms/{orid}/check-in"), 422, "rule_violation")
 
 
 def test_whole_check_in_skips_rooms_without_a_room(api: httpx.Client) -> None:
@@ -238,8 +219,7 @@ def test_whole_check_in_skips_rooms_without_a_room(api: httpx.Client) -> None:
     api.post(f"/reservations/{made['id']}/rooms/{first}/assign-room")
     api.post(f"/reservations/{made['id']}/rooms/{third}/assign-room")
     result = api.post(f"/reservations/{made['id']}/check-in")
-    assert result.status_code == 200
-    body = result.json()
+    body = answered(result)
     assert body["done"] == [first]
     assert [s["room_id"] for s in body["skipped"]] == [second]
     assert [r["status"] for r in body["reservation"]["rooms"]] == [
@@ -257,8 +237,7 @@ def test_past_arrival_moves_to_today_and_is_priced_again(api: httpx.Client,
     new_today = today + timedelta(days=1)
     move_business_date(sandbox, 1, new_today)
     response = api.post(f"/reservations/{made['id']}/check-in", json={"charge_no_show": False})
-    assert response.status_code == 200
-    room = response.json()["reservation"]["rooms"][0]
+    room = answered(response)["reservation"]["rooms"][0]
     assert room["arrival"] == new_today.isoformat()
     assert room["nights"] == 3
     quote = api.post("/quotes", json={"room_type_id": room["room_type"]["id"], "adults": 2,
@@ -282,8 +261,7 @@ def test_past_arrival_with_charge_no_show_charges_the_missed_nights(
     move_business_date(sandbox, 1, today + timedelta(days=2))
     response = api.post(f"/reservations/{made['id']}/rooms/{rid}/check-in",
                         json={"charge_no_show": True})
-    assert response.status_code == 200
-    room = response.json()["rooms"][0]
+    room = answered(response)["rooms"][0]
     assert room["status"] == "checked_in"
     assert room["arrival"] == today.isoformat(), "the missed nights stay in the stay"
     folios = api.get(f"/reservations/{made['id']}/folios").json()["data"]
@@ -297,23 +275,22 @@ def test_check_out_only_from_checked_in(api: httpx.Client) -> None:
     """Table: checked_in -> checked_out; from confirmed or checked_out: 422 (rule 3)."""
     made = book(api, nights=1)
     rid = made["rooms"][0]["id"]
-    _is_rule_violation(api.post(f"/reservations/{made['id']}/rooms/{rid}/check-out"))
-    _is_rule_violation(api.post(f"/reservations/{made['id']}/check-out"))
+    refusal(api.post(f"/reservations/{made['id']}/rooms/{rid}/check-out"), 422, "rule_violation")
+    refusal(api.post(f"/reservations/{made['id']}/check-out"), 422, "rule_violation")
     reservation = checked_in(api, nights=1)
     rid = reservation["rooms"][0]["id"]
     out = api.post(f"/reservations/{reservation['id']}/rooms/{rid}/check-out",
                    json={"early_departure": True})
-    assert out.status_code == 200
-    assert out.json()["rooms"][0]["status"] == "checked_out"
+    assert answered(out)["rooms"][0]["status"] == "checked_out"
     assert out.json()["rooms"][0]["checked_out_at"] is not None
     assert out.json()["status"] == "checked_out"
     base = f"/reservations/{reservation['id']}"
     for path in (f"{base}/rooms/{rid}/check-out", f"{base}/rooms/{rid}/check-in",
                  f"{base}/rooms/{rid}/cancel", f"{base}/rooms/{rid}/confirm", f"{base}/cancel",
                  f"{base}/check-out"):
-        _is_rule_violation(api.post(path))
+        refusal(api.post(path), 422, "rule_violation")
     # Rule 2: a room already checked out cannot be changed through PATCH of the room.
-    _is_rule_violation(api.patch(f"{base}/rooms/{rid}", json={"adults": 1}))
+    refusal(api.patch(f"{base}/rooms/{rid}", json={"adults": 1}), 422, "rule_violation")
 
 
 def test_status_is_the_least_advanced_among_rooms(api: httpx.Client) -> None:

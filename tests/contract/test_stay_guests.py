@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from tests.conftest import auth
+from tests.conftest import answered, auth, refusal
 
 from .test_reservations_support import book, error_of
 
@@ -22,22 +22,19 @@ def test_add_an_archive_guest_and_a_new_one(api: httpx.Client) -> None:
     known = api.post("/guests", json={"first_name": "Ada", "last_name": "Known",
                                       "email": "ada@example.org", "nationality": "GB"}).json()
     first = api.post(_path(made), json={"guest_id": known["id"], "is_main": True})
-    assert first.status_code == 201
-    assert first.json()["data"] == [{
+    assert answered(first, 201)["data"] == [{
         "id": first.json()["data"][0]["id"], "guest_id": known["id"], "is_main": True,
         "name": "Ada Known", "first_name": "Ada", "last_name": "Known",
         "email": "ada@example.org", "nationality": "GB", "birth_date": None}]
     second = api.post(_path(made), json={"guest": {"first_name": "Bo", "last_name": "New",
                                                    "birth_date": "1990-05-01"}})
-    assert second.status_code == 201
-    data = second.json()["data"]
+    data = answered(second, 201)["data"]
     assert [(g["name"], g["is_main"]) for g in data] == [("Ada Known", True), ("Bo New", False)]
     assert data[1]["birth_date"] == "1990-05-01"
     archived = api.get(f"/guests/{data[1]['guest_id']}")
     assert archived.status_code == 200, "the new guest joins the archive"
     listed = api.get(_path(made))
-    assert listed.status_code == 200
-    assert listed.json()["data"] == data
+    assert answered(listed)["data"] == data
     assert api.get(f"/reservations/{made['id']}").json()["rooms"][0]["guests"] == data
 
 
@@ -47,16 +44,13 @@ def test_new_guest_needs_first_and_last_name(api: httpx.Client) -> None:
     for guest, field in (({"first_name": "Only"}, "guest.last_name"),
                          ({"last_name": "Only"}, "guest.first_name")):
         response = api.post(_path(made), json={"guest": guest})
-        assert response.status_code == 422
-        assert error_of(response)["code"] == "rule_violation"
-        assert error_of(response)["field"] == field
+        assert refusal(response, 422, "rule_violation")["field"] == field
 
 
 def test_malformed_or_unknown_guest(api: httpx.Client) -> None:
     made = book(api)
     neither = api.post(_path(made), json={"is_main": True})
-    assert neither.status_code == 400
-    assert error_of(neither)["code"] == "invalid_request"
+    refusal(neither, 400, "invalid_request")
     unknown = api.post(_path(made), json={"guest_id": 424242})
     assert unknown.status_code == 422
     assert error_of(unknown)["field"] == "guest_id"
@@ -81,11 +75,9 @@ def test_remove_by_placement_id(api: httpx.Client) -> None:
     placed = api.post(_path(made), json={"guest": {"first_name": "X", "last_name": "Y"}})
     placement = placed.json()["data"][0]
     wrong_room = api.delete(f"{_path(made, 1)}/{placement['id']}")
-    assert wrong_room.status_code == 404
-    assert error_of(wrong_room)["code"] == "not_found"
+    refusal(wrong_room, 404, "not_found")
     removed = api.delete(f"{_path(made)}/{placement['id']}")
-    assert removed.status_code == 200
-    assert removed.json() == {"data": []}
+    assert answered(removed) == {"data": []}
     assert api.delete(f"{_path(made)}/{placement['id']}").status_code == 404
     assert api.get(f"/guests/{placement['guest_id']}").status_code == 200, "archive keeps it"
 
@@ -95,8 +87,7 @@ def test_scopes_and_isolation(api: httpx.Client) -> None:
     made = book(api)
     body = {"guest": {"first_name": "A", "last_name": "B"}}
     read_only = api.post(_path(made), json=body, headers=auth("sbx_test_read_only"))
-    assert read_only.status_code == 403
-    assert error_of(read_only)["code"] == "insufficient_scope"
+    refusal(read_only, 403, "insufficient_scope")
     assert api.get(_path(made), headers=auth("sbx_test_read_only")).status_code == 200
     other = api.post(_path(made), json=body, headers=auth("sbx_test_other_property"))
     assert other.status_code == 404
@@ -107,5 +98,4 @@ def test_guests_of_a_cancelled_room_cannot_change(api: httpx.Client) -> None:
     made = book(api)
     api.post(f"/reservations/{made['id']}/cancel")
     response = api.post(_path(made), json={"guest": {"first_name": "A", "last_name": "B"}})
-    assert response.status_code == 422
-    assert error_of(response)["code"] == "rule_violation"
+    refusal(response, 422, "rule_violation")

@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 
+from tests.conftest import answered, refusal
+
 from .test_reservations_support import (
     book,
     business_date,
@@ -21,8 +23,7 @@ from .test_reservations_support import (
 
 def _quote(api: httpx.Client, **body: Any) -> Decimal:
     response = api.post("/quotes", json=body)
-    assert response.status_code == 200, response.text
-    return Decimal(str(response.json()["total"]))
+    return Decimal(str(answered(response)["total"]))
 
 
 def _patch(api: httpx.Client, reservation: dict[str, Any], body: dict[str, Any],
@@ -32,8 +33,7 @@ def _patch(api: httpx.Client, reservation: dict[str, Any], body: dict[str, Any],
 
 
 def _room(response: httpx.Response, index: int = 0) -> dict[str, Any]:
-    assert response.status_code == 200, response.text
-    room: dict[str, Any] = response.json()["rooms"][index]
+    room: dict[str, Any] = answered(response)["rooms"][index]
     return room
 
 
@@ -90,8 +90,7 @@ def test_price_override_and_clear(api: httpx.Client) -> None:
         api, room_type_id=type_id(api, "STD"), adults=2, arrival=today.isoformat(),
         departure=(today + timedelta(days=2)).isoformat())
     both = _patch(api, made, {"price_override": 100, "clear_price_override": True})
-    assert both.status_code == 400
-    assert error_of(both)["code"] == "invalid_request"
+    refusal(both, 400, "invalid_request")
 
 
 def test_room_moves_and_clear_room(api: httpx.Client) -> None:
@@ -103,8 +102,7 @@ def test_room_moves_and_clear_room(api: httpx.Client) -> None:
     taken = api.get(f"/reservations/{holder['id']}").json()["rooms"][0]["room"]
     made = book(api, nights=2)
     refused = _patch(api, made, {"room_id": taken["id"]})
-    assert refused.status_code == 409
-    assert error_of(refused)["code"] == "room_unavailable"
+    refusal(refused, 409, "room_unavailable")
     target = free_room(api, "STD", today, today + timedelta(days=2))
     moved = _room(_patch(api, made, {"room_id": target["id"]}))
     assert moved["room"] == {"id": target["id"], "code": target["code"]}
@@ -122,8 +120,7 @@ def test_new_dates_need_the_assigned_room_free(api: httpx.Client) -> None:
     room = api.get(f"/reservations/{first['id']}").json()["rooms"][0]["room"]
     later = book(api, arrival=today + timedelta(days=2), nights=2, room={"room_id": room["id"]})
     response = _patch(api, first, {"departure": (today + timedelta(days=3)).isoformat()})
-    assert response.status_code == 409
-    assert error_of(response)["code"] == "room_unavailable"
+    refusal(response, 409, "room_unavailable")
     assert later["rooms"][0]["room"]["id"] == room["id"]
 
 
@@ -171,8 +168,7 @@ def test_room_of_another_reservation_is_not_found(api: httpx.Client) -> None:
     first, second = book(api), book(api)
     response = api.patch(f"/reservations/{first['id']}/rooms/{second['rooms'][0]['id']}",
                          json={"notes": "x"})
-    assert response.status_code == 404
-    assert error_of(response)["code"] == "not_found"
+    refusal(response, 404, "not_found")
 
 
 def test_a_change_moves_updated_at_of_room_and_head(api: httpx.Client) -> None:

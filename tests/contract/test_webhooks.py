@@ -28,7 +28,9 @@ from sandbox.clock import SimulatedClock
 from sandbox.db import transaction
 from sandbox.http.server import RunningSandbox
 from sandbox.services.events import record_event
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, answered, auth, refusal
+
+from . import test_reservations_support as support
 
 SPEC_EVENT_TYPES = {
     "reservation.created", "reservation.updated", "stay.confirmed", "stay.room_assigned",
@@ -156,8 +158,7 @@ def settle() -> None:
 
 def subscribe(api: httpx.Client, url: str, **fields: Any) -> tuple[dict[str, Any], str]:
     response = api.post("/webhooks", json={"url": url, **fields})
-    assert response.status_code == 201, response.text
-    body = response.json()
+    body = answered(response, 201)
     return body["webhook"], body["secret"]
 
 
@@ -189,8 +190,7 @@ def advance(sb: RunningSandbox, delta: timedelta) -> None:
 
 def webhook(api: httpx.Client, webhook_id: int) -> dict[str, Any]:
     response = api.get(f"/webhooks/{webhook_id}")
-    assert response.status_code == 200, response.text
-    value: dict[str, Any] = response.json()
+    value: dict[str, Any] = answered(response)
     return value
 
 
@@ -200,8 +200,7 @@ def test_list_names_event_types_and_never_the_secret(sim_api: httpx.Client,
                                                       receiver: Receiver) -> None:
     """Spec, Webhooks: GET answers {data, event_types}; the secret is returned only on POST."""
     listed = sim_api.get("/webhooks")
-    assert listed.status_code == 200
-    assert listed.json()["data"] == []
+    assert answered(listed)["data"] == []
     assert set(listed.json()["event_types"]) == SPEC_EVENT_TYPES
 
     created, secret = subscribe(sim_api, receiver.url(), description="bookings")
@@ -246,9 +245,7 @@ def test_unknown_event_type_is_refused(sim_api: httpx.Client, receiver: Receiver
     """Spec, WebhookInput: `events` holds event type names."""
     response = sim_api.post("/webhooks", json={"url": receiver.url(),
                                                 "events": ["stay.checked_in", "room.sold"]})
-    assert response.status_code == 422
-    assert response.json()["error"]["code"] == "rule_violation"
-    assert response.json()["error"]["field"] == "events"
+    assert refusal(response, 422, "rule_violation")["field"] == "events"
 
 
 def test_at_most_ten_subscriptions_per_property(sim: RunningSandbox, sim_api: httpx.Client,
@@ -257,8 +254,7 @@ def test_at_most_ten_subscriptions_per_property(sim: RunningSandbox, sim_api: ht
     for n in range(10):
         subscribe(sim_api, receiver.url(f"/h{n}"))
     eleventh = sim_api.post("/webhooks", json={"url": receiver.url("/h10")})
-    assert eleventh.status_code == 422
-    assert eleventh.json()["error"]["code"] == "rule_violation"
+    refusal(eleventh, 422, "rule_violation")
     assert "10" in eleventh.json()["error"]["message"]  # the message names the rule
     # The limit is per property: another property still has its ten.
     other = httpx.post(f"{sim.base_url}/webhooks", json={"url": receiver.url("/other")},
@@ -306,8 +302,7 @@ def test_read_change_and_delete(sim_api: httpx.Client, receiver: Receiver) -> No
     wid = created["id"]
     changed = sim_api.patch(f"/webhooks/{wid}",
                             json={"events": ["stay.checked_in"], "description": "door locks"})
-    assert changed.status_code == 200
-    assert changed.json()["events"] == ["stay.checked_in"]
+    assert answered(changed)["events"] == ["stay.checked_in"]
     assert changed.json()["description"] == "door locks"
     assert changed.json()["url"] == receiver.url()  # not sent, not changed
     refused = sim_api.patch(f"/webhooks/{wid}", json={"url": "http://hooks.example.com/x"})
@@ -432,8 +427,7 @@ def test_failed_event_is_retried_after_1_then_5_minutes_and_blocks_later_ones(
 
     # Spec, Webhook delivery 8: the deliveries list shows the latest attempts first.
     deliveries = sim_api.get(f"/webhooks/{wid}/deliveries")
-    assert deliveries.status_code == 200
-    rows = deliveries.json()["data"]
+    rows = answered(deliveries)["data"]
     assert [(d["event_id"], d["attempt"], d["status"]) for d in rows] == \
         [(second, 1, 200), (first, 3, 200), (first, 2, 503), (first, 1, 500)]
     assert rows[0]["event_type"] == "stay.confirmed"
@@ -493,8 +487,7 @@ def test_switched_off_after_three_days_of_failures(sim: RunningSandbox, sim_api:
     with receiver.lock:
         receiver.plans.clear()
     resumed = sim_api.patch(f"/webhooks/{wid}", json={"active": True})
-    assert resumed.status_code == 200
-    assert resumed.json()["failures"] == 0
+    assert answered(resumed)["failures"] == 0
     assert resumed.json()["disabled_reason"] is None
     wait_until(lambda: len(receiver.at()) == 5)
     assert receiver.at()[3].payload["id"] == event
@@ -506,8 +499,7 @@ def test_ping(sim_api: httpx.Client, receiver: Receiver) -> None:
     created, secret = subscribe(sim_api, receiver.url())
     wid = created["id"]
     response = sim_api.post(f"/webhooks/{wid}/test")
-    assert response.status_code == 200
-    delivery = response.json()
+    delivery = answered(response)
     assert delivery["event_id"] == 0
     assert delivery["event_type"] == "ping"
     assert delivery["status"] == 200
@@ -542,8 +534,7 @@ def test_revoking_the_key_stops_its_webhooks(sim: RunningSandbox, receiver: Rece
         assert receiver.at()[0].payload["id"] == first
 
         revoked = httpx.post(f"{sim.root_url}/_sandbox/keys/{OTHER_PROPERTY_KEY_ID}/revoke")
-        assert revoked.status_code == 200
-        assert revoked.json()["webhooks_stopped"] == 1
+        assert answered(revoked)["webhooks_stopped"] == 1
         assert other.get("/webhooks").json()["error"]["code"] == "key_revoked"
         add_event(sim, "reservation.updated", property_id=2)
         settle()
@@ -580,16 +571,8 @@ def test_real_operations_are_delivered_as_the_event_log_tells_them(
         sim: RunningSandbox, sim_api: httpx.Client, receiver: Receiver) -> None:
     """Spec, Events: the webhook carries the same events as GET /events, in the same order."""
     subscribe(sim_api, receiver.url())
-    room_type = sim_api.get("/room-types").json()["data"][0]["id"]
-    market = sim_api.get("/classifications").json()["markets"][0]
-    arrival = datetime.fromisoformat(sim_api.get("/property").json()["business_date"]).date() \
-        + timedelta(days=10)
-    created = sim_api.post("/reservations", json={
-        "rooms": [{"room_type_id": room_type, "arrival": arrival.isoformat(),
-                   "departure": (arrival + timedelta(days=2)).isoformat()}],
-        "new_party": {"first_name": "Ada", "last_name": "Rossi"}, "market": market})
-    assert created.status_code == 201, created.text
-    reservation = created.json()["reservation"]["id"]
+    arrival = support.business_date(sim_api) + timedelta(days=10)
+    reservation = support.book(sim_api, arrival=arrival, nights=2)["id"]
     assert sim_api.post(f"/reservations/{reservation}/cancel").status_code == 200
     log = sim_api.get("/events").json()["data"]
     assert len(log) >= 2

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.recon import Mode, run_backlog
+from tests.stored_rows import stored_rows
 
 from .conftest import FIRST, LAST, RULES, World
 
@@ -39,12 +40,8 @@ def test_an_interrupted_backlog_resumes_and_sums_to_one_run(world: World) -> Non
     whole = world.run()
     for status, (n, cents) in whole.summary.items():
         assert f"  {status:<16}{n:>9}{cents / 100:>14.2f}" in result.stdout
-    import duckdb
-
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        chunks = conn.execute("SELECT first_date, last_date FROM recon.runs WHERE mode = "
-                              "'dry_run' AND last_date - first_date < 3 ORDER BY 1"
-                              ).fetchall()
+    chunks = stored_rows(world.warehouse, "SELECT first_date, last_date FROM recon.runs WHERE "
+                         "mode = 'dry_run' AND last_date - first_date < 3 ORDER BY 1")
     assert len(chunks) == 4  # each chunk run once: the two done were not redone
 
 

@@ -5,17 +5,17 @@ any reconciliation the whole difference is unexplained, and the title says so.""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-import duckdb
 import polars as pl
 from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.recon import Mode
+from tests.report_json import report_json
+from tests.stored_rows import stored_rows
 
 from .conftest import FIRST, World
 
@@ -27,9 +27,7 @@ def city_tax(world: World, *args: str) -> Any:
 
 
 def _return(world: World) -> tuple[str, dict[str, Any]]:
-    result = city_tax(world, "--month", f"{FIRST:%Y-%m}")
-    assert result.exit_code == 0, result.output + result.stderr
-    body = json.loads(result.stdout)
+    body = report_json(world.warehouse, "city-tax", "--month", f"{FIRST:%Y-%m}")
     [row] = body["rows"]
     return body["report"], {k: Decimal(str(v)) if isinstance(v, float) else v
                             for k, v in row.items()}
@@ -69,10 +67,8 @@ def test_a_bad_month_fails_in_one_line(world: World) -> None:
 
 
 def test_a_month_or_a_date_not_lived_yet_fails_in_one_line(world: World) -> None:
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        row = conn.execute("SELECT code, business_date FROM core.property").fetchone()
-    assert row is not None
-    code, business_date = row
+    [(code, business_date)] = stored_rows(world.warehouse,
+                                          "SELECT code, business_date FROM core.property")
     after = business_date + timedelta(days=40)
     result = city_tax(world, "--month", f"{after:%Y-%m}")
     assert (result.exit_code, result.stderr) == (1, (

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 import shutil
 from datetime import UTC, date, datetime
@@ -49,6 +48,7 @@ from pipelines.marts import MartSettings, build_marts
 from pipelines.recon import run_reconciliation
 from pipelines.recon.logic import load_rules
 from pipelines.warehouse import connect, writer
+from tests.report_json import report_json
 
 D = date(2026, 3, 5)
 RUN = "hand-built"
@@ -242,10 +242,8 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def pack(warehouse: Path, *args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["report", "close-pack", "--warehouse", str(warehouse),
-                                       "--property", "HAND01", "--format", "json", *args])
-    assert result.exit_code == 0, result.output + result.stderr
-    out: dict[str, Any] = json.loads(result.stdout)["sections"]
+    out: dict[str, Any] = report_json(warehouse, "close-pack", "--property", "HAND01",
+                                      *args)["sections"]
     return out
 
 
@@ -320,11 +318,8 @@ def test_the_roll_forward_closes_on_the_ledger_report(warehouse: Path) -> None:
     for the accounts receivable), folio by folio summed."""
     roll = {r[0]: r[1:] for r in rows(pack(warehouse, "--date", D.isoformat())["roll_forward"])}
     for which, column in (("guest", 0), ("city", 1)):
-        result = CliRunner().invoke(main, [
-            "report", "ledger", "--warehouse", str(warehouse), "--property", "HAND01",
-            "--date", D.isoformat(), "--ledger", which, "--format", "json"])
-        assert result.exit_code == 0, result.output
-        ledger = json.loads(result.stdout)
+        ledger = report_json(warehouse, "ledger", "--property", "HAND01", "--date",
+                             D.isoformat(), "--ledger", which)
         assert roll["= closing balance"][column] == ledger["total"]["balance"]
         categories = {r["folio_id"]: r["category"] for r in ledger["rows"]}
         assert categories == ({21: "in_house", 31: "deposit"} if which == "guest"
@@ -342,12 +337,9 @@ def test_a_stay_first_seen_after_the_date_is_placed_by_its_dates(warehouse: Path
     were in house, not stays to come; at the end of their departure day, departed. (Before:
     no version in force, so `future`, no arrival; a prepaid guest's credit a `deposit`.)"""
     def ledger(on: date) -> list[tuple[Any, ...]]:
-        result = CliRunner().invoke(main, [
-            "report", "ledger", "--warehouse", str(warehouse), "--property", "HAND01",
-            "--date", on.isoformat(), "--format", "json"])
-        assert result.exit_code == 0, result.output
+        found = report_json(warehouse, "ledger", "--property", "HAND01", "--date", on.isoformat())
         return [(r["folio_id"], r["category"], r["reservation_status"], r["arrival"],
-                 r["balance"]) for r in json.loads(result.stdout)["rows"]]
+                 r["balance"]) for r in found["rows"]]
 
     assert ledger(day(1, 19)) == [(60, "in_house", "checked_in", "2026-01-19", 500)]
     assert ledger(day(2, 19)) == [(50, "in_house", "checked_in", "2026-02-19", 300)]
@@ -389,10 +381,8 @@ def test_a_cancelled_stays_credit_is_owed_back_not_a_deposit(warehouse: Path,
                      "2, 'cancelled', 'individual', 1, 0, ?, ?, ?, ?)",
                      [day(3, 20), day(3, 22), utc(2, 24), utc(3, 3, 10), RUN, AT])
     for args in (("--date", D.isoformat()), ()):  # at the end of D, and as of the last sync
-        result = CliRunner().invoke(main, ["report", "ledger", "--warehouse", str(path),
-                                           "--property", "HAND01", *args, "--format", "json"])
-        assert result.exit_code == 0, result.output
-        seventy = [r for r in json.loads(result.stdout)["rows"] if r["folio_id"] == 70]
+        found = report_json(path, "ledger", "--property", "HAND01", *args)
+        seventy = [r for r in found["rows"] if r["folio_id"] == 70]
         assert [(r["category"], r["balance"]) for r in seventy] == [("cancelled", -100)], args
     out = pack(path, "--date", D.isoformat())
     assert [r["folio_id"] for r in out["deposits"]["rows"]] == [31]

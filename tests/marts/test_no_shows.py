@@ -11,7 +11,7 @@ import polars as pl
 
 from pipelines.marts.logic.no_shows import no_shows, with_no_show_flag
 
-from .builders import d, ts
+from .builders import d, lines_frame, ts
 
 ARRIVAL = d("2025-03-03")
 ITEMS = pl.DataFrame({"property_id": [1, 1], "item_id": [1, 2],
@@ -45,12 +45,7 @@ def frames(entries: list[dict[str, Any]], versions: list[dict[str, Any]],
     vs = pl.DataFrame(versions or None, schema={
         "property_id": pl.Int64, "reservation_room_id": pl.Int64, "status": pl.String,
         "valid_from": pl.Datetime("us", "UTC")})
-    ls = pl.DataFrame(lines or None, schema={
-        "property_id": pl.Int64, "folio_line_id": pl.Int64, "reservation_id": pl.Int64,
-        "reservation_room_id": pl.Int64, "type": pl.String, "posted_on": pl.Date,
-        "service_item_id": pl.Int64, "amount_gross": pl.Decimal(12, 2),
-        "amount_net": pl.Decimal(12, 2)})
-    return rooms, vs, ls
+    return rooms, vs, lines_frame(*lines)
 
 
 def flags(entries: list[dict[str, Any]], versions: list[dict[str, Any]],

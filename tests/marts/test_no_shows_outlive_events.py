@@ -32,9 +32,7 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
-import duckdb
 import httpx
 import pytest
 
@@ -44,6 +42,7 @@ from sandbox.clock import SimulatedClock
 from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED, auth
+from tests.stored_rows import stored_rows
 
 from .hotel import ROME, STD, Hotel, d
 
@@ -124,21 +123,16 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
         yield daily, once, hotel
 
 
-def query(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    with duckdb.connect(str(path), read_only=True) as conn:
-        return conn.execute(sql).fetchall()
-
-
 def test_the_events_of_march_are_gone_from_the_late_load(
         warehouses: tuple[Path, Path, Hotel]) -> None:
     daily, once, _ = warehouses
     sql = ("SELECT count(*) FROM core.events WHERE type = 'stay.cancelled' "
            "AND created_at < TIMESTAMPTZ '2026-04-01 00:00:00+00'")
-    assert query(daily, sql)[0][0] >= 5  # A saw them: G1, O1, O2, N1, N2b
-    assert query(once, sql) == [(0,)]
-    assert query(once, "SELECT count(*) FROM core.reservation_room_versions "
-                       "WHERE status NOT IN ('cancelled', 'checked_out') "
-                       "AND arrival < DATE '2026-03-05'") \
+    assert stored_rows(daily, sql)[0][0] >= 5  # A saw them: G1, O1, O2, N1, N2b
+    assert stored_rows(once, sql) == [(0,)]
+    assert stored_rows(once, "SELECT count(*) FROM core.reservation_room_versions "
+                             "WHERE status NOT IN ('cancelled', 'checked_out') "
+                             "AND arrival < DATE '2026-03-05'") \
         == [(0,)]  # B never saw the March rooms before their end: checked out or cancelled
 
 
@@ -150,20 +144,20 @@ def test_same_no_shows_from_a_daily_warehouse_and_one_loaded_60_days_later(
     sql = ("SELECT DISTINCT reservation_room_id FROM mart.stay_nights WHERE is_no_show "
            "ORDER BY 1")
     for path in (daily, once):
-        assert {name[r[0]] for r in query(path, sql)} == {"N1", "N2b"}
+        assert {name[r[0]] for r in stored_rows(path, sql)} == {"N1", "N2b"}
     kpis = ("SELECT channel, no_show_rate FROM mart.booking_kpis "
             "WHERE arrival_month = DATE '2026-03-01' AND no_show_rate IS NOT NULL ORDER BY 1")
     expected = [("booking_com", Decimal("1.0000")), ("email", Decimal("0.5000")),
                 ("website", Decimal("0.0000"))]
-    assert query(daily, kpis) == expected
-    assert query(once, kpis) == expected
+    assert stored_rows(daily, kpis) == expected
+    assert stored_rows(once, kpis) == expected
     night = ("SELECT rooms_sold, room_revenue_net FROM mart.occupancy_daily "
              "WHERE stay_date = DATE '2026-03-03'")
-    assert query(daily, night) == query(once, night)
-    assert query(once, night)[0][0] == 2
+    assert stored_rows(daily, night) == stored_rows(once, night)
+    assert stored_rows(once, night)[0][0] == 2
     fees = ("SELECT sum(amount_net) FROM core.folio_lines WHERE posted_on = DATE '2026-03-03' "
             "AND description LIKE 'No-show%'")
-    assert query(once, fees) == [(Decimal("190.00"),)]  # N1 100.00 + N2b 90.00
+    assert stored_rows(once, fees) == [(Decimal("190.00"),)]  # N1 100.00 + N2b 90.00
 
 
 def test_the_late_load_marks_the_books_it_rebuilt(warehouses: tuple[Path, Path, Hotel]) -> None:
@@ -174,14 +168,14 @@ def test_the_late_load_marks_the_books_it_rebuilt(warehouses: tuple[Path, Path, 
     daily, once, _ = warehouses
     sql = ("SELECT min(snapshot_date), max(snapshot_date) FROM mart.otb_snapshots "
            "WHERE is_rebuilt")
-    assert query(once, sql) == [(date(2026, 3, 2), date(2026, 5, 5))]
-    assert query(daily, sql) == [(None, None)]
+    assert stored_rows(once, sql) == [(date(2026, 3, 2), date(2026, 5, 5))]
+    assert stored_rows(daily, sql) == [(None, None)]
     night = ("SELECT rooms_otb, rooms_option, is_rebuilt FROM mart.otb_snapshots "
              "WHERE snapshot_date = DATE '2026-03-02' AND stay_date = DATE '2026-03-03'")
-    assert query(daily, night) == [(5, 1, False)]
+    assert stored_rows(daily, night) == [(5, 1, False)]
     # B rebuilds the options as they are last seen: O2, lapsed, counts as confirmed since its
     # creation until its cancellation (docs/kpi.md, what a rebuild cannot know).
-    assert query(once, night) == [(6, 0, True)]
+    assert stored_rows(once, night) == [(6, 0, True)]
     pace = ("SELECT bool_and(is_rebuilt) FROM mart.pace WHERE stay_date = DATE '2026-03-03'")
-    assert query(once, pace) == [(True,)]
-    assert query(daily, pace) == [(False,)]
+    assert stored_rows(once, pace) == [(True,)]
+    assert stored_rows(daily, pace) == [(False,)]

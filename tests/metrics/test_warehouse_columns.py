@@ -30,7 +30,6 @@ from pipelines.app.morning import COLUMNS as MORNING_COLUMNS
 from pipelines.metrics import ALIASES, CLASHES, LABELS, METRICS, Metric, qualified
 from pipelines.warehouse import open_read_copy
 from pipelines.warehouse.export import relations
-from tests.demo_warehouse import demo_warehouse
 
 REPO = Path(__file__).resolve().parents[2]
 NAMES = frozenset(METRICS)
@@ -51,11 +50,6 @@ def kind(data_type: str) -> str:
     if data_type.startswith(NUMBER):
         return "number"
     return data_type.split("(")[0].split(" ")[0].lower()
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_warehouse(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from tests.demo_warehouse import demo_warehouse
-
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PLOTS = {"revenue_manager.ipynb": 6, "finance_reconciliation.ipynb": 6}
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_warehouse(tmp_path_factory)
 
 
 @pytest.mark.parametrize("name", sorted(PLOTS))

@@ -17,6 +17,7 @@ import httpx
 from pipelines.ingest import Endpoint, SyncSettings, sync_property
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
+from tests.conftest import every_reservation
 
 ALL_SCOPES_KEY = "sbx_test_all_scopes"
 OTHER_PROPERTY_KEY = "sbx_test_other_property"
@@ -78,15 +79,20 @@ def write_properties(path: Path, base_url: str, *, codes: dict[str, str]) -> Pat
     return path
 
 
-def pmsw(args: list[str], env: dict[str, str], timeout: float = 900,
-         ) -> subprocess.CompletedProcess[str]:
-    """Run `pmsw ...` in a subprocess from the repository root (a fresh interpreter). The
-    timeout only stops a hung command: under load (a shared machine at load 25) one sync
-    through a test proxy took 137 s, and a test must not fail on a time."""
+def pmsw_env(extra: dict[str, str]) -> dict[str, str]:
+    """This process's environment without its PMS_, PMSW_ and DAGSTER_ settings, and `extra`."""
     clean = {k: v for k, v in os.environ.items()
              if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
+    return {**clean, **extra}
+
+
+def pmsw(args: list[str], env: dict[str, str], timeout: float = 900,
+         ) -> subprocess.CompletedProcess[str]:
+    """Run `pmsw ...` in a subprocess from the repository root (a fresh interpreter), in
+    `pmsw_env(env)`. The timeout only stops a hung command: under load (a shared machine at
+    load 25) one sync through a test proxy took 137 s, and a test must not fail on a time."""
     return subprocess.run([sys.executable, "-m", "pipelines.cli", *args], cwd=REPO,
-                          env={**clean, **env}, capture_output=True, text=True,
+                          env=pmsw_env(env), capture_output=True, text=True,
                           timeout=timeout, check=False)
 
 
@@ -112,25 +118,12 @@ class Api:
         return response.json()
 
     def reservations(self) -> list[dict[str, Any]]:
-        found: dict[int, dict[str, Any]] = {}
-        page = 1
-        while True:
-            body = self.get("/reservations", sort="created_desc", page=page, page_size=200)
-            found.update({r["id"]: r for r in body["data"]})
-            if page >= body["pages"]:
-                return [found[i] for i in sorted(found)]
-            page += 1
+        found = {r["id"]: r for r in every_reservation(self.http, sort="created_desc")}
+        return [found[i] for i in sorted(found)]
 
     def find_reservations(self, **filters: Any) -> list[dict[str, Any]]:
         """Every page of `GET /reservations` with these filters, in the API's order."""
-        found: list[dict[str, Any]] = []
-        page = 1
-        while True:
-            body = self.get("/reservations", page=page, page_size=200, **filters)
-            found += body["data"]
-            if page >= body["pages"]:
-                return found
-            page += 1
+        return list(every_reservation(self.http, **filters))
 
     def events(self) -> list[dict[str, Any]]:
         events, after = [], 0

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from pipelines.ingest import SyncSettings
-from tests.conftest import MakeSandbox
+from tests.conftest import MakeSandbox, answered
 
 from .helpers import Api, advance, clock, query, sync
 
@@ -57,8 +57,7 @@ def _charge(api: Api, folio_id: int) -> int:
     item = api.get("/items")["data"][0]
     response = api.http.post(f"/folios/{folio_id}/charges", json={
         "item_id": item["id"], "quantity": 1, "unit_price": str(LATE_CHARGE)})
-    assert response.status_code == 201, response.text
-    return int(max(line["id"] for line in response.json()["lines"]))
+    return int(max(line["id"] for line in answered(response, 201)["lines"]))
 
 
 def _check_out_paid(api: Api, root_url: str, reservation: dict[str, Any], today: date) -> None:
@@ -134,8 +133,7 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
         assert refused.status_code == 422, refused.text  # a closed folio takes no charge
         opened = httpx.post(f"{sandbox.root_url}/_sandbox/stays/{final['rooms'][0]['id']}"
                             "/folios", timeout=30)
-        assert opened.status_code == 201, opened.text
-        late_line = _charge(api, int(opened.json()["id"]))
+        late_line = _charge(api, int(answered(opened, 201)["id"]))
         # Neither the reservation nor the event log shows it: only a read of the folios does.
         assert api.get(f"/reservations/{final['id']}")["updated_at"] == before
         assert api.get("/events", after=last_event)["data"] == []

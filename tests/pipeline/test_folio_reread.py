@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 
 from pipelines.ingest import SyncSettings
-from tests.conftest import MakeSandbox, auth
+from tests.conftest import MakeSandbox, answered, auth
 
 from .helpers import clock, query, sync
 
@@ -22,8 +22,7 @@ def _book(client: httpx.Client, arrival: date, nights: int) -> int:
         "room_type_id": 1, "arrival": arrival.isoformat(),
         "departure": (arrival + timedelta(days=nights)).isoformat(), "adults": 2}]}
     response = client.post("/reservations", json=body)
-    assert response.status_code == 201, response.text
-    return int(response.json()["reservation"]["id"])
+    return int(answered(response, 201)["reservation"]["id"])
 
 
 def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(

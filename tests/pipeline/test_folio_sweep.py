@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pipelines.ingest import SyncSettings
-from tests.conftest import MakeSandbox
+from tests.conftest import MakeSandbox, answered
 
 from .helpers import Api, advance, clock, folio_reads, query, sync
 
@@ -52,8 +52,7 @@ def _post_charge(api: Api, reservation: dict[str, Any]) -> int:
     item = api.get("/items")["data"][0]
     response = api.http.post(f"/folios/{folio['id']}/charges", json={
         "item_id": item["id"], "quantity": 1, "unit_price": "7.50"})
-    assert response.status_code == 201, response.text
-    lines = response.json()["lines"]
+    lines = answered(response, 201)["lines"]
     return int(max(line["id"] for line in lines))
 
 

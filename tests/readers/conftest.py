@@ -7,7 +7,6 @@ shell or a scheduler would run them.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,15 @@ import pytest
 from sandbox.http.server import running_sandbox
 from sandbox.settings import SandboxSettings
 from tests.conftest import UNLIMITED
-from tests.pipeline.helpers import ALL_SCOPES_KEY, REPO, advance, clock, write_properties
+from tests.pipeline.helpers import (
+    ALL_SCOPES_KEY,
+    REPO,
+    advance,
+    clock,
+    pmsw,
+    pmsw_env,
+    write_properties,
+)
 
 
 @dataclass
@@ -33,24 +40,11 @@ class World:
         advance(self.root_url, days, property_ids=[1])
 
 
-def pmsw_env(extra: dict[str, str]) -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("PMS_", "PMSW_", "DAGSTER_"))}
-    return {**clean, **extra}
-
-
 def start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
     """`pmsw ...` started in its own process (not waited for)."""
     return subprocess.Popen([sys.executable, "-m", "pipelines.cli", *args], cwd=REPO,
                             env=pmsw_env(env), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-
-
-def run(args: list[str], env: dict[str, str], timeout: float = 180
-        ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", *args], cwd=REPO,
-                          env=pmsw_env(env), capture_output=True, text=True,
-                          timeout=timeout, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +59,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         warehouse = tmp_path / "warehouse.duckdb"
         env = {"PMSW_PROPERTIES_FILE": str(props), "KEY_ROME": ALL_SCOPES_KEY,
                "PMSW_WAREHOUSE": str(warehouse)}
-        first = run(["sync", "--no-progress"], env)
+        first = pmsw(["sync", "--no-progress"], env)
         assert first.returncode == 0, first.stderr[-3000:]
         yield World(sandbox.root_url, env, warehouse)

@@ -23,8 +23,9 @@ import pytest
 from nbclient import NotebookClient
 
 from pipelines.warehouse import open_read_copy
+from tests.pipeline.helpers import pmsw
 
-from .conftest import World, run, start
+from .conftest import World, start
 
 pytestmark = pytest.mark.slow
 
@@ -86,14 +87,14 @@ def _assert_export_equals_read_copy(world: World, folder: Path) -> dict[str, int
 def test_export_parquet_writes_every_mart_by_property_and_polars_reads_back_the_copy(
         world: World, tmp_path: Path) -> None:
     folder = tmp_path / "parquet"
-    done = run(["export", "parquet", str(folder)], world.env)
+    done = pmsw(["export", "parquet", str(folder)], world.env)
     assert done.returncode == 0, done.stderr[-3000:]
     counts = _assert_export_equals_read_copy(world, folder)
     assert counts["mart.occupancy_daily"] > 0
     assert counts["mart.stay_nights"] > 0
     assert f"{len(counts)} tables and views exported to {folder}" in done.stdout
 
-    again = run(["export", "parquet", str(folder)], world.env)  # overwrites, adds nothing
+    again = pmsw(["export", "parquet", str(folder)], world.env)  # overwrites, adds nothing
     assert again.returncode == 0, again.stderr[-3000:]
     assert _assert_export_equals_read_copy(world, folder) == counts
 
@@ -101,12 +102,12 @@ def test_export_parquet_writes_every_mart_by_property_and_polars_reads_back_the_
 def test_every_publish_exports_when_pmsw_export_parquet_is_set(
         world: World, tmp_path: Path) -> None:
     folder = tmp_path / "on-publish"
-    before = run(["export", "parquet", str(tmp_path / "before")], world.env)
+    before = pmsw(["export", "parquet", str(tmp_path / "before")], world.env)
     assert before.returncode == 0, before.stderr[-3000:]
     old = pl.read_parquet(tmp_path / "before" / "stay_nights" / "**" / "*.parquet",
                           hive_partitioning=True).height
     world.advance()
-    synced = run(["sync", "--no-progress"], {**world.env, "PMSW_EXPORT_PARQUET": str(folder)})
+    synced = pmsw(["sync", "--no-progress"], {**world.env, "PMSW_EXPORT_PARQUET": str(folder)})
     assert synced.returncode == 0, synced.stderr[-3000:]
     counts = _assert_export_equals_read_copy(world, folder)
     assert counts["mart.stay_nights"] > old  # the day's bookings: the export is of the new copy

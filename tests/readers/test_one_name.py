@@ -13,9 +13,7 @@ import pytest
 
 from pipelines.cli import main
 from pipelines.warehouse import WAREHOUSE_ENV, connect, publish, read_copy_path
-from tests.pipeline.helpers import REPO
-
-from .conftest import pmsw_env, run
+from tests.pipeline.helpers import REPO, pmsw, pmsw_env
 
 pytestmark = pytest.mark.slow
 
@@ -57,9 +55,9 @@ def test_a_missing_warehouse_is_one_line_and_nothing_is_created(
         args: list[str], how: str, tmp_path: Path) -> None:
     missing = tmp_path / "typo" / "warehouse.duckdb"
     if how == "option":
-        done = run([*args, "--warehouse", str(missing)], {}, timeout=60)
+        done = pmsw([*args, "--warehouse", str(missing)], {}, timeout=60)
     else:
-        done = run(args, {WAREHOUSE_ENV: str(missing)}, timeout=60)
+        done = pmsw(args, {WAREHOUSE_ENV: str(missing)}, timeout=60)
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1, done.stderr
     assert f"no warehouse at {missing}" in done.stderr
@@ -71,11 +69,11 @@ def test_readers_read_the_file_pmsw_warehouse_names(tmp_path: Path) -> None:
     with connect(warehouse) as conn:
         publish(conn, warehouse)
     assert read_copy_path(warehouse) == tmp_path / "elsewhere.read.duckdb"
-    info = run(["warehouse", "info"], {WAREHOUSE_ENV: str(warehouse)}, timeout=60)
+    info = pmsw(["warehouse", "info"], {WAREHOUSE_ENV: str(warehouse)}, timeout=60)
     assert info.returncode == 0, info.stderr
     assert str(warehouse) in info.stdout
     assert str(tmp_path / "elsewhere.read.duckdb") in info.stdout
-    report = run(["report", "occupancy"], {WAREHOUSE_ENV: str(warehouse)}, timeout=60)
+    report = pmsw(["report", "occupancy"], {WAREHOUSE_ENV: str(warehouse)}, timeout=60)
     assert report.returncode == 1  # read the copy: one line, it holds no property yet
     assert report.stderr.strip() == (f"Error: the warehouse {warehouse} holds no property yet: "
                                      "run `make demo` or `pmsw sync` first")

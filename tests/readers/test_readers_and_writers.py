@@ -22,10 +22,10 @@ import pytest
 from pipelines.warehouse import read_copy_path
 from pipelines.warehouse.connection import read_copy_generations
 from tests.patching import kill_while_patching
-from tests.pipeline.helpers import REPO
+from tests.pipeline.helpers import REPO, pmsw, pmsw_env
 from tests.stored_rows import stored_rows
 
-from .conftest import World, pmsw_env, run, start
+from .conftest import World, start
 
 pytestmark = pytest.mark.slow
 
@@ -156,10 +156,10 @@ def test_a_writer_past_the_wait_limit_fails_in_one_line_naming_the_holder(
     holder = _holder(world.warehouse)
     try:
         began = time.monotonic()
-        late = run(["reconcile", "--apply", "--property", "ROMA01"],
-                   {**world.env, "PMSW_WAREHOUSE_WAIT": "1"}, timeout=60)
+        late = pmsw(["reconcile", "--apply", "--property", "ROMA01"],
+                    {**world.env, "PMSW_WAREHOUSE_WAIT": "1"}, timeout=60)
         waited = time.monotonic() - began
-        option = run(["sync", "--no-progress", "--wait", "0.5"], world.env, timeout=60)
+        option = pmsw(["sync", "--no-progress", "--wait", "0.5"], world.env, timeout=60)
     finally:
         holder.kill()
         holder.wait(timeout=30)
@@ -187,13 +187,13 @@ def test_sigkill_during_a_publish_leaves_the_previous_copy_readable(world: World
                                             REPO, pmsw_env({})) for _ in range(10))
     assert killed_midway, "never killed during a publish"
     # the previous copy is whole: readers open it
-    info = run(["warehouse", "info"], world.env, timeout=60)
+    info = pmsw(["warehouse", "info"], world.env, timeout=60)
     assert info.returncode == 0, info.stderr
-    report = run(["report", "occupancy", "--property", "1"], world.env, timeout=60)
+    report = pmsw(["report", "occupancy", "--property", "1"], world.env, timeout=60)
     assert report.returncode == 0, report.stderr
     assert _count(copy, "SELECT count(*) FROM core.filler") == 1_000_000
     # the next publish succeeds and removes what the killed one left
-    again = run(["warehouse", "publish"], world.env, timeout=120)
+    again = pmsw(["warehouse", "publish"], world.env, timeout=120)
     assert again.returncode == 0, again.stderr
     assert list(copy.parent.glob(f".{copy.name}.tmp-*")) == []
     assert _count(copy, "SELECT count(*) FROM meta.published") > 0

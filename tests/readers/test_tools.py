@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from pipelines.warehouse import connect, publish, read_copy_path
+from tests.pipeline.helpers import pmsw
 from tests.stored_rows import stored_rows
-
-from .conftest import run
 
 VIEW_SQL = ("SELECT count(*) AS weeks FROM mart.v_occupancy_calendar "
             "WHERE occupancy_pct IS NOT NULL")
@@ -71,10 +70,10 @@ def test_duckdb_cli_1_5_6_opens_the_read_copy_and_runs_a_documented_view(
 
 
 def test_pmsw_sql_runs_a_documented_view_with_nothing_else_installed(warehouse: Path) -> None:
-    done = run(["sql", "--builtin", "--warehouse", str(warehouse), "-c", VIEW_SQL], {},
+    done = pmsw(["sql", "--builtin", "--warehouse", str(warehouse), "-c", VIEW_SQL], {},
                timeout=60)
     assert done.returncode == 0, done.stderr
     assert re.search(rf"│\s+{_expected(warehouse)} │", done.stdout), done.stdout
-    marker = run(["sql", "--builtin", "--warehouse", str(warehouse), "-c",
+    marker = pmsw(["sql", "--builtin", "--warehouse", str(warehouse), "-c",
                   "SELECT n FROM core.marker"], {}, timeout=60)
     assert re.search(r"│\s+7 │", marker.stdout), marker.stdout

@@ -9,20 +9,18 @@ HTTP through its own client, as it would read a PMS that misbehaves. Not a mock 
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+from sandbox.http.server import serving_app
 
 Corrupt = Callable[[str, str, Any], bool]
 """(method, path under the base URL, parsed JSON body) -> whether it changed the body."""
@@ -65,21 +63,7 @@ class BrokenApi:
 @contextmanager
 def serving(api: BrokenApi) -> Iterator[BrokenApi]:
     """Serve the proxy on a free loopback port until the block ends."""
-    config = uvicorn.Config(api.app(), host="127.0.0.1", port=0, log_level="warning",
-                            access_log=False, lifespan="off", date_header=False,
-                            server_header=False)  # the sandbox's own Date is forwarded
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the broken API server did not start")
-        time.sleep(0.01)
-    port: int = server.servers[0].sockets[0].getsockname()[1]
-    api.base_url = f"http://127.0.0.1:{port}/v1"
-    try:
+    with serving_app(api.app(), lifespan="off", access_log=False, date_header=False,
+                     server_header=False) as port:  # the sandbox's own Date is forwarded
+        api.base_url = f"http://127.0.0.1:{port}/v1"
         yield api
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)

@@ -28,7 +28,7 @@ from pipelines.defs.partitions import PROPERTIES_NAME
 from pipelines.ingest import STREAMS
 from pipelines.warehouse import connect
 from sandbox.http.server import RunningSandbox
-from tests.conftest import ALL_SCOPES_KEY, MakeSandbox, auth
+from tests.conftest import ALL_SCOPES_KEY, MakeSandbox, answered, auth
 
 OTHER_KEY = "sbx_test_other_property"
 SECRET_RE = re.compile(r"sbx_[A-Za-z0-9_]+|whsec_[A-Za-z0-9]+")
@@ -85,8 +85,7 @@ def test_no_key_or_secret_in_logs_metadata_errors_or_the_warehouse(
         caplog: pytest.LogCaptureFixture) -> None:
     with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as api:
         created = api.post("/webhooks", json={"url": "https://receiver.example/hook"})
-        assert created.status_code == 201, created.text
-        webhook_secret = created.json()["secret"]
+        webhook_secret = answered(created, 201)["secret"]
         _book(api, "Secret", notes="no key here")
 
     db = tmp_path / "warehouse.duckdb"
@@ -162,8 +161,7 @@ def test_webhook_receiver_on_real_deliveries_of_the_sandbox(
     hook = Receiver()
     try:
         created = api.post("/webhooks", json={"url": hook.url()})
-        assert created.status_code == 201, created.text
-        receiver = WebhookReceiver(created.json()["secret"])
+        receiver = WebhookReceiver(answered(created, 201)["secret"])
         ping = api.post(f"/webhooks/{created.json()['webhook']['id']}/test")
         assert ping.status_code < 300, ping.text
         deadline = time.monotonic() + 20
@@ -192,8 +190,7 @@ def _book(api: httpx.Client, last_name: str, notes: str = "") -> dict[str, Any]:
         "new_party": {"last_name": last_name, "first_name": "Test"}, "notes": notes,
         "market": classes["markets"][0], "channel": classes["channels"][0],
         "source": classes["sources"][0]})
-    assert made.status_code == 201, made.text
-    reservation: dict[str, Any] = made.json()["reservation"]
+    reservation: dict[str, Any] = answered(made, 201)["reservation"]
     return reservation
 
 

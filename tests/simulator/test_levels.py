@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 import httpx
 
 from sandbox.clock import SimulatedClock
-from tests.conftest import MakeSandbox
+from tests.conftest import MakeSandbox, answered
 
 START = datetime(2026, 1, 5, 7, 0, tzinfo=UTC)
 # Relative demand by weekday, Monday first (docs/sandbox.md, Simulator)
@@ -33,8 +33,7 @@ def test_levels_of_a_month_without_events_are_its_occupancy_shaped_by_weekday(
 
         got = admin.get("/levels", params={"property_id": 1, "first": "2026-02-01",
                                            "last": "2026-02-28"})
-        assert got.status_code == 200, got.text
-        body = got.json()
+        body = answered(got)
         assert (body["property_id"], body["seed"]) == (1, 4)
         target = 0.60 * 1.03 ** 0.625
         nights = [date(2026, 2, 1) + timedelta(days=n) for n in range(28)]

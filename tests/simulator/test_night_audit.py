@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from sandbox.http.server import RunningSandbox
+from tests.conftest import answered
 
 STD = 1
 
@@ -27,16 +28,14 @@ def _book(api: httpx.Client, arrival: date, nights: int, **extra: Any) -> dict[s
             "new_party": {"first_name": "Ada", "last_name": "Audit"}, "market": "leisure",
             **extra}
     response = api.post("/reservations", json=body)
-    assert response.status_code == 201, response.text
-    reservation: dict[str, Any] = response.json()["reservation"]
+    reservation: dict[str, Any] = answered(response, 201)["reservation"]
     return reservation
 
 
 def _audit(sandbox: RunningSandbox, **body: Any) -> dict[str, Any]:
     response = httpx.post(f"{sandbox.root_url}/_sandbox/night-audit",
                           json={"property_id": 1, **body}, timeout=30)
-    assert response.status_code == 200, response.text
-    result: dict[str, Any] = response.json()["audits"][0]
+    result: dict[str, Any] = answered(response)["audits"][0]
     return result
 
 

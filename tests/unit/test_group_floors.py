@@ -4,7 +4,8 @@ calls a property, 744.7 CPU-s of syncs and 161.3 of the sandboxes on 2 cores."""
 
 from __future__ import annotations
 
-from benchmarks.bench_group_files import floors, limit_floor
+from benchmarks.bench_group_files import floors
+from benchmarks.group_rig import limit_floor
 
 
 def test_the_floors_of_the_50_hotels_run() -> None:

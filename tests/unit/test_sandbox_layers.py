@@ -7,10 +7,11 @@ Imports are read from the source (every `import` and `from` statement, those und
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+
+from .test_import_contracts import _cycles, _imports, _module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "sandbox"
@@ -20,30 +21,15 @@ ENTRY_POINTS = {"sandbox.cli"}
 """Modules that put the layers together (the command line starts the server)."""
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+MODULES = {_module_name(path, ROOT): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def imports_of(name: str) -> set[str]:
     """The modules `name` imports (`from pkg import mod` counts as `pkg.mod` when mod is one)."""
-    path = MODULES[name]
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, *([base] if base else [])])
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names
-                         if f"{base}.{alias.name}" in MODULES)
+    for _, target, names in _imports(MODULES[name], ROOT):
+        found.add(target)
+        found.update(f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES)
     return found
 
 
@@ -70,19 +56,8 @@ def test_the_hotel_knows_no_web_framework_and_no_http_module(name: str) -> None:
 
 
 def test_no_import_cycle_in_the_sandbox() -> None:
-    graph = {name: sorted(m for m in imports_of(name) if m in MODULES and m != name)
+    """Stricter than test_import_contracts' walk: `from pkg import mod` is an edge to the
+    package too (its __init__ runs first)."""
+    graph = {name: {m for m in imports_of(name) if m in MODULES and m != name}
              for name in MODULES}
-    done: set[str] = set()
-
-    def visit(name: str, path: list[str]) -> None:
-        if name in path:
-            cycle = [*path[path.index(name):], name]
-            pytest.fail("import cycle: " + " -> ".join(cycle))
-        if name in done:
-            return
-        for target in graph[name]:
-            visit(target, [*path, name])
-        done.add(name)
-
-    for name in graph:
-        visit(name, [])
+    assert _cycles(graph) == []
