@@ -89,6 +89,21 @@ def test_a_ticket_line_already_loaded_from_another_file_quarantines(
     assert result.quarantined == {"b.csv": "ticket_id T1 line 1 was already loaded from a.csv"}
 
 
+def test_a_line_loaded_by_an_earlier_run_quarantines_and_a_quarantined_file_loads_nothing(
+        conn: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+    write(tmp_path, "c.csv", good_row("T5", 1))
+    assert load_pos_ledger_dir(conn, P, tmp_path, run_id="a").loaded == ["c.csv"]
+    # d.csv repeats a line c.csv loaded in the run before; e.csv repeats only d.csv's other
+    # line, which was never loaded (d.csv is quarantined whole), so e.csv loads.
+    write(tmp_path, "d.csv", good_row("T6", 1), good_row("T5", 1))
+    write(tmp_path, "e.csv", good_row("T6", 1))
+    result = load_pos_ledger_dir(conn, P, tmp_path, run_id="b")
+    assert result.quarantined == {"d.csv": "ticket_id T5 line 1 was already loaded from c.csv"}
+    assert (result.loaded, result.skipped, result.rows) == (["e.csv"], ["c.csv"], 1)
+    assert conn.execute("SELECT ticket_id, source_file FROM core.pos_ledger ORDER BY 1"
+                        ).fetchall() == [("T5", "c.csv"), ("T6", "e.csv")]
+
+
 def test_a_fixed_quarantined_file_loads(conn: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
     write(tmp_path, "d.csv", good_row(total="nine"))
     assert list(load_pos_ledger_dir(conn, P, tmp_path, run_id="a").quarantined) == ["d.csv"]

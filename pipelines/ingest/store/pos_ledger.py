@@ -151,67 +151,84 @@ def load_pos_ledger_dir(
 
     A file is known by name and SHA-256: the same file again is skipped; a file whose name was
     loaded before with other content is quarantined (a ledger line is never loaded twice), as
-    is a file repeating a ticket line already loaded from another file.
+    is a file repeating a ticket line already loaded (from another file, or from a file before
+    it in this folder).
+
+    The files met are read once (core.pos_ledger_files), not a query and a transaction per
+    file: the folder holds every day's file, which a daily sync would otherwise go through
+    one by one. The new files' lines are checked against the stored ones in one join and
+    staged once; each file then lands in its own transaction as before.
     """
     result = LedgerLoad()
+    met: dict[str, list[tuple[str, str]]] = {}
+    for name, sha, status in conn.execute(
+            "SELECT file_name, sha256, status FROM core.pos_ledger_files WHERE property_id = ?",
+            [property_id]).fetchall():
+        met.setdefault(str(name), []).append((str(sha), str(status)))
+    found: list[tuple[str, str, list[dict[str, Any]] | None, str | None]] = []
     for path in sorted(Path(folder).glob("*.csv")):
         content = path.read_bytes()
         sha = hashlib.sha256(content).hexdigest()
         name = path.name
-        with transaction(conn):
-            status = _file_status(conn, property_id, name, sha)
-            if status == "met":
-                result.skipped.append(name)
-                continue
+        before = met.get(name, [])
+        if any(s == sha for s, _ in before):
+            result.skipped.append(name)
+        elif any(status == "loaded" for _, status in before):
+            found.append((name, sha, None, f"{name} was already loaded with other content "
+                                             "(another sha256); a changed ledger file is "
+                                             "never loaded twice"))
+        else:
             try:
-                if status == "changed":
-                    raise LedgerFileError(
-                        f"{name} was already loaded with other content (another sha256); "
-                        "a changed ledger file is never loaded twice")
-                rows = parse_ledger(content, name)
-                _check_not_loaded(conn, property_id, rows)
+                found.append((name, sha, parse_ledger(content, name), None))
             except LedgerFileError as exc:
-                _register(conn, property_id, name, sha, 0, "quarantined", str(exc), run_id)
-                result.quarantined[name] = str(exc)
+                found.append((name, sha, None, str(exc)))
+    stored = _stored_sources(conn, property_id, [r for _, _, rows, _ in found for r in rows or []])
+    taken: dict[tuple[str, int], str] = {}  # the lines of the files loaded before, this call
+    landing: list[tuple[str, str, list[dict[str, Any]] | None, str | None]] = []
+    for name, sha, rows, reason in found:
+        if rows is not None:
+            keys = [(row["ticket_id"], row["line"]) for row in rows]
+            clash = min((k for k in keys if k in stored or k in taken), default=None)
+            if clash is None:
+                taken.update((k, name) for k in keys)
+            else:
+                rows, reason = None, (f"ticket_id {clash[0]} line {clash[1]} was already "
+                                      f"loaded from {stored.get(clash) or taken[clash]}")
+        landing.append((name, sha, rows, reason))
+    loading = [row for _, _, rows, _ in landing for row in rows or []]
+    for row in loading:
+        row["property_id"] = property_id
+        for money in ("quantity", "unit_price", "total"):
+            row[money] = dec(row[money])
+    if any(rows is not None for _, _, rows, _ in landing):
+        stage(conn, "_stg_pos", _ROW, loading)
+    for name, sha, rows, reason in landing:
+        with transaction(conn):
+            if rows is None:
+                _register(conn, property_id, name, sha, 0, "quarantined", reason, run_id)
+                result.quarantined[name] = str(reason)
                 continue
-            for row in rows:
-                row["property_id"] = property_id
-                for money in ("quantity", "unit_price", "total"):
-                    row[money] = dec(row[money])
-            stage(conn, "_stg_pos", _ROW, rows)
-            conn.execute("INSERT INTO core.pos_ledger BY NAME SELECT * FROM _stg_pos")
-            drop(conn, "_stg_pos")
+            conn.execute("INSERT INTO core.pos_ledger BY NAME SELECT * FROM _stg_pos "
+                         "WHERE source_file = ?", [name])
             _register(conn, property_id, name, sha, len(rows), "loaded", None, run_id)
             result.loaded.append(name)
             result.rows += len(rows)
+    drop(conn, "_stg_pos")
     return result
 
 
-def _file_status(conn: duckdb.DuckDBPyConnection, property_id: int, name: str,
-                 sha: str) -> str:
-    rows = conn.execute(
-        "SELECT sha256, status FROM core.pos_ledger_files WHERE property_id = ? AND "
-        "file_name = ?", [property_id, name]).fetchall()
-    if any(s == sha for s, _ in rows):
-        return "met"
-    if any(st == "loaded" for _, st in rows):
-        return "changed"
-    return "new"
-
-
-def _check_not_loaded(conn: duckdb.DuckDBPyConnection, property_id: int,
-                      rows: list[dict[str, Any]]) -> None:
+def _stored_sources(conn: duckdb.DuckDBPyConnection, property_id: int,
+                    rows: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
+    """Of the ticket lines `rows`, those already in core.pos_ledger: key -> its source file."""
     if not rows:
-        return
+        return {}
     stage(conn, "_stg_keys", {"ticket_id": STR, "line": INT}, rows)
-    clash = conn.execute(
+    clashes = conn.execute(
         "SELECT k.ticket_id, k.line, p.source_file FROM _stg_keys k JOIN core.pos_ledger p "
-        "ON p.property_id = ? AND p.ticket_id = k.ticket_id AND p.line = k.line "
-        "ORDER BY 1, 2 LIMIT 1", [property_id]).fetchone()
+        "ON p.property_id = ? AND p.ticket_id = k.ticket_id AND p.line = k.line",
+        [property_id]).fetchall()
     drop(conn, "_stg_keys")
-    if clash is not None:
-        raise LedgerFileError(f"ticket_id {clash[0]} line {clash[1]} was already loaded "
-                              f"from {clash[2]}")
+    return {(str(t), int(n)): str(f) for t, n, f in clashes}
 
 
 def _register(conn: duckdb.DuckDBPyConnection, property_id: int, name: str, sha: str,
