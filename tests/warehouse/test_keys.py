@@ -1,7 +1,8 @@
-"""Each table's key is said once (pipelines/warehouse/keys.py); five tables hold theirs without
-a PRIMARY KEY since migration 0044 (issue 51: DuckDB writes a key's index whole at each
-checkpoint that follows a change of its table), and the writing path keeps them unique: rows
-holding a key twice are refused with one line naming the table and the key, nothing written."""
+"""Each table's key is said once (pipelines/warehouse/keys.py); the tables of migrations 0044
+and 0045 hold theirs without a PRIMARY KEY (issue 51: DuckDB writes a key's index whole at each
+checkpoint that follows a change of its table, and extends a keyed table's last row group on
+append, rewriting it whole), and the writing path keeps them unique: rows holding a key twice
+are refused with one line naming the table and the key, nothing written."""
 
 from __future__ import annotations
 
@@ -11,20 +12,26 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipelines.ingest.store import land_folios
+from pipelines.ingest.store import land_folios, land_reservations
 from pipelines.warehouse import DuplicateKeyError, transaction, write_difference
 from pipelines.warehouse.connection import connect
 from pipelines.warehouse.keys import KEYS
 from pipelines.warehouse.migrate import discover, migrate
 
-from .factories import folio, line, ts
+from .factories import folio, line, reservation, room, ts
 
-UNKEYED = ("mart.pickup", "mart.otb_snapshots", "mart.pace", "mart.stay_nights",
-           "core.folio_lines")
-"""The tables migration 0044 recreates without their PRIMARY KEY."""
+RECREATED = {
+    44: ("mart.pickup", "mart.otb_snapshots", "mart.pace", "mart.stay_nights",
+         "core.folio_lines"),
+    45: ("core.reservations", "core.reservation_rooms", "core.stay_guests", "core.folios",
+         "core.availability", "core.property", "core.room_types", "core.rooms",
+         "core.rate_plans", "core.age_brackets", "core.items", "core.classifications"),
+}
+"""The tables each migration recreates without their PRIMARY KEY."""
+UNKEYED = tuple(t for tables in RECREATED.values() for t in tables)
 
 
-def test_every_primary_key_is_the_registrys_and_the_five_hold_none(
+def test_every_primary_key_is_the_registrys_and_the_unkeyed_hold_none(
         conn: duckdb.DuckDBPyConnection) -> None:
     constraints = {f"{s}.{t}": tuple(key) for s, t, key in conn.execute(
         "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
@@ -76,8 +83,55 @@ def test_a_line_holding_the_key_of_another_folios_line_is_refused(
     assert _written(conn) == before
 
 
+def _reservations(conn: duckdb.DuckDBPyConnection) -> list[tuple[object, ...]]:
+    return conn.execute(
+        "SELECT (SELECT count(*) FROM raw.payloads), (SELECT list((reservation_id, notes, "
+        "last_seen_run)) FROM core.reservations), (SELECT list((reservation_room_id, "
+        "reservation_id, total) ORDER BY reservation_room_id) FROM core.reservation_rooms), "
+        "(SELECT count(*) FROM core.reservation_room_versions)").fetchall()
+
+
+def test_a_batch_holding_a_reservation_twice_is_refused_and_nothing_is_written(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    land_reservations(conn, 1, [reservation(1)], run_id="a", fetched_at=ts(1))
+    before = _reservations(conn)
+
+    conn.execute("CREATE TEMP TABLE _twice AS SELECT * REPLACE ('b' AS last_seen_run) FROM "
+                 "core.reservations UNION ALL SELECT * REPLACE ('b' AS last_seen_run, "
+                 "'changed' AS notes) FROM core.reservations")
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^core\.reservations: two new rows hold the key \(property_id, reservation_id\) = "
+            r"\(1, 1\); nothing written$")), transaction(conn):
+        write_difference(conn, "core.reservations", "SELECT * FROM _twice")
+
+    assert _reservations(conn) == before
+
+
+def test_a_room_held_by_two_reservations_is_refused_and_nothing_is_written(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """A room entry belongs to one reservation: one read naming it under two (or under another
+    reservation than the stored one's) would leave its key twice in core.reservation_rooms."""
+    land_reservations(conn, 1, [reservation(1, [room(11)])], run_id="a", fetched_at=ts(1))
+    before = _reservations(conn)
+
+    twice = [reservation(2, [room(21)]), reservation(3, [room(21, total=Decimal("90.00"))])]
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^core\.reservation_rooms: two new rows hold the key \(property_id, "
+            r"reservation_room_id\) = \(1, 21\); nothing written$")):
+        land_reservations(conn, 1, twice, run_id="b", fetched_at=ts(2))
+    moved = [reservation(2, [room(11, updated_at=ts(5))])]
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^core\.reservation_rooms: a new row holds the key \(property_id, "
+            r"reservation_room_id\) = \(1, 11\) of a stored row it does not replace; "
+            r"nothing written$")):
+        land_reservations(conn, 1, moved, run_id="c", fetched_at=ts(6))
+
+    assert _reservations(conn) == before
+
+
 _VALUES = {"BIGINT": "7", "INTEGER": "7", "DATE": "DATE '2026-03-01'", "BOOLEAN": "true",
-           "VARCHAR": "'x'", "TIMESTAMP WITH TIME ZONE": "TIMESTAMPTZ '2026-03-01 10:00:00+00'"}
+           "VARCHAR": "'x'", "JSON": "'{}'",
+           "TIMESTAMP WITH TIME ZONE": "TIMESTAMPTZ '2026-03-01 10:00:00+00'"}
 
 
 def _catalog(conn: duckdb.DuckDBPyConnection, table: str) -> list[tuple[object, ...]]:
@@ -89,29 +143,31 @@ def _catalog(conn: duckdb.DuckDBPyConnection, table: str) -> list[tuple[object, 
         "ORDER BY 1", [schema, name]).fetchall()
 
 
-def test_migration_0044_keeps_the_rows_columns_and_comments_and_the_views_bind(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", sorted(RECREATED))
+def test_the_migration_keeps_the_rows_columns_and_comments_and_the_views_bind(
+        tmp_path: Path, version: int) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()
     for migration in discover():
-        if migration.version < 44:
+        if migration.version < version:
             (folder / migration.name).write_text(migration.sql, encoding="utf-8")
     path = tmp_path / "warehouse.duckdb"
     before: dict[str, tuple[object, ...]] = {}
     with duckdb.connect(str(path)) as old:
         migrate(old, folder)
-        for table in UNKEYED:
+        for table in RECREATED[version]:
             catalog = _catalog(old, table)
             row = ", ".join(_VALUES.get(str(c[2]), "1.5") for c in catalog)
             old.execute(f"INSERT INTO {table} VALUES ({row})")
             before[table] = (catalog, old.execute(f"SELECT * FROM {table}").fetchall())
 
     with connect(path) as conn:  # migrates to the latest and replaces the views
-        for table in UNKEYED:
+        for table in RECREATED[version]:
             assert (_catalog(conn, table), conn.execute(f"SELECT * FROM {table}").fetchall()
                     ) == before[table], table
         views = conn.execute("SELECT schema_name, view_name FROM duckdb_views() "
-                             "WHERE NOT internal AND schema_name = 'mart'").fetchall()
+                             "WHERE NOT internal AND schema_name IN ('core', 'mart')"
+                             ).fetchall()
         assert views
         for schema, view in views:
             conn.execute(f"SELECT * FROM {schema}.{view} LIMIT 0")
