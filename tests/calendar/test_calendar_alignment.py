@@ -20,7 +20,15 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.forecast import Event, Fixed, ForecastSettings, Place, calendar_nights
+from pipelines.forecast import (
+    Event,
+    Fixed,
+    ForecastSettings,
+    NthWeekday,
+    Place,
+    calendar_nights,
+    forecast_daily,
+)
 from pipelines.forecast.logic.methods import method_forecasts
 from pipelines.forecast.logic.occasions import full_levels, occasion_effects
 from pipelines.marts.logic.pace import pace
@@ -161,3 +169,55 @@ def test_an_occasion_that_fills_the_hotel_stops_at_a_full_night() -> None:
     assert saturated["event_effect"].to_list() == pytest.approx([1.375] * 2)
     assert saturated["full"].to_list() == [50, 50]
     assert effects((50, 50), 0.9)["event_effect"].to_list() == pytest.approx([100 / 64] * 2)
+
+
+def test_a_forecast_above_a_full_night_stops_there() -> None:
+    """End to end (`forecast_daily`, the chosen forecast): the hotel's Gala, the second
+    Saturday of December, one night, ended full a year ago and would be forecast above full.
+
+    Finals: September to November 2025 40 rooms a night; December 2025 to May 2026 40 but the
+    Gala, Saturday 13 December 2025, 48; June to August 2026 48; September to November 2026 44.
+    As of Tuesday 1 December 2026 (5 rooms on the books of Saturday 12 December 2026, the Gala,
+    11 days out: last_year_season, chosen from 14 days out while it has no WAPE):
+    - full: the 365 nights before December 2026 are 181 of 40, 91 of 44 and 93 of 48; the
+      0.9 quantile (the lower, the 328th of 365 sorted) is 48;
+    - the trend: September to November 2026 over the same months of 2025, 44 / 40 = 1.1;
+    - the Gala's level a year ago, L = December 2025's mean x Saturday's factor, and this
+      year's the same L x 1.1: the same month a year back, the same weekday;
+    - the Gala 2025 ended full (48), so its effect fills it: 48 / L;
+    - the forecast: L x 1.1 x 48 / L = 52.8 rooms, above a full night: it stops at 48. A plain
+      ratio (`full_share` None) leaves it at 52.8, below the 60 rooms."""
+    gala = Event(name="Gala", nth_weekday=NthWeekday(month=12, weekday="saturday", n=2))
+    assert gala.nights_of(2025) == [D("2025-12-13")]
+    assert gala.nights_of(2026) == [D("2026-12-12")]
+
+    def ended(night: date) -> int:
+        if night == D("2025-12-13") or D("2026-06-01") <= night < D("2026-09-01"):
+            return 48
+        return 44 if night >= D("2026-09-01") else 40
+
+    nights = [D("2025-09-01") + timedelta(days=n) for n in range(456)]
+    assert nights[-1] == D("2026-11-30")
+    rows = [(night, night, ended(night)) for night in nights]
+    rows.append((D("2026-12-01"), D("2026-12-12"), 5))
+    snapshots = pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    cal = calendar_nights(nights[0], D("2027-12-31"), Place("IT", "RM"), [gala]).select(
+        pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
+    assert cal.filter(pl.col("stay_date") == D("2026-12-12"))["ly_date"].to_list() == [
+        D("2025-12-13")]
+
+    def the_gala(settings: ForecastSettings) -> dict[str, object]:
+        daily = forecast_daily(snapshots, CAPACITY, settings=settings, calendar=cal)
+        rows = daily.filter(pl.col("stay_date") == D("2026-12-12")).to_dicts()
+        assert len(rows) == 1
+        return rows[0]
+
+    capped = the_gala(ForecastSettings())
+    assert (capped["as_of_date"], capped["days_before"]) == (D("2026-12-01"), 11)
+    assert capped["method"] == "last_year_season"
+    assert capped["rooms_forecast"] == pytest.approx(48)
+    plain = the_gala(ForecastSettings(full_share=None))
+    assert plain["method"] == "last_year_season"
+    assert plain["rooms_forecast"] == pytest.approx(52.8)
