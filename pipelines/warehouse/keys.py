@@ -1,14 +1,15 @@
 """Each table's key: the columns that name one of its rows, in one place.
 
-Most tables hold their key as a PRIMARY KEY too (the upserts of meta.* and core.guests rely on
-it). The five largest tables a day's sync changes do not since migration 0044 (mart.pickup,
+Most tables hold their key as a PRIMARY KEY too (the upserts of meta.* rely on it). The five
+largest tables a day's sync changes do not since migration 0044 (mart.pickup,
 mart.otb_snapshots, mart.pace, mart.stay_nights, core.folio_lines): DuckDB writes a PRIMARY
 KEY's index whole at the checkpoint once a row of its table changed, a write in proportion to
-the table's size (docs/scaling.md, "No write in proportion to size"). Nor, since migration 0045,
-do the other core tables written by difference (reservations, their rooms, stay guests, folios,
-availability and the property's reference tables): DuckDB extends a keyed table's last row
-group on append, rewriting it whole. Their uniqueness is kept by the writing path
-(`pipelines.warehouse.difference`), which refuses rows holding a key twice.
+the table's size (docs/scaling.md, "No write in proportion to size"). Nor, since migrations
+0045 and 0047, do the core tables a sync writes by difference (reservations, their rooms and
+room versions, stay guests, guests, folios, availability and the property's reference
+tables): DuckDB extends a keyed table's last row group on append, rewriting it whole. Their
+uniqueness is kept by the writing path (`pipelines.warehouse.difference`), which refuses rows
+holding a key twice.
 The data dictionary shows the keys from here; a test holds every PRIMARY KEY equal to its
 entry. A table not listed has no key: a row is one combination of its values.
 """

@@ -1,5 +1,5 @@
-"""Each table's key is said once (pipelines/warehouse/keys.py); the tables of migrations 0044
-and 0045 hold theirs without a PRIMARY KEY (issue 51: DuckDB writes a key's index whole at each
+"""Each table's key is said once (pipelines/warehouse/keys.py); the tables of migrations 0044,
+0045 and 0047 hold theirs without a PRIMARY KEY (issue 51: DuckDB writes a key's index whole at each
 checkpoint that follows a change of its table, and extends a keyed table's last row group on
 append, rewriting it whole), and the writing path keeps them unique: rows holding a key twice
 are refused with one line naming the table and the key, nothing written."""
@@ -12,13 +12,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipelines.ingest.store import land_folios, land_reservations
+from models import Guest
+from pipelines.ingest.store import land_folios, land_guests, land_reservations
 from pipelines.warehouse import DuplicateKeyError, transaction, write_difference
 from pipelines.warehouse.connection import connect
 from pipelines.warehouse.keys import KEYS
 from pipelines.warehouse.migrate import discover, migrate
 
-from .factories import folio, line, reservation, room, ts
+from .factories import folio, line, reservation, room, stay_guest, ts
 
 RECREATED = {
     44: ("mart.pickup", "mart.otb_snapshots", "mart.pace", "mart.stay_nights",
@@ -26,6 +27,7 @@ RECREATED = {
     45: ("core.reservations", "core.reservation_rooms", "core.stay_guests", "core.folios",
          "core.availability", "core.property", "core.room_types", "core.rooms",
          "core.rate_plans", "core.age_brackets", "core.items", "core.classifications"),
+    47: ("core.guests", "core.reservation_room_versions"),
 }
 """The tables each migration recreates without their PRIMARY KEY."""
 UNKEYED = tuple(t for tables in RECREATED.values() for t in tables)
@@ -127,6 +129,62 @@ def test_a_room_held_by_two_reservations_is_refused_and_nothing_is_written(
         land_reservations(conn, 1, moved, run_id="c", fetched_at=ts(6))
 
     assert _reservations(conn) == before
+
+
+def test_a_version_holding_the_key_of_a_stored_version_is_refused(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """A room's versions never share a start (valid_from): a history whose current version is
+    gone, landed a state stamped at the start of a closed version, would open a second version
+    there; refused, nothing written."""
+    land_reservations(conn, 1, [reservation(1, [room(11)])], run_id="a", fetched_at=ts(1))
+    land_reservations(conn, 1, [reservation(1, [room(11, total=Decimal("480.00"),
+                                                     updated_at=ts(5))])],
+                      run_id="b", fetched_at=ts(6))  # [ts(0), ts(5)) closed, ts(5) current
+    conn.execute("DELETE FROM core.reservation_room_versions WHERE valid_to IS NULL")
+    before = _reservations(conn)
+
+    with pytest.raises(DuplicateKeyError, match=(
+            r"^core\.reservation_room_versions: a new row holds the key \(property_id, "
+            r"reservation_room_id, valid_from\) = \(1, 11, 2026-03-01 09:00:00\+00:00\) of a "
+            r"stored row it does not replace; nothing written$")):
+        land_reservations(conn, 1, [reservation(1, [room(11)], updated_at=ts(7))],
+                          run_id="c", fetched_at=ts(8))
+
+    assert _reservations(conn) == before
+
+
+def _guests(conn: duckdb.DuckDBPyConnection) -> list[tuple[object, ...]]:
+    return conn.execute("SELECT guest_id, kind, display_name, first_name, last_name, email, "
+                        "nationality, country_code, last_seen_run FROM core.guests").fetchall()
+
+
+def test_a_guest_placed_twice_in_a_batch_is_one_row_the_latest_placement_wins(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """Spec, StayGuest: `guest_id` is the guest in the archive, who may be placed in several
+    rooms of one batch: one archive record read several times, not a key held twice. The
+    latest placement (the higher StayGuest id) wins, whatever the batch's order; a null field
+    keeps the stored value and the archive record's columns stay (spec, Guest)."""
+    batch = [reservation(2, [room(21, guests=[stay_guest(8, 900, "Anna Bianchi")])]),
+             reservation(1, [room(11, guests=[stay_guest(7, 900, "Anna Rossi")])])]
+    land_reservations(conn, 1, batch, run_id="a", fetched_at=ts(1))
+    assert _guests(conn) == [(900, None, "Anna Bianchi", "Anna", "Bianchi", None, "IT", None,
+                              "a")]
+
+    archive = Guest(id=900, kind="private", display_name="Anna Bianchi", first_name="Anna",
+                    last_name="Bianchi", email="anna@example.com", nationality="IT",
+                    country_code="IT")
+    land_guests(conn, 1, [archive], run_id="b", fetched_at=ts(2))
+    archived = [(900, "private", "Anna Bianchi", "Anna", "Bianchi", "anna@example.com", "IT",
+                 "IT", "b")]
+    assert _guests(conn) == archived
+    land_reservations(conn, 1, batch, run_id="c", fetched_at=ts(3))
+    assert _guests(conn) == archived  # read again unchanged (e-mail null there): no write
+
+    renamed = [reservation(1, [room(11, guests=[stay_guest(7, 900, "Anna Verdi")])],
+                           updated_at=ts(4))]
+    land_reservations(conn, 1, renamed, run_id="d", fetched_at=ts(5))
+    assert _guests(conn) == [(900, "private", "Anna Verdi", "Anna", "Verdi",
+                              "anna@example.com", "IT", "IT", "d")]
 
 
 _VALUES = {"BIGINT": "7", "INTEGER": "7", "DATE": "DATE '2026-03-01'", "BOOLEAN": "true",

@@ -271,23 +271,21 @@ def _write_versions(conn: duckdb.DuckDBPyConnection) -> tuple[int, int]:
             AND c.reservation_room_id = s.reservation_room_id AND c.valid_to IS NULL
         WHERE s.reservation_id IN (SELECT reservation_id FROM _acc)
     """)
-    closed = _count(conn, "SELECT count(*) FROM _vchg WHERE action = 'close'")
-    conn.execute("""
-        UPDATE core.reservation_room_versions v SET valid_to = x.eff FROM _vchg x
-        WHERE x.action = 'close' AND v.property_id = x.property_id
-          AND v.reservation_room_id = x.reservation_room_id AND v.valid_to IS NULL
-    """)
-    conn.execute("""
-        DELETE FROM core.reservation_room_versions v USING _vchg x
-        WHERE x.action = 'replace' AND v.property_id = x.property_id
-          AND v.reservation_room_id = x.reservation_room_id AND v.valid_from = x.cur_from
-    """)
-    conn.execute(f"""
-        INSERT INTO core.reservation_room_versions BY NAME
+    # Written by difference: the current versions a change closes (valid_to set) or replaces
+    # are the scope, so a version holding the key of another stored one is refused.
+    write_difference(conn, "core.reservation_room_versions", f"""
+        SELECT v.* REPLACE (x.eff AS valid_to) FROM core.reservation_room_versions v
+        JOIN _vchg x ON v.property_id = x.property_id
+            AND v.reservation_room_id = x.reservation_room_id AND v.valid_to IS NULL
+        WHERE x.action = 'close'
+        UNION ALL BY NAME
         SELECT {_VERSION_COLUMNS}, eff AS valid_from, NULL AS valid_to,
                last_seen_run AS first_seen_run
         FROM _vchg WHERE action IN ('new', 'close', 'replace')
-    """)
+    """, "t.valid_to IS NULL AND EXISTS (SELECT 1 FROM _vchg x WHERE x.action IN ('close', "
+         "'replace') AND x.property_id = t.property_id "
+         "AND x.reservation_room_id = t.reservation_room_id)")
+    closed = _count(conn, "SELECT count(*) FROM _vchg WHERE action = 'close'")
     opened = _count(conn, "SELECT count(*) FROM _vchg WHERE action IN ('new', 'close')")
     return opened, closed
 
@@ -300,30 +298,23 @@ def _merge_stay_guests(conn: duckdb.DuckDBPyConnection, p: int) -> int:
     listed = "reservation_room_id IN (SELECT reservation_room_id FROM _guest_rooms)"
     write_difference(conn, "core.stay_guests", f"SELECT * FROM _stg_guests WHERE {listed}",
                      f"t.property_id = ? AND t.{listed}", [p])
-    conn.execute("""
-        INSERT INTO core.guests BY NAME
-        SELECT property_id, guest_id, name AS display_name, first_name, last_name, email,
-               nationality, birth_date, last_seen_run, fetched_at
-        FROM _stg_guests
-        WHERE reservation_room_id IN (SELECT reservation_room_id FROM _guest_rooms)
-        QUALIFY row_number() OVER (PARTITION BY guest_id ORDER BY stay_guest_id DESC) = 1
-        ON CONFLICT (property_id, guest_id) DO UPDATE SET
-            display_name = excluded.display_name,
-            first_name = coalesce(excluded.first_name, first_name),
-            last_name = coalesce(excluded.last_name, last_name),
-            email = coalesce(excluded.email, email),
-            nationality = coalesce(excluded.nationality, nationality),
-            birth_date = coalesce(excluded.birth_date, birth_date),
-            last_seen_run = excluded.last_seen_run,
-            fetched_at = excluded.fetched_at
-        WHERE display_name IS DISTINCT FROM excluded.display_name
-           OR first_name IS DISTINCT FROM coalesce(excluded.first_name, first_name)
-           OR last_name IS DISTINCT FROM coalesce(excluded.last_name, last_name)
-           OR email IS DISTINCT FROM coalesce(excluded.email, email)
-           OR nationality IS DISTINCT FROM coalesce(excluded.nationality, nationality)
-           OR birth_date IS DISTINCT FROM coalesce(excluded.birth_date, birth_date)
+    # A guest placed in several rooms of the batch is one archive record read several times:
+    # the latest placement (highest StayGuest id) wins. A field the stay guest leaves null
+    # keeps the stored value; the archive's own columns (land_guests) are kept.
+    write_difference(conn, "core.guests", f"""
+        SELECT g.* REPLACE (s.property_id AS property_id, s.guest_id AS guest_id,
+            s.name AS display_name,
+            coalesce(s.first_name, g.first_name) AS first_name,
+            coalesce(s.last_name, g.last_name) AS last_name,
+            coalesce(s.email, g.email) AS email,
+            coalesce(s.nationality, g.nationality) AS nationality,
+            coalesce(s.birth_date, g.birth_date) AS birth_date,
+            s.last_seen_run AS last_seen_run, s.fetched_at AS fetched_at)
+        FROM _stg_guests s LEFT JOIN core.guests g
+            ON g.property_id = s.property_id AND g.guest_id = s.guest_id
+        WHERE s.{listed}
+        QUALIFY row_number() OVER (PARTITION BY s.guest_id ORDER BY s.stay_guest_id DESC) = 1
     """)
-    count = _count(conn, "SELECT count(*) FROM _stg_guests WHERE reservation_room_id IN "
-                         "(SELECT reservation_room_id FROM _guest_rooms)")
+    count = _count(conn, f"SELECT count(*) FROM _stg_guests WHERE {listed}")
     drop(conn, "_guest_rooms")
     return count
