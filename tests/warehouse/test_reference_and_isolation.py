@@ -149,6 +149,19 @@ def test_archive_guests_only_for_guests_seen_on_stays(conn: duckdb.DuckDBPyConne
                         ).fetchone() == (1,)
 
 
+def test_an_archive_record_read_twice_in_a_batch_lands_once_as_last_read(
+        conn: duckdb.DuckDBPyConnection) -> None:
+    """GET /guests/{id} answers the record as it is now: read twice (changed between the two
+    reads), the later read is the guest; both payloads stay in raw.payloads as received."""
+    land_reservations(conn, 1, [reservation(1, [room(11, guests=[stay_guest(1, 900)])])],
+                      run_id="a", fetched_at=ts(1))
+    first, later = _archive(900), _archive(900).model_copy(update={"country_code": "FR"})
+    for batch, country in (([first, later], "FR"), ([later, first], "IT")):
+        assert land_guests(conn, 1, batch, run_id="b", fetched_at=ts(2)) == 1
+        assert conn.execute("SELECT guest_id, country_code FROM core.guests").fetchall() == [
+            (900, country)]
+
+
 def test_two_properties_with_the_same_ids_never_mix(conn: duckdb.DuckDBPyConnection) -> None:
     """The same ids in two properties (two PMS instances): each landing touches only its own."""
     for pid in (1, 2):

@@ -44,8 +44,10 @@ def land_guests(
 
     Records of guests never placed on a stay of the property are ignored: the archive is shared
     by a group of hotels and is never copied in bulk. Documents and tax codes are not stored.
+    A guest read twice in one batch lands once, as last read.
     """
     require_aware(fetched_at, "fetched_at")
+    guests = list({g.id: g for g in guests}.values())
     rows = [{
         "property_id": property_id, "guest_id": g.id, "kind": g.kind.value,
         "display_name": g.display_name, "first_name": g.first_name, "last_name": g.last_name,
@@ -61,7 +63,6 @@ def land_guests(
             SELECT * FROM _stg_arch s WHERE EXISTS (
                 SELECT 1 FROM core.stay_guests g
                 WHERE g.property_id = s.property_id AND g.guest_id = s.guest_id)
-            QUALIFY row_number() OVER (PARTITION BY guest_id) = 1
         """)
         kept = {int(i) for (i,) in conn.execute("SELECT guest_id FROM _stg_arch_seen").fetchall()}
         received = payloads_of([g for g in guests if g.id in kept],
