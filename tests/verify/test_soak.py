@@ -49,7 +49,7 @@ from pipelines.warehouse import connect, publish, read_copy_path
 from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox
 from tests.reliability import harness as h
-from tests.reliability.recon import apply_day
+from tests.reliability.recon import apply_day, posted_lines
 
 pytestmark = [pytest.mark.soak, pytest.mark.timeout(10800)]
 
@@ -107,17 +107,6 @@ def _simulate_day(admin: httpx.Client) -> None:
     assert response.status_code == 200, response.text
 
 
-def _posted_lines(server: RunningSandbox) -> list[tuple[Any, ...]]:
-    rows = server.state.conn.execute(
-        "SELECT f.reservation_id, l.reservation_room_id, l.type, l.description, l.posted_on, "
-        "l.quantity, l.unit_price_cents, l.total_cents, l.service_item_id, l.created_at "
-        "FROM folio_lines l JOIN folios f ON f.id = l.folio_id WHERE f.property_id = ?",
-        (PROPERTY_ID,)).fetchall()
-    # a NULL (a line of no room, no service item) sorts before any value
-    return sorted((tuple(r) for r in rows),
-                  key=lambda row: tuple((v is not None, v) for v in row))
-
-
 def _sync_and_publish(ep: Endpoint, db: Path, label: str, stretch: Stretch,
                       faulted: bool) -> None:
     h.sync_until_done(ep, db, label, stretch.tally, h.SOAK_RETRY if faulted else None)
@@ -160,7 +149,7 @@ def _stretch(server: RunningSandbox, folder: Path, faulted: bool,
         admin.close()
     stretch.seconds = time.perf_counter() - started
     stretch.snapshot = h.snapshot(db, ("core", "recon", "mart"))
-    stretch.lines = _posted_lines(server)
+    stretch.lines = posted_lines(server, PROPERTY_ID)
     return stretch
 
 
