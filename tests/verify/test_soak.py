@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from pipelines.ingest import Endpoint
@@ -101,12 +100,6 @@ class Reports(threading.Thread):
                 return
 
 
-def _simulate_day(admin: httpx.Client) -> None:
-    response = admin.post("/simulate", json={"days": 1, "seed": SEED,
-                                             "property_ids": [PROPERTY_ID]})
-    assert response.status_code == 200, response.text
-
-
 def _sync_and_publish(ep: Endpoint, db: Path, label: str, stretch: Stretch,
                       faulted: bool) -> None:
     h.sync_until_done(ep, db, label, stretch.tally, h.SOAK_RETRY if faulted else None)
@@ -129,7 +122,7 @@ def _stretch(server: RunningSandbox, folder: Path, faulted: bool,
     try:
         with h.counting_retries() as retries:
             for day in range(DAYS):
-                _simulate_day(admin.http)
+                admin.simulate_day(SEED, PROPERTY_ID)
                 if faulted:
                     stretch.faults += admin.fault_counts()
                     admin.set_faults(**h.SOAK_FAULTS, seed=FAULT_SEED + day)
