@@ -43,6 +43,7 @@ from typing import Any
 import httpx
 
 from benchmarks.app_warehouse import build, business_date, code
+from benchmarks.by_years import each_in_own_process
 from benchmarks.group_rig import cpu_seconds
 from benchmarks.machine import describe
 from pipelines.demo.sandbox_process import free_port
@@ -150,11 +151,9 @@ def main() -> None:
         run(1, 1)
     elif args.hotels is not None:
         run(args.hotels, args.years)
-    else:  # each size in its own process: the warehouse's build does not weigh on the next
+    else:
         print("\n".join(f"{k}: {v}" for k, v in describe().items()), flush=True)
-        for hotels in (1, 10):
-            subprocess.run([sys.executable, "-m", "benchmarks.bench_app", "--hotels",
-                            str(hotels), "--years", str(args.years)], cwd=REPO, check=True)
+        each_in_own_process("benchmarks.bench_app", [(1, args.years), (10, args.years)])
 
 
 if __name__ == "__main__":

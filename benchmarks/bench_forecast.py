@@ -18,14 +18,12 @@ definition expects each night to end at, which no forecast reads) on the same ni
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from datetime import timedelta
-from pathlib import Path
 
 import polars as pl
 
 from benchmarks import bench_marts as bm
+from benchmarks.by_years import each_in_own_process
 from pipelines.forecast.logic.methods import (
     CHOSEN,
     accuracy,
@@ -36,8 +34,6 @@ from pipelines.forecast.logic.methods import (
 from pipelines.marts.logic.otb import otb_snapshots
 from pipelines.marts.logic.pace import pace
 from pipelines.marts.logic.pickup import pickup
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def synthetic_level(days: int) -> float:
@@ -102,12 +98,9 @@ def main() -> None:
         run(1, 1)
     elif args.hotels is not None:
         run(args.hotels, args.years)
-    else:  # each size in its own process, so its peak memory is its own
-        sizes = [(1, y) for y in (1, 2, 3, 5)] if args.growth else [(1, args.years),
-                                                                 (10, args.years)]
-        for hotels, years in sizes:
-            subprocess.run([sys.executable, "-m", "benchmarks.bench_forecast", "--hotels",
-                            str(hotels), "--years", str(years)], cwd=REPO, check=True)
+    else:
+        each_in_own_process("benchmarks.bench_forecast", [(1, y) for y in (1, 2, 3, 5)]
+                            if args.growth else [(1, args.years), (10, args.years)])
 
 
 if __name__ == "__main__":

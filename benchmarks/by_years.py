@@ -1,4 +1,5 @@
-"""Run a benchmark once per history length, each in its own process (its peak RSS its own)."""
+"""Run a benchmark once per size (history length, hotels), each in its own process (its peak RSS
+its own, and one size's build does not weigh on the next)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from benchmarks.machine import describe
@@ -31,3 +32,10 @@ def main_by_years(module: str, description: str, prefix: str,
         done = subprocess.run([sys.executable, "-m", module, "--years", str(years)], cwd=REPO,
                               capture_output=True, text=True, check=True)
         print("\n".join(line.findall(done.stdout)), flush=True)
+
+
+def each_in_own_process(module: str, sizes: Iterable[tuple[int, int]]) -> None:
+    """Run `module --hotels H --years Y` for each (H, Y) of `sizes`, each in its own process."""
+    for hotels, years in sizes:
+        subprocess.run([sys.executable, "-m", module, "--hotels", str(hotels), "--years",
+                        str(years)], cwd=REPO, check=True)

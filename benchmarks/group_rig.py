@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from pipelines.demo.sandbox_process import free_port
+from pipelines.demo.sandbox_process import free_port, serving_process
 from sandbox.seed import group_key
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -105,43 +105,23 @@ def sandboxes(database: Path, count: int, args: Sequence[str],
     """`count` sandboxes, each serving its own copy of `database` with `args` and
     `latency_ms` added to every call; all stopped when the block ends."""
     with ExitStack() as stack:
-        started: list[tuple[subprocess.Popen[bytes], str]] = []
+        fleet = []
         for n in range(count):
             copy = database.with_name(f"{database.stem}-{n}.sqlite")
             shutil.copyfile(database, copy)
-            port = free_port()
-            log = stack.enter_context(copy.with_suffix(".log").open("wb"))
-            process = subprocess.Popen(
-                [sys.executable, "-m", "pipelines.cli", "sandbox", "serve", "--host",
-                 "127.0.0.1", "--port", str(port), "--db", str(copy), *args],
-                stdout=log, stderr=subprocess.STDOUT)
-            stack.callback(_stop, process)
-            started.append((process, f"http://127.0.0.1:{port}"))
-        for process, root in started:
-            _wait(process, root)
-            httpx.put(f"{root}/_sandbox/faults", json={"latency_ms": latency_ms},
-                      timeout=30).raise_for_status()
-        yield [Sandbox(f"{root}/v1", process.pid) for process, root in started]
+            fleet.append(_serve(stack, copy, args, latency_ms))
+        yield fleet
 
 
-def _wait(process: subprocess.Popen[bytes], root: str) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"a sandbox exited with status {process.returncode}")
-        try:
-            if httpx.get(f"{root}/v1/openapi.json", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"the sandbox at {root} did not answer within 120 s")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+def _serve(stack: ExitStack, copy: Path, args: Sequence[str], latency_ms: int) -> Sandbox:
+    port = free_port()
+    root = f"http://127.0.0.1:{port}"
+    process = stack.enter_context(serving_process(
+        f"the sandbox at {root}", [sys.executable, "-m", "pipelines.cli", "sandbox", "serve",
+                                   "--host", "127.0.0.1", "--port", str(port), "--db", str(copy),
+                                   *args],
+        lambda: httpx.get(f"{root}/v1/openapi.json", timeout=2).status_code == 200,
+        copy.with_suffix(".log"), 120, poll=0.2))
+    httpx.put(f"{root}/_sandbox/faults", json={"latency_ms": latency_ms},
+              timeout=30).raise_for_status()
+    return Sandbox(f"{root}/v1", process.pid)

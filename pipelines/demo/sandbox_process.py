@@ -11,15 +11,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
 
 
-class SandboxStartError(RuntimeError):
-    """The sandbox process exited or did not answer in time."""
+class StartError(RuntimeError):
+    """A child process exited or did not answer in time."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -47,35 +47,45 @@ def sandbox_process(startup_timeout: float = 300.0, *, db_path: Path | None = No
         log_path = log_path or db_path.with_suffix(".log")
         command = [sys.executable, "-m", "pipelines.cli", "sandbox", "serve", "--host", host,
                    "--port", str(port), "--db", str(db_path), *extra_args]
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         base_url = f"http://{host}:{port}/v1"
-        try:
-            _wait_until_serving(process, base_url, startup_timeout, log_path)
+        # The docs page, not /openapi.json: the server builds that document on its first
+        # request (0.7 s of its CPU), which nobody here reads.
+        docs = f"{base_url}/docs"
+        with serving_process("the sandbox", command, lambda: httpx.get(docs, timeout=2)
+                             .status_code == 200, log_path, startup_timeout, poll=0.1):
             yield base_url
-        finally:
-            process.terminate()
+
+
+@contextmanager
+def serving_process(name: str, command: Sequence[str], ready: Callable[[], bool],
+                    log_path: Path, timeout: float, *, cwd: Path | None = None,
+                    env: Mapping[str, str] | None = None, poll: float = 0.3,
+                    ) -> Iterator[subprocess.Popen[bytes]]:
+    """Start `command` (its output to `log_path`), wait until `ready()` (a connection refused
+    is not yet), and stop it when the block ends (killed past 20 s). StartError naming it
+    `name`, with its output, when it exits first, or when not ready within `timeout` s."""
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise StartError(f"{name} exited with status {process.returncode}:\n"
+                                 + log_path.read_text(errors="replace"))
             try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_until_serving(process: subprocess.Popen[bytes], base_url: str, timeout: float,
-                        log_path: Path) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        if process.poll() is not None:
-            raise SandboxStartError(f"the sandbox exited with status {process.returncode}:\n"
-                                    + log_path.read_text(errors="replace"))
+                if ready():
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise StartError(f"{name} did not answer within {timeout:.0f} s")
+            time.sleep(poll)
+        yield process
+    finally:
+        process.terminate()
         try:
-            # The docs page, not /openapi.json: the server builds that document on its first
-            # request (0.7 s of its CPU), which nobody here reads.
-            if httpx.get(f"{base_url}/docs", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise SandboxStartError(f"the sandbox did not answer within {timeout:.0f} s")
-        time.sleep(0.1)
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

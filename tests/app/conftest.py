@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,7 +21,7 @@ from pipelines.demo import DemoConfig
 from pipelines.demo.close import hand_over_the_day
 from pipelines.demo.config import UNLIMITED_RATE
 from pipelines.demo.sandbox_admin import SandboxAdmin
-from pipelines.demo.sandbox_process import free_port, sandbox_process
+from pipelines.demo.sandbox_process import free_port, sandbox_process, serving_process
 from tests.demo_warehouse import REPO
 
 
@@ -31,30 +29,12 @@ from tests.demo_warehouse import REPO
 def running_app(warehouse: Path, log_path: Path) -> Iterator[str]:
     """`pmsw app --warehouse warehouse` on a free port of 127.0.0.1: its base address."""
     port = free_port()
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pipelines.cli", "app", "--port", str(port),
-             "--warehouse", str(warehouse)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                assert process.poll() is None, log_path.read_text()
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                assert time.monotonic() < deadline, "pmsw app did not answer within 120 s"
-                time.sleep(0.3)
-            yield url
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    url = f"http://127.0.0.1:{port}"
+    with serving_process("pmsw app", [sys.executable, "-m", "pipelines.cli", "app", "--port",
+                                      str(port), "--warehouse", str(warehouse)],
+                         lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200,
+                         log_path, 120, cwd=REPO):
+        yield url
 
 
 @pytest.fixture(scope="module")

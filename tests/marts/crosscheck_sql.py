@@ -12,6 +12,8 @@ cents, every rounding half-up (half away from zero) in integer arithmetic.
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 
 DEFINED = ("stay_nights", "revenue_daily", "room_fees", "occupancy_daily",
@@ -86,6 +88,20 @@ def build(conn: duckdb.DuckDBPyConnection, property_id: int) -> None:
     tz, vat_bp = _facts(conn, p)
     for sql in _statements(p, tz, vat_bp):
         conn.execute(sql)
+
+
+def differences(conn: duckdb.DuckDBPyConnection, mart: str, property_id: int, limit: int,
+                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], int]:
+    """After `build`: up to `limit` rows of mart.<mart> of the property that x_<mart> lacks,
+    up to `limit` the other way round (every column, EXCEPT ALL), and the rows of x_<mart>."""
+    names = conn.execute("SELECT column_name FROM duckdb_columns() WHERE schema_name = 'mart' "
+                         "AND table_name = ? ORDER BY column_index", [mart]).fetchall()
+    cols = ", ".join(f'"{n}"' for (n,) in names)
+    ours = f"SELECT {cols} FROM mart.{mart} WHERE property_id = {int(property_id)}"
+    theirs = f"SELECT {cols} FROM x_{mart}"
+    return (conn.execute(f"{ours} EXCEPT ALL {theirs} LIMIT {limit}").fetchall(),
+            conn.execute(f"{theirs} EXCEPT ALL {ours} LIMIT {limit}").fetchall(),
+            conn.execute(f"SELECT count(*) FROM x_{mart}").fetchall()[0][0])
 
 
 def _facts(conn: duckdb.DuckDBPyConnection, p: int) -> tuple[str, int]:

@@ -79,12 +79,6 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckD
         conn.close()
 
 
-def _columns(conn: duckdb.DuckDBPyConnection, table: str) -> str:
-    names = conn.execute("SELECT column_name FROM duckdb_columns() WHERE schema_name = 'mart' "
-                         "AND table_name = ? ORDER BY column_index", [table]).fetchall()
-    return ", ".join(f'"{n}"' for (n,) in names)
-
-
 def test_every_mart_is_written_again_in_sql_or_said_not_to_be() -> None:
     """A new mart fails here until crosscheck_sql defines it or names it as not defined
     (the year's cross-check of `make verify` walks the same list)."""
@@ -94,12 +88,7 @@ def test_every_mart_is_written_again_in_sql_or_said_not_to_be() -> None:
 @pytest.mark.parametrize("mart", crosscheck_sql.DEFINED)
 def test_mart_equals_the_sql_of_its_definition(simulated: duckdb.DuckDBPyConnection,
                                                mart: str) -> None:
-    cols = _columns(simulated, mart)
-    polars_rows = f"SELECT {cols} FROM mart.{mart} WHERE property_id = 1"
-    sql_rows = f"SELECT {cols} FROM x_{mart}"
-    only_polars = simulated.execute(f"{polars_rows} EXCEPT ALL {sql_rows} LIMIT 5").fetchall()
-    only_sql = simulated.execute(f"{sql_rows} EXCEPT ALL {polars_rows} LIMIT 5").fetchall()
-    count = simulated.execute(f"SELECT count(*) FROM x_{mart}").fetchall()[0][0]
+    only_polars, only_sql, count = crosscheck_sql.differences(simulated, mart, 1, limit=5)
     assert (only_polars, only_sql) == ([], []), f"mart.{mart} differs ({count} rows in SQL)"
     assert count > 0
 

@@ -145,6 +145,13 @@ def occ(rooms: tuple[int, int], ooo: int, sold: int, comp: int, option: int, occ
             day < BUSINESS_DATE)
 
 
+def unsold(rooms: tuple[int, int], ooo: int, option: int, departures: int,
+           day: date) -> tuple[Any, ...]:
+    """`occ` of a night with no room sold nor given: every figure zero, no ADR."""
+    return occ(rooms, ooo, 0, 0, option, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
+               "0.00", "0.00", "0.00", 0, departures, 0, day)
+
+
 def occupancy(db: duckdb.DuckDBPyConnection, table: str,
               key: str = "stay_date") -> dict[Any, tuple[Any, ...]]:
     return {tuple(r[k] for k in key.split(",")) if "," in key else r[key]:
@@ -188,22 +195,19 @@ def test_occupancy_daily(db: duckdb.DuckDBPyConnection) -> None:
         m(7): occ(HOTEL, 0, 1, 0, 1, "1.25", "1.28", "170.00", "0.00", "187.00", "170.00",
                   "170.00", "2.13", "170.00", "2.13", 0, 1, 2, m(7)),
         # Mar 8: only the option; R3 leaves; R8 cancelled.
-        m(8): occ(HOTEL, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                  "0.00", "0.00", "0.00", 0, 1, 0, m(8)),
+        m(8): unsold(HOTEL, 0, 1, 1, m(8)),
         # Mar 10-11: R9 after its move, 100.00 net a night; 1/80 = 1.25; RevPAR 1.25.
         m(10): occ(HOTEL, 0, 1, 0, 0, "1.25", "1.28", "100.00", "0.00", "110.00", "100.00",
                    "100.00", "1.25", "100.00", "1.25", 1, 0, 2, m(10)),
         m(11): occ(HOTEL, 0, 1, 0, 0, "1.25", "1.28", "100.00", "0.00", "110.00", "100.00",
                    "100.00", "1.25", "100.00", "1.25", 0, 0, 2, m(11)),
-        m(12): occ(HOTEL, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                   "0.00", "0.00", "0.00", 0, 1, 0, m(12)),
+        m(12): unsold(HOTEL, 0, 0, 1, m(12)),
     }
     # Every other date from the first night to the last night of the last availability read
     # (Mar 6 + 364): 80 rooms in the property, 78 on sale, nothing sold.
     day = m(2)
     while day <= LAST_AVAILABILITY:
-        expected.setdefault(day, occ(HOTEL, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00",
-                                     None, None, "0.00", "0.00", "0.00", 0, 0, 0, day))
+        expected.setdefault(day, unsold(HOTEL, 0, 0, 0, day))
         day += timedelta(days=1)
     assert len(got) == len(expected) == 369
     assert got == expected
@@ -221,21 +225,17 @@ def test_occupancy_by_room_type(db: duckdb.DuckDBPyConnection) -> None:
         # room revenue 190.00; ADR 100.00, with fees 190.00; RevPAR 190/30 = 6.333 -> 6.33.
         (m(3), STD): occ(std, 1, 1, 0, 0, "3.33", "3.57", "100.00", "90.00", "209.00",
                          "100.00", "190.00", "6.33", "190.00", "6.33", 0, 1, 2, m(3)),
-        (m(4), STD): occ(std, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 1, 0, m(4)),
-        (m(5), STD): occ(std, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 0, 0, m(5)),
+        (m(4), STD): unsold(std, 1, 0, 1, m(4)),
+        (m(5), STD): unsold(std, 1, 0, 0, m(5)),
         # Mar 6: R10 (80.00): 1/30 -> 3.33, 1/29 = 3.448 -> 3.45; RevPAR 80/30 = 2.667 -> 2.67.
         (m(6), STD): occ(std, 0, 1, 0, 0, "3.33", "3.45", "80.00", "0.00", "88.00", "80.00",
                          "80.00", "2.67", "80.00", "2.67", 1, 0, 2, m(6)),
-        (m(7), STD): occ(std, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 1, 0, m(7)),
+        (m(7), STD): unsold(std, 0, 0, 1, m(7)),
         (m(10), STD): occ(std, 0, 1, 0, 0, "3.33", "3.45", "100.00", "0.00", "110.00",
                           "100.00", "100.00", "3.33", "100.00", "3.33", 1, 0, 2, m(10)),
         (m(11), STD): occ(std, 0, 1, 0, 0, "3.33", "3.45", "100.00", "0.00", "110.00",
                           "100.00", "100.00", "3.33", "100.00", "3.33", 0, 0, 2, m(11)),
-        (m(12), STD): occ(std, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                          "0.00", "0.00", "0.00", 0, 1, 0, m(12)),
+        (m(12), STD): unsold(std, 0, 0, 1, m(12)),
         # SUP (25, all on sale; 309 out of order Mar 4-6). Mar 2: R2 120.00; 1/25 = 4.00%;
         # RevPAR 120/25 = 4.80.
         (m(2), SUP): occ(sup, 0, 1, 0, 0, "4.00", "4.00", "120.00", "0.00", "132.00",
@@ -250,8 +250,7 @@ def test_occupancy_by_room_type(db: duckdb.DuckDBPyConnection) -> None:
         # Mar 5: R7 110.00; 1/25 = 4.00, 1/24 = 4.1667 -> 4.17; RevPAR 4.40; R2 leaves.
         (m(5), SUP): occ(sup, 1, 1, 0, 0, "4.00", "4.17", "110.00", "0.00", "121.00",
                          "110.00", "110.00", "4.40", "110.00", "4.40", 0, 1, 3, m(5)),
-        (m(6), SUP): occ(sup, 1, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 1, 0, m(6)),
+        (m(6), SUP): unsold(sup, 1, 0, 1, m(6)),
         # DLX (15). Mar 5: R12 140.00: 1/15 = 6.667 -> 6.67, RevPAR 140/15 = 9.333 -> 9.33.
         (m(5), DLX): occ(dlx, 0, 1, 0, 0, "6.67", "6.67", "140.00", "0.00", "154.00",
                          "140.00", "140.00", "9.33", "140.00", "9.33", 1, 0, 1, m(5)),
@@ -260,20 +259,15 @@ def test_occupancy_by_room_type(db: duckdb.DuckDBPyConnection) -> None:
                          "170.00", "170.00", "11.33", "170.00", "11.33", 1, 1, 2, m(6)),
         (m(7), DLX): occ(dlx, 0, 1, 0, 0, "6.67", "6.67", "170.00", "0.00", "187.00",
                          "170.00", "170.00", "11.33", "170.00", "11.33", 0, 0, 2, m(7)),
-        (m(8), DLX): occ(dlx, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 1, 0, m(8)),
+        (m(8), DLX): unsold(dlx, 0, 0, 1, m(8)),
         # JSU (10 in the property, 9 on sale): the option R5 on Mar 7 and 8, never sold.
-        (m(7), JSU): occ(jsu, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 0, 0, m(7)),
-        (m(8), JSU): occ(jsu, 0, 0, 0, 1, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                         "0.00", "0.00", "0.00", 0, 0, 0, m(8)),
+        (m(7), JSU): unsold(jsu, 0, 1, 0, m(7)),
+        (m(8), JSU): unsold(jsu, 0, 1, 0, m(8)),
     }
     day = m(2)
     while day <= LAST_AVAILABILITY:
         for room_type, rooms_of_type in TYPES.items():
-            expected.setdefault((day, room_type), occ(
-                rooms_of_type, 0, 0, 0, 0, "0.00", "0.00", "0.00", "0.00", "0.00", None, None,
-                "0.00", "0.00", "0.00", 0, 0, 0, day))
+            expected.setdefault((day, room_type), unsold(rooms_of_type, 0, 0, 0, day))
         day += timedelta(days=1)
     assert len(got) == len(expected) == 369 * 4
     assert got == expected

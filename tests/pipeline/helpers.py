@@ -11,9 +11,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import dagster as dg
 import duckdb
 import httpx
 
+from pipelines.defs.partitions import instance_with
 from pipelines.ingest import Endpoint, SyncSettings, sync_property
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
@@ -35,6 +37,27 @@ def clock() -> SimulatedClock:
 
 def endpoint(base_url: str, key: str = ALL_SCOPES_KEY, code: str = "rome") -> Endpoint:
     return Endpoint(code, base_url, key, CLIENT_RATE, CLIENT_BURST)
+
+
+def materialize_assets(warehouse: Path, selection: dg.AssetSelection, *,
+                       raise_on_error: bool = False) -> dg.ExecuteInProcessResult:
+    """`selection` of the project's assets and checks materialized in this process for the
+    partition `default`: the warehouse at `warehouse`, the PMS of PMS_API_BASE_URL and
+    PMS_API_KEY (the key stays in the environment, dg.EnvVar)."""
+    from pipelines.definitions import defs
+    from pipelines.defs.resources import PmsApiResource, WarehouseResource
+
+    resources: dict[str, Any] = dict(defs.resources or {})
+    resources["warehouse"] = WarehouseResource(path=str(warehouse))
+    resources["pms"] = PmsApiResource(
+        base_url=dg.EnvVar("PMS_API_BASE_URL"), api_key=dg.EnvVar("PMS_API_KEY"),
+        rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
+    every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
+             if isinstance(d, dg.AssetsDefinition)]
+    with instance_with(["default"]) as instance:
+        return dg.materialize(every, selection=selection, partition_key="default",
+                              resources=resources, raise_on_error=raise_on_error,
+                              instance=instance)
 
 
 def advance(root_url: str, days: int = 1, property_ids: list[int] | None = None) -> None:

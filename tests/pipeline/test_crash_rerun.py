@@ -13,10 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from tests.conftest import MakeSandbox
+from tests.stored_rows import stored_rows
 
 from .helpers import ALL_SCOPES_KEY, REPO, advance, clock, snapshot
 
@@ -41,9 +41,8 @@ def _finish(process: subprocess.Popen[bytes], timeout: float) -> tuple[int, str]
 
 
 def _calls(db: Path) -> int:
-    with duckdb.connect(str(db), read_only=True) as conn:
-        row = conn.execute("SELECT sum(calls) FROM meta.sync_runs").fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
+    [row] = stored_rows(db, "SELECT sum(calls) FROM meta.sync_runs")
+    return int(row[0] or 0)
 
 
 def test_sigkill_at_many_points_then_rerun_equals_an_uninterrupted_run(

@@ -16,21 +16,20 @@ from typing import Any
 import dagster as dg
 import pytest
 
-from pipelines.defs.partitions import instance_with
+from pipelines.defs.keys import INGESTION_GROUP
 from pipelines.ingest.store import get_state
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox
 
 from .helpers import (
     ALL_SCOPES_KEY,
-    CLIENT_BURST,
-    CLIENT_RATE,
     OTHER_PROPERTY_KEY,
     REPO,
     Api,
     advance,
     assert_core_equals_api,
     clock,
+    materialize_assets,
     write_properties,
 )
 
@@ -97,23 +96,6 @@ def test_the_hourly_schedule_alone_runs_ingestion_checks_and_marts() -> None:
         assert node.automation_condition is None, node.key
 
 
-def _materialize(tmp_path: Path) -> dg.ExecuteInProcessResult:
-    from pipelines.definitions import defs
-    from pipelines.defs.keys import INGESTION_GROUP
-    from pipelines.defs.resources import PmsApiResource, WarehouseResource
-
-    resources: dict[str, Any] = dict(defs.resources or {})
-    resources["warehouse"] = WarehouseResource(path=str(tmp_path / "warehouse.duckdb"))
-    resources["pms"] = PmsApiResource(  # the key stays in the environment (dg.EnvVar)
-        base_url=dg.EnvVar("PMS_API_BASE_URL"), api_key=dg.EnvVar("PMS_API_KEY"),
-        rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
-    every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
-             if isinstance(d, dg.AssetsDefinition)]
-    with instance_with(["default"]) as instance:
-        return dg.materialize(every, selection=dg.AssetSelection.groups(INGESTION_GROUP),
-                              partition_key="default", resources=resources, instance=instance)
-
-
 def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
         make_sandbox: MakeSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sandbox = make_sandbox(clock(), admin=True)
@@ -121,7 +103,8 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
     monkeypatch.setenv("PMS_API_KEY", ALL_SCOPES_KEY)
     advance(sandbox.root_url)
 
-    result = _materialize(tmp_path)
+    ingestion = dg.AssetSelection.groups(INGESTION_GROUP)
+    result = materialize_assets(tmp_path / "warehouse.duckdb", ingestion, raise_on_error=True)
     assert result.success
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
     assert checks == dict.fromkeys((
@@ -152,7 +135,7 @@ def test_materialized_assets_land_the_api_and_an_event_gap_fails_its_check(
     assert cursor is not None
     assert api.events()[0]["id"] > cursor[0] + 1  # the precondition of a gap
 
-    second = _materialize(tmp_path)
+    second = materialize_assets(tmp_path / "warehouse.duckdb", ingestion, raise_on_error=True)
     checks = {e.check_name: e.passed for e in second.get_asset_check_evaluations()}
     assert checks["event_gap"] is False
     with connect(tmp_path / "warehouse.duckdb") as conn:

@@ -13,6 +13,7 @@ import pytest
 
 from pipelines.warehouse import read_copy_path
 from tests.conftest import MakeSandbox
+from tests.stored_rows import stored_rows
 
 from .helpers import ALL_SCOPES_KEY, advance, clock, pmsw, write_properties
 
@@ -56,10 +57,8 @@ def test_sync_info_and_reconcile_print_json(make_sandbox: MakeSandbox, tmp_path:
     run = pmsw(["reconcile", "--warehouse", str(db), "--format", "json"], env, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     out = json.loads(run.stdout)
-    with duckdb.connect(str(db), read_only=True) as conn:
-        stored = conn.execute("SELECT mode, missing_count, missing_amount, matched_count "
-                              "FROM recon.runs WHERE run_id = ?", [out["run_id"]]).fetchone()
-    assert stored is not None
+    [stored] = stored_rows(db, "SELECT mode, missing_count, missing_amount, matched_count "
+                           "FROM recon.runs WHERE run_id = ?", [out["run_id"]])
     assert out["mode"] == stored[0] == "dry_run"
     assert out["statuses"]["missing"]["charges"] == stored[1]
     assert Decimal(str(out["statuses"]["missing"]["amount"])) == stored[2]

@@ -36,6 +36,7 @@ from sandbox.http.server import RunningSandbox, serving_simulation
 from sandbox.seed import GROUP_FIRST_ID, group_code, group_key
 from sandbox.simulator.params import SimParams
 from sandbox.simulator.run import simulate_database
+from tests.stored_rows import stored_rows
 
 from .helpers import REPO, UNLIMITED, Api, assert_core_equals_api, pmsw, write_properties
 
@@ -98,10 +99,8 @@ def _env(tmp_path: Path, base_url: str) -> dict[str, str]:
 
 
 def _span(member: Path) -> tuple[object, object]:
-    with duckdb.connect(str(member), read_only=True) as conn:
-        row = conn.execute("SELECT min(started_at), max(ended_at) FROM meta.sync_runs "
-                           "WHERE run_id = (SELECT max(run_id) FROM meta.sync_runs)").fetchone()
-    assert row is not None
+    [row] = stored_rows(member, "SELECT min(started_at), max(ended_at) FROM meta.sync_runs "
+                        "WHERE run_id = (SELECT max(run_id) FROM meta.sync_runs)")
     return row[0], row[1]
 
 

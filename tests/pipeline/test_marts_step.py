@@ -14,29 +14,12 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.defs.partitions import instance_with
 from pipelines.marts import MARTS
 from pipelines.warehouse import connect
 from pipelines.warehouse.frames import query_frame
 from tests.conftest import MakeSandbox
 
-from .helpers import ALL_SCOPES_KEY, CLIENT_BURST, CLIENT_RATE, advance, clock
-
-
-def _run(warehouse: Path, selection: dg.AssetSelection) -> dg.ExecuteInProcessResult:
-    from pipelines.definitions import defs
-    from pipelines.defs.resources import PmsApiResource, WarehouseResource
-
-    resources: dict[str, Any] = dict(defs.resources or {})
-    resources["warehouse"] = WarehouseResource(path=str(warehouse))
-    resources["pms"] = PmsApiResource(
-        base_url=dg.EnvVar("PMS_API_BASE_URL"), api_key=dg.EnvVar("PMS_API_KEY"),
-        rate_per_minute=CLIENT_RATE, burst=CLIENT_BURST)
-    every = [d for d in [*(defs.assets or []), *(defs.asset_checks or [])]
-             if isinstance(d, dg.AssetsDefinition)]
-    with instance_with(["default"]) as instance:
-        return dg.materialize(every, selection=selection, partition_key="default",
-                              resources=resources, raise_on_error=False, instance=instance)
+from .helpers import ALL_SCOPES_KEY, advance, clock, materialize_assets
 
 
 def _materialized(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]]:
@@ -66,10 +49,10 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
     monkeypatch.setenv("PMS_API_KEY", ALL_SCOPES_KEY)
     advance(sandbox.root_url, days=2)
     warehouse = tmp_path / "warehouse.duckdb"
-    assert _run(warehouse, dg.AssetSelection.groups(INGESTION_GROUP)).success
+    assert materialize_assets(warehouse, dg.AssetSelection.groups(INGESTION_GROUP)).success
 
     # Every mart, in one step: a materialization per mart, each with its own metadata.
-    every = _run(warehouse, dg.AssetSelection.groups(MARTS_GROUP))
+    every = materialize_assets(warehouse, dg.AssetSelection.groups(MARTS_GROUP))
     assert every.success
     built = _materialized(every)
     assert set(built) == set(MARTS)
@@ -103,7 +86,7 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
 
     # A subset: only pace is built, from the stored marts it reads; nothing changed, so
     # nothing is written.
-    pace = _run(warehouse, dg.AssetSelection.assets(dg.AssetKey(["mart", "pace"])))
+    pace = materialize_assets(warehouse, dg.AssetSelection.assets(dg.AssetKey(["mart", "pace"])))
     assert pace.success
     assert set(_materialized(pace)) == {"pace"}
     assert _materialized(pace)["pace"]["inserted"] == 0
@@ -119,7 +102,7 @@ def test_the_marts_are_one_step_a_subset_builds_alone_a_failure_keeps_the_marts_
 
     names = list(MARTS)
     monkeypatch.setitem(MARTS, "forecast_accuracy", (broken, MARTS["forecast_accuracy"][1]))
-    failed = _run(warehouse, dg.AssetSelection.groups(MARTS_GROUP))
+    failed = materialize_assets(warehouse, dg.AssetSelection.groups(MARTS_GROUP))
     assert not failed.success
     before = names[:names.index("forecast_accuracy")]
     assert set(_materialized(failed)) == set(before)

@@ -32,6 +32,7 @@ from pipelines.recon.logic import load_rules
 from sandbox.http.server import RunningSandbox
 from tests.conftest import ALL_SCOPES_KEY
 from tests.lost_postings import START, Stretch, serving_copy, simulate_stretch, sync
+from tests.stored_rows import stored_rows
 
 pytestmark = pytest.mark.slow
 
@@ -163,10 +164,9 @@ def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) ->
         == {"matched"}
     world.sync(["folios"])
     assert _folio_reads(world, reservations) == reservations
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        landed = conn.execute("SELECT count(*) FROM core.folio_lines WHERE folio_line_id IN "
-                              "(SELECT unnest(?::BIGINT[]))",
-                              [posted["posted_line_id"].to_list()]).fetchall()[0][0]
+    [(landed,)] = stored_rows(world.warehouse, "SELECT count(*) FROM core.folio_lines WHERE "
+                              "folio_line_id IN (SELECT unnest(?::BIGINT[]))",
+                              [posted["posted_line_id"].to_list()])
     assert landed == posted.height  # the posted lines landed with the next sync
     after_sync = world.run(Mode.APPLY)
     assert after_sync.apply is not None
@@ -177,10 +177,9 @@ def test_apply_posts_each_once_and_a_second_apply_posts_nothing(world: World) ->
 
 def _folio_reads(world: World, reservations: list[int]) -> list[int]:
     """The reservations among `reservations` whose folios the warehouse records as read."""
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        rows = conn.execute("SELECT DISTINCT reservation_id FROM meta.folio_reads WHERE "
-                            "reservation_id IN (SELECT unnest(?::BIGINT[])) ORDER BY 1",
-                            [reservations]).fetchall()
+    rows = stored_rows(world.warehouse, "SELECT DISTINCT reservation_id FROM meta.folio_reads "
+                       "WHERE reservation_id IN (SELECT unnest(?::BIGINT[])) ORDER BY 1",
+                       [reservations])
     return [int(r) for (r,) in rows]
 
 
@@ -221,8 +220,7 @@ def test_apply_killed_before_writing_its_results_posts_nothing_twice(
     finally:
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        row = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
+    [row] = stored_rows(world.warehouse, "SELECT count(*) FROM recon.runs")
     assert row == (0,)  # the killed run wrote nothing
     rerun = world.run(Mode.APPLY)
     assert rerun.apply is not None
@@ -252,9 +250,8 @@ def test_two_applies_at_once_post_each_charge_once(world: World, tmp_path: Path)
         assert "Reconciliation run" in out
         assert re.search(r"^\s+failed\s+0\s", out, re.MULTILINE), out
     assert set(lines_on_folios(world.client, missing).values()) == {1}
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        runs = conn.execute("SELECT mode, posted_count + missing_count FROM recon.runs "
-                            "WHERE mode = 'apply'").fetchall()
+    runs = stored_rows(world.warehouse, "SELECT mode, posted_count + missing_count "
+                       "FROM recon.runs WHERE mode = 'apply'")
     assert len(runs) == 2
 
 
@@ -346,10 +343,8 @@ def test_dagster_job_dry_run_then_apply_with_dates_as_run_config(world: World) -
     assert applied["posted_count"] == missing
     assert applied["missing_count"] == 0
     assert applied["run_id"] == int(str(dry["run_id"])) + 1
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        stored = conn.execute("SELECT posted_count, posted_amount FROM recon.runs WHERE "
-                              "run_id = ?", [applied["run_id"]]).fetchone()
-    assert stored is not None
+    [stored] = stored_rows(world.warehouse, "SELECT posted_count, posted_amount FROM recon.runs "
+                           "WHERE run_id = ?", [applied["run_id"]])
     assert (stored[0], Decimal(str(applied["posted_amount"])).quantize(Decimal("0.01"))) == (
         missing, stored[1])
 

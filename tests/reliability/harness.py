@@ -80,10 +80,10 @@ class Admin:
     def close(self) -> None:
         self.http.close()
 
-    def simulate_day(self, seed: int) -> str:
+    def simulate_day(self, seed: int, property_id: int = PROPERTY_ID) -> str:
         """Play one simulated day of the hotel (activity, then the night audit)."""
         response = self.http.post("/simulate", json={"days": 1, "seed": seed,
-                                                     "property_ids": [PROPERTY_ID]})
+                                                     "property_ids": [property_id]})
         assert response.status_code == 200, response.text
         business_date: str = response.json()["business_date"]
         return business_date

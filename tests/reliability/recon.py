@@ -24,14 +24,15 @@ def apply_day(db: Path, ep: Endpoint, retry: RetryPolicy | None = None) -> int:
     return report.apply.posts
 
 
-def posted_lines(server: RunningSandbox) -> list[tuple[Any, ...]]:
+def posted_lines(server: RunningSandbox, property_id: int = h.PROPERTY_ID,
+                 ) -> list[tuple[Any, ...]]:
     """Every folio line of the property in the PMS (ids left out), sorted: two runs of the same
     seed hold the same multiset, and a charge posted twice shows as an extra line."""
     rows = server.state.conn.execute(
         "SELECT f.reservation_id, l.reservation_room_id, l.type, l.description, l.posted_on, "
         "l.quantity, l.unit_price_cents, l.total_cents, l.service_item_id, l.created_at "
         "FROM folio_lines l JOIN folios f ON f.id = l.folio_id WHERE f.property_id = ?",
-        (h.PROPERTY_ID,)).fetchall()
+        (property_id,)).fetchall()
     # a NULL (a line of no room, no service item) sorts before any value
     return sorted((tuple(r) for r in rows),
                   key=lambda row: tuple((v is not None, v) for v in row))

@@ -28,7 +28,6 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import httpx
 import pytest
 
@@ -36,6 +35,7 @@ from pipelines.api import PmsClient
 from pipelines.warehouse import connect
 from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox, auth
+from tests.stored_rows import stored_rows
 
 from . import harness as h
 from .recon import posted_lines
@@ -124,11 +124,9 @@ def _killed(world: World, after: int) -> None:
 
 
 def _last_outcome(world: World) -> Outcome:
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        rows = conn.execute(
-            "SELECT key, status, posted_line_id, CAST(found_amount * 100 AS BIGINT) "
-            "FROM recon.results WHERE run_id = (SELECT max(run_id) FROM recon.runs)"
-        ).fetchall()
+    rows = stored_rows(
+        world.warehouse, "SELECT key, status, posted_line_id, CAST(found_amount * 100 AS BIGINT) "
+        "FROM recon.results WHERE run_id = (SELECT max(run_id) FROM recon.runs)")
     return {str(k): (str(s), line, cents) for k, s, line, cents in rows}
 
 
@@ -141,10 +139,9 @@ def _on_folio(outcome: Outcome) -> Outcome:
 def _lines_per_charge(world: World) -> Counter[str]:
     """Through the API: the folio lines (not reversed) of the day per description, over the
     folios of every reservation the ledger names."""
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        ids = [r for (r,) in conn.execute(
-            "SELECT DISTINCT reservation_id FROM core.pos_ledger WHERE business_date = ?",
-            [world.day]).fetchall()]
+    ids = [r for (r,) in stored_rows(
+        world.warehouse, "SELECT DISTINCT reservation_id FROM core.pos_ledger "
+        "WHERE business_date = ?", [world.day])]
     counts: Counter[str] = Counter()
     with PmsClient(world.server.base_url, h.PROPERTY_KEY) as client:
         for reservation_id in ids:
@@ -155,11 +152,10 @@ def _lines_per_charge(world: World) -> Counter[str]:
 
 
 def _posted_descriptions(world: World) -> list[str]:
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        return [d for (d,) in conn.execute(
-            "SELECT description FROM recon.results WHERE run_id = "
-            "(SELECT max(run_id) FROM recon.runs) AND status IN ('posted', 'matched') "
-            "AND source = 'pos'").fetchall()]
+    return [d for (d,) in stored_rows(
+        world.warehouse, "SELECT description FROM recon.results WHERE run_id = "
+        "(SELECT max(run_id) FROM recon.runs) AND status IN ('posted', 'matched') "
+        "AND source = 'pos'")]
 
 
 def _same_end(world: World, reference: dict[str, Any]) -> None:
@@ -180,11 +176,9 @@ def test_an_apply_killed_between_its_posts_then_rerun_ends_as_an_uninterrupted_o
     outcome = _last_outcome(world)
     posted = [k for k, (s, _, _) in outcome.items() if s == "posted"]
     assert len(posted) >= 6
-    with duckdb.connect(str(world.warehouse), read_only=True) as conn:
-        row = conn.execute("SELECT count(DISTINCT reservation_id) FROM recon.results "
-                           "WHERE run_id = (SELECT max(run_id) FROM recon.runs) AND "
-                           "status = 'posted'").fetchone()
-    assert row is not None
+    [row] = stored_rows(world.warehouse, "SELECT count(DISTINCT reservation_id) FROM "
+                        "recon.results WHERE run_id = (SELECT max(run_id) FROM recon.runs) "
+                        "AND status = 'posted'")
     reservations = int(row[0])
     calls = 2 * reservations + len(posted)  # one folio posted on per reservation here
     reference = {"outcome": outcome, "lines": posted_lines(world.server),

@@ -8,14 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from pipelines.demo.sandbox_process import free_port
+from pipelines.demo.sandbox_process import free_port, serving_process
 from tests.chromium import CHROMIUM_FLAGS, find_chromium
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # hang guards, not time limits
@@ -39,35 +38,16 @@ def webserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home = tmp_path_factory.mktemp("dagster-home")
     shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
     port = free_port()
-    log = (home / "webserver.log").open("wb")
     env = {**os.environ, "DAGSTER_HOME": str(home)}
     env.pop("PMSW_PROPERTIES_FILE", None)
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "dagster-webserver"), "-w", "workspace.yaml",
-         "-h", "127.0.0.1", "-p", str(port)], cwd=ROOT, env=env, stdout=log,
-        stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        # A hang guard, not a time limit: at load 25 the start took over 90 s once.
-        deadline = time.monotonic() + 600
-        while True:
-            assert process.poll() is None, (home / "webserver.log").read_text()
-            try:
-                if httpx.get(f"{url}/server_info", timeout=2).status_code == 200 and _loaded(url):
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the webserver did not start within 600 s"
-            time.sleep(0.5)
+    # A hang guard, not a time limit: at load 25 the start took over 90 s once.
+    with serving_process("the webserver", [
+            str(Path(sys.executable).parent / "dagster-webserver"), "-w", "workspace.yaml",
+            "-h", "127.0.0.1", "-p", str(port)],
+            lambda: httpx.get(f"{url}/server_info", timeout=2).status_code == 200
+            and _loaded(url), home / "webserver.log", 600, cwd=ROOT, env=env, poll=0.5):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 def _graphql(url: str, query: str) -> dict[str, object]:

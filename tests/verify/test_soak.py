@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from pipelines.ingest import Endpoint
@@ -49,7 +48,7 @@ from pipelines.warehouse import connect, publish, read_copy_path
 from sandbox.http.server import RunningSandbox
 from tests.conftest import MakeSandbox
 from tests.reliability import harness as h
-from tests.reliability.recon import apply_day
+from tests.reliability.recon import apply_day, posted_lines
 
 pytestmark = [pytest.mark.soak, pytest.mark.timeout(10800)]
 
@@ -101,23 +100,6 @@ class Reports(threading.Thread):
                 return
 
 
-def _simulate_day(admin: httpx.Client) -> None:
-    response = admin.post("/simulate", json={"days": 1, "seed": SEED,
-                                             "property_ids": [PROPERTY_ID]})
-    assert response.status_code == 200, response.text
-
-
-def _posted_lines(server: RunningSandbox) -> list[tuple[Any, ...]]:
-    rows = server.state.conn.execute(
-        "SELECT f.reservation_id, l.reservation_room_id, l.type, l.description, l.posted_on, "
-        "l.quantity, l.unit_price_cents, l.total_cents, l.service_item_id, l.created_at "
-        "FROM folio_lines l JOIN folios f ON f.id = l.folio_id WHERE f.property_id = ?",
-        (PROPERTY_ID,)).fetchall()
-    # a NULL (a line of no room, no service item) sorts before any value
-    return sorted((tuple(r) for r in rows),
-                  key=lambda row: tuple((v is not None, v) for v in row))
-
-
 def _sync_and_publish(ep: Endpoint, db: Path, label: str, stretch: Stretch,
                       faulted: bool) -> None:
     h.sync_until_done(ep, db, label, stretch.tally, h.SOAK_RETRY if faulted else None)
@@ -140,7 +122,7 @@ def _stretch(server: RunningSandbox, folder: Path, faulted: bool,
     try:
         with h.counting_retries() as retries:
             for day in range(DAYS):
-                _simulate_day(admin.http)
+                admin.simulate_day(SEED, PROPERTY_ID)
                 if faulted:
                     stretch.faults += admin.fault_counts()
                     admin.set_faults(**h.SOAK_FAULTS, seed=FAULT_SEED + day)
@@ -160,7 +142,7 @@ def _stretch(server: RunningSandbox, folder: Path, faulted: bool,
         admin.close()
     stretch.seconds = time.perf_counter() - started
     stretch.snapshot = h.snapshot(db, ("core", "recon", "mart"))
-    stretch.lines = _posted_lines(server)
+    stretch.lines = posted_lines(server, PROPERTY_ID)
     return stretch
 
 

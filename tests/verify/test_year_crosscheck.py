@@ -64,12 +64,6 @@ class Year:
     """Builds of a snapshot mart computed from a day after its first snapshot."""
 
 
-def _columns(conn: duckdb.DuckDBPyConnection, table: str) -> str:
-    names = conn.execute("SELECT column_name FROM duckdb_columns() WHERE schema_name = 'mart' "
-                         "AND table_name = ? ORDER BY column_index", [table]).fetchall()
-    return ", ".join(f'"{n}"' for (n,) in names)
-
-
 def _sync(endpoints: dict[int, Endpoint], conn: duckdb.DuckDBPyConnection, label: str) -> int:
     for pid, endpoint in endpoints.items():
         for result in sync_property(endpoint, conn, f"{label}-{pid}"):
@@ -141,12 +135,7 @@ def test_every_mart_equals_the_sql_of_its_definition_for_a_year(year: Year, pid:
     differing: dict[str, tuple[object, ...]] = {}
     counts: dict[str, int] = {}
     for mart in crosscheck_sql.DEFINED:
-        cols = _columns(conn, mart)
-        ours = f"SELECT {cols} FROM mart.{mart} WHERE property_id = {pid}"
-        theirs = f"SELECT {cols} FROM x_{mart}"
-        only_ours = conn.execute(f"{ours} EXCEPT ALL {theirs} LIMIT 3").fetchall()
-        only_sql = conn.execute(f"{theirs} EXCEPT ALL {ours} LIMIT 3").fetchall()
-        counts[mart] = conn.execute(f"SELECT count(*) FROM x_{mart}").fetchall()[0][0]
+        only_ours, only_sql, counts[mart] = crosscheck_sql.differences(conn, mart, pid, 3)
         if only_ours or only_sql:
             differing[mart] = (only_ours, only_sql)
     code, _, rooms = HOTELS[pid]
