@@ -31,6 +31,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.warehouse.connection import (
+    ROW_GROUP_SIZE,
     STORAGE_VERSION,
     WarehouseError,
     resolve,
@@ -135,9 +136,10 @@ def _rewrite(conn: duckdb.DuckDBPyConnection, temporary: Path) -> None:
     row = conn.execute("SELECT current_database()").fetchone()
     assert row is not None
     source = str(row[0])
-    version = storage_version(conn)
-    options = f" (STORAGE_VERSION '{STORAGE_VERSION}')" if copyable(version) else ""
-    conn.execute(f"ATTACH '{_quoted(str(temporary))}' AS {_ATTACHED}{options}")
+    # Laid out in the writer's row groups (pipelines.warehouse.connection.ROW_GROUP_SIZE).
+    version = f", STORAGE_VERSION '{STORAGE_VERSION}'" if copyable(storage_version(conn)) else ""
+    conn.execute(f"ATTACH '{_quoted(str(temporary))}' AS {_ATTACHED} "
+                 f"(ROW_GROUP_SIZE {ROW_GROUP_SIZE}{version})")
     try:
         # The definitions first, then each table's rows in a commit of its own: one COPY of
         # the whole database is one transaction, which ran out of a writer's 64 MiB on a

@@ -14,6 +14,12 @@ The file is named once: `--warehouse`, else PMSW_WAREHOUSE, else data/warehouse.
 A new warehouse is created in DuckDB 1.4's storage format (STORAGE_VERSION), which the
 database keeps for its life, so its read copy is a copy of its bytes and DuckDB 1.4 and later
 (the registry's CLI, BI drivers) open both.
+
+A writer attaches the file with row groups of ROW_GROUP_SIZE rows (docs/scaling.md, "Row groups
+of 2,048 rows"), which DuckDB takes only as an ATTACH option and forgets at close: in an
+in-memory DuckDB named after the file, shared by every writer's connection to it in the
+process as `duckdb.connect(path)` shared its own, under the catalog name `duckdb.connect` gave
+it (`warehouse` for warehouse.duckdb, `rome` for rome.duckdb), made the default with USE.
 """
 
 from __future__ import annotations
@@ -55,6 +61,12 @@ LEAST_MEMORY_BYTES = LEAST_MEMORY_MB * 1000 ** 2
 READ_COPY_SUFFIX = ".read.duckdb"
 STORAGE_VERSION = "v1.4.0"
 """Oldest DuckDB release whose storage format a new warehouse (and every read copy) uses."""
+ROW_GROUP_SIZE = 2048
+"""Rows of a row group in what a writer writes (DuckDB's default 122,880; 2,048, a vector, is its
+least). A day's rows go into a small row group that a checkpoint merges with the ones next to
+it, a few row groups' worth: a row group of raw.payloads at the default was the whole
+table for two years, rewritten on the day the merge fell (docs/scaling.md, "Row groups of
+2,048 rows")."""
 
 _SIZE = re.compile(r"^(?P<number>\d+(\.\d+)?)\s*(?P<unit>B|[KMGT]i?B)$", re.IGNORECASE)
 _UNIT_BYTES: dict[str, int] = {
@@ -173,6 +185,10 @@ def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _create(path: Path) -> None:
     """Create an empty database file at `path` in the STORAGE_VERSION format. A file that
     appeared meanwhile (another writer created it) is left to the normal open."""
@@ -189,13 +205,51 @@ def _create(path: Path) -> None:
         conn.close()
 
 
+_ATTACH_LOCK = threading.Lock()
+
+
+def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A connection to the file: a reader's opens it; a writer's attaches it with ROW_GROUP_SIZE
+    (module doc) in the process's in-memory DuckDB named after it, once, and uses it."""
+    if read_only:
+        return duckdb.connect(str(path), read_only=True)
+    real = path.resolve()  # one DuckDB however the file is spelled (links, ..)
+    conn = duckdb.connect(f":memory:pmsw:{real}")
+    try:
+        with _ATTACH_LOCK:  # one ATTACH however many threads open it at once
+            if _warehouse_name(conn) is None:
+                # No AS: DuckDB names the catalog as duckdb.connect(path) does.
+                conn.execute(f"ATTACH '{_quoted(real)}' "
+                             f"(ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
+        _use_warehouse(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _warehouse_name(conn: duckdb.DuckDBPyConnection) -> str | None:
+    """The catalog of the file a writer's DuckDB attached first (a publish's or compaction's
+    temporary comes after), None in an in-memory warehouse."""
+    row = conn.execute("SELECT database_name FROM duckdb_databases() WHERE NOT internal "
+                       "AND path IS NOT NULL ORDER BY database_oid LIMIT 1").fetchone()
+    return None if row is None else str(row[0])
+
+
+def _use_warehouse(conn: duckdb.DuckDBPyConnection) -> None:
+    """Make the warehouse file the default of `conn`, which starts in the host `memory`."""
+    name = _warehouse_name(conn)
+    if name is not None:
+        conn.execute(f"USE {_ident(name)}")
+
+
 def _open_waiting(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
     deadline = time.monotonic() + wait
     delay = 0.05
     waited = False
     while True:
         try:
-            conn = duckdb.connect(str(path), read_only=read_only)
+            conn = _open(path, read_only)
         except duckdb.IOException as error:
             holder = lock_holder(error)
             if holder is None:
@@ -214,6 +268,9 @@ def _open_waiting(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyCo
             time.sleep(min(delay, left))
             delay = min(delay * 2, 1.0)
             continue
+        except duckdb.Error as error:
+            raise WarehouseError(
+                f"cannot open the warehouse {path}: {_first_line(error)}") from None
         return conn
 
 
@@ -336,6 +393,7 @@ def thread_cursor(conn: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     session settings of `connect()`: a cursor starts in the machine's time zone otherwise,
     and would cast TIMESTAMPTZ to DATE there."""
     cursor = conn.cursor()
+    _use_warehouse(cursor)  # asked of the cursor: another thread may be using `conn`
     _session(cursor)
     return cursor
 

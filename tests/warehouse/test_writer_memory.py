@@ -152,9 +152,10 @@ from datetime import UTC, datetime
 from pipelines.warehouse import connect, transaction
 from pipelines.ingest.store.raw import append_raw
 conn = connect(sys.argv[1])
-payloads = [{"id": n, "notes": "x" * 1000} for n in range(30_000)]
-with transaction(conn):
-    append_raw(conn, 1, "events", payloads, run_id="r1", fetched_at=datetime.now(UTC))
+for batch in range(30):  # each commit under a row group: its rows go to the WAL, not the file
+    payloads = [{"id": batch * 1000 + n, "notes": "x" * 1000} for n in range(1000)]
+    with transaction(conn):
+        append_raw(conn, 1, "events", payloads, run_id="r1", fetched_at=datetime.now(UTC))
 os._exit(0)  # no close, so no checkpoint: the committed rows are left in the WAL
 """
 
