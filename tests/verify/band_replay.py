@@ -10,7 +10,7 @@ replays the code checked out (pipelines/forecast/logic/) and prints:
   pooled over hotels and warehouses; and `--spread` more nights of the same replay (the band
   as it was made for each of the nights before them), to show how far the coverage of one
   block of 91 nights moves from block to block: the lowest, highest and standard deviation of
-  the coverage of every run of 91 consecutive nights.
+  the coverage of every run of 91 consecutive nights; then, given several, each alone.
 - **months**: the month's band (month_band.py, mart.forecast_daily month_rooms_low / _high)
   as of every `--step`-th day of the `--days` before the last snapshot, for each month from
   the as-of date's on (up to 3 after it) that is over by the last snapshot: the % of such
@@ -192,6 +192,10 @@ def main() -> None:
                    tbl_hide_column_data_types=True):
         print("nights:", ", ".join(str(p) for p in args.warehouses))
         print(nights_table(pl.concat([n for n, _ in results])))
+        for path, (each, _) in zip(args.warehouses, results, strict=True):
+            if len(results) > 1:
+                print(f"nights: {path} alone")
+                print(nights_table(each))
         print("months:")
         print(months_table(pl.concat([m for _, m in results])))
 
