@@ -6,11 +6,12 @@ with its delete-a-week interval."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from pathlib import Path
 
 import polars as pl
 import pytest
 
-from tests.verify.band_replay import months_table, nights_table
+from tests.verify.band_replay import demo_events, months_table, nights_table
 from tests.verify.occasion_floor import ratio
 
 FIRST = date(2026, 1, 1)
@@ -72,3 +73,14 @@ def test_the_ratio_to_the_floor_by_hand() -> None:
         "floor_wape_pct": 6.25, "ratio": 2.0, "low": 1.5, "high": 2.5, "bias_pct": 12.5}
     assert ratio(scored.head(3), ["hotel"]).select("ratio", "low", "high").row(0) == (
         2.0, None, None)
+
+
+def test_a_warehouse_copied_without_its_demo_folder_is_refused(tmp_path: Path) -> None:
+    """Read with no events file, every night would be an ordinary night and the events' weeks
+    empty: the studies refuse rather than measure another study."""
+    (tmp_path / "warehouse.duckdb").touch()
+    with pytest.raises(SystemExit, match=r"demo/events\.yaml: missing"):
+        demo_events(tmp_path / "warehouse.duckdb")
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "events.yaml").write_text("events: []\n", encoding="utf-8")
+    assert demo_events(tmp_path / "warehouse.duckdb") == []

@@ -49,10 +49,10 @@ from pipelines.forecast import (
     AlertSettings,
     alerts,
     forecast_daily,
-    load_events,
     property_calendars,
     stretch,
 )
+from tests.verify.band_replay import demo_events
 
 REPO = Path(__file__).resolve().parents[2]
 KINDS = ("pace_below_stly", "pickup_spike", "over_capacity")
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
     print(weekly(fired, args.weeks))
     if args.no_forecast:
         return
-    events = load_events(warehouse.parent / "demo" / "events.yaml")
+    events = demo_events(warehouse)
     calendar = property_calendars(data["places"], date(2025, 1, 1), date(2027, 12, 31), events)
     made = forecasts_made(data, args.start, args.weeks, calendar)
     print("the alerts (stretches) judged:")

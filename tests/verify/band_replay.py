@@ -66,9 +66,17 @@ def _inputs(path: Path) -> tuple[duckdb.DuckDBPyConnection, pl.DataFrame, pl.Dat
              con.sql("SELECT property_id, code FROM core.property").fetchall()}
     rooms = con.sql("SELECT property_id, count(*) FILTER (WHERE sellable)::BIGINT AS rooms, "
                     "count(*)::BIGINT AS rooms_available FROM core.rooms GROUP BY 1").pl()
-    events_path = path.parent / "demo" / "events.yaml"
-    events = tuple(load_events(events_path)) if events_path.exists() else ()
-    return con, otb, rooms, codes, events
+    return con, otb, rooms, codes, tuple(demo_events(path))
+
+
+def demo_events(warehouse: Path) -> list[Event]:
+    """The simulator's events of the demo that built `warehouse` (its demo/events.yaml). A
+    warehouse copied without that folder is refused: read with no events, the forecast and
+    the events' weeks would be another study's, silently."""
+    path = warehouse.parent / "demo" / "events.yaml"
+    if not path.exists():
+        raise SystemExit(f"{path}: missing; copy the demo's folder with its warehouse")
+    return load_events(path)
 
 
 def _calendar(con: duckdb.DuckDBPyConnection, pid: int, otb: pl.DataFrame,
