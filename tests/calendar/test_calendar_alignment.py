@@ -15,6 +15,7 @@ Christmas Day 2026 is a Friday, 24 days after 1 December (5 rooms on the books t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
 
 import polars as pl
@@ -46,13 +47,18 @@ def history() -> pl.DataFrame:
              (D("2026-12-01"), CHRISTMAS, 5),
              # a night of November 2026 (an incomplete month: no level, no weekday factor)
              (D("2026-11-30"), D("2026-11-30"), 40)]
+    return books(rows)
+
+
+def books(rows: list[tuple[date, date, int]]) -> pl.DataFrame:
     return pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
         "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
         "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
 
 
-def calendar() -> pl.DataFrame:
-    return calendar_nights(D("2026-12-01"), D("2026-12-31"), Place("IT", "RM")).select(
+def calendar(first: date = D("2026-12-01"), last: date = D("2026-12-31"),
+             events: Sequence[Event] = ()) -> pl.DataFrame:
+    return calendar_nights(first, last, Place("IT", "RM"), events).select(
         pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
 
 
@@ -110,12 +116,8 @@ def test_an_events_effect_is_pooled_over_its_nights() -> None:
     rows = [(first + timedelta(days=n),) * 2 + (ended.get(n + 1, 40),) for n in range(31)]
     rows += [(D("2026-12-01"), D("2026-12-24"), 5), (D("2026-12-01"), CHRISTMAS, 5),
              (D("2026-11-30"), D("2026-11-30"), 40)]  # makes December 2026 a key month
-    snapshots = pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
-    events = [Event(name="Christmas", fixed=Fixed(month=12, day=24), nights=2)]
-    cal = calendar_nights(D("2026-12-01"), D("2026-12-31"), Place("IT", "RM"), events).select(
-        pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
+    snapshots = books(rows)
+    cal = calendar(events=[Event(name="Christmas", fixed=Fixed(month=12, day=24), nights=2)])
     assert cal.filter(pl.col("stay_date").is_in([D("2026-12-24"), CHRISTMAS]))[
         "occasion"].to_list() == ["Christmas 2026", "Christmas 2026"]
 
@@ -200,11 +202,8 @@ def test_a_forecast_above_a_full_night_stops_there() -> None:
     assert nights[-1] == D("2026-11-30")
     rows = [(night, night, ended(night)) for night in nights]
     rows.append((D("2026-12-01"), D("2026-12-12"), 5))
-    snapshots = pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
-    cal = calendar_nights(nights[0], D("2027-12-31"), Place("IT", "RM"), [gala]).select(
-        pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
+    snapshots = books(rows)
+    cal = calendar(nights[0], D("2027-12-31"), [gala])
     assert cal.filter(pl.col("stay_date") == D("2026-12-12"))["ly_date"].to_list() == [
         D("2025-12-13")]
 

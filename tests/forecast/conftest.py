@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipelines.warehouse import connect, publish
+from tests.report_json import report_json
 
 PROPERTIES = ((1, "ROMA01", "Hotel Aurelia Roma"), (2, "FIRE01", "Hotel Firenze"))
 MARKETS = ("leisure", "business", "groups")
@@ -89,3 +91,8 @@ def write_and_publish(warehouse: Path, sql: str) -> None:
     with connect(warehouse) as conn:
         conn.execute(sql)
         publish(conn, warehouse)
+
+
+def roma_report(warehouse: Path, name: str, *args: str) -> dict[str, Any]:
+    """`pmsw report NAME --property ROMA01 ARGS --format json` of the hand-built hotel."""
+    return report_json(warehouse, name, "--property", "ROMA01", *args)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 
-from .conftest import write_and_publish
+from .conftest import roma_report, write_and_publish
 
 HISTORY = """
 INSERT INTO mart.forecast_history (property_id, as_of_date, stay_date, rooms_forecast,
@@ -59,8 +58,7 @@ def _flash(warehouse: Path, form: str) -> bytes:
 
 
 def _report(warehouse: Path) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads(_flash(warehouse, "json"))
-    return body
+    return roma_report(warehouse, "flash", "--date", "2026-03-15")
 
 
 def _history(warehouse: Path, *kept: tuple[str, str, str, int, int, int, int]) -> None:

@@ -3,7 +3,6 @@ the sandbox over HTTP, syncs, marts), and the reports that read them."""
 
 from __future__ import annotations
 
-import json
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from pipelines.forecast.logic.methods import (
     REVENUE_COLUMNS,
 )
 from tests.demo_warehouse import demo_warehouse
+from tests.report_json import report_json
 
 # The first reader of the shared demo warehouse in `make test`'s order (tests/conftest.py):
 # its fixture builds it, about two minutes, early in the run while the other worker goes on.
@@ -115,11 +115,7 @@ def test_forecast_accuracy_stands_beside_the_simulators_floor(warehouse: Path) -
         assert nights == forecasts  # every night chosen scored has its level
         assert floor is not None
         assert abs(float(floor) - by_hand) <= 0.006
-    done = CliRunner().invoke(main, ["report", "forecast-accuracy", "--warehouse",
-                                     str(warehouse), "--property", "ROMA01", "--format",
-                                     "json"])
-    assert done.exit_code == 0, done.stderr
-    body = json.loads(done.stdout)
+    body = report_json(warehouse, "forecast-accuracy", "--property", "ROMA01")
     assert "floor_wape_pct: the simulator's floor" in body["report"]
     floors = {r["horizon_days"]: r["floor_wape_pct"] for r in body["rows"]
               if r["method"] == CHOSEN}
@@ -195,22 +191,16 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
         assert abs(float(chosen[pid, h][1]) - room) <= 0.006  # every night scored is priced
         assert abs(float(chosen[pid, h][3]) - fnb) <= 0.006
         assert abs(float(chosen[pid, h][5]) - other) <= 0.006
-    done = CliRunner().invoke(main, ["report", "forecast-accuracy", "--warehouse",
-                                     str(warehouse), "--property", "ROMA01", "--format",
-                                     "json"])
-    assert done.exit_code == 0, done.stderr
+    body = report_json(warehouse, "forecast-accuracy", "--property", "ROMA01")
     printed = {r["horizon_days"]: tuple(r[c] for c in REVENUE_COLUMNS)
-               for r in json.loads(done.stdout)["rows"] if r["method"] == CHOSEN}
+               for r in body["rows"] if r["method"] == CHOSEN}
     assert printed == {h: tuple(None if v is None else float(v) for v in row)
                        for (p, h), row in chosen.items() if p == 1}
 
 
 def test_reports_read_the_forecast_marts(warehouse: Path) -> None:
     runner = CliRunner()
-    done = runner.invoke(main, ["report", "forecast-accuracy", "--warehouse", str(warehouse),
-                                "--property", "ROMA01", "--format", "json"])
-    assert done.exit_code == 0, done.stderr
-    body = json.loads(done.stdout)
+    body = report_json(warehouse, "forecast-accuracy", "--property", "ROMA01")
     assert {r["method"] for r in body["rows"]} >= {CHOSEN, "additive_pickup"}
     assert {r["horizon_days"] for r in body["rows"]} == set(HORIZONS)
     assert {"band_coverage_pct", "better_than_last_year_pct", "better_than_last_year_low_pct",
@@ -253,11 +243,7 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
     others, by SQL on the marts; the total is the months' sum. A month shown holds no night
     on the books alone (`on_the_books`) nor forecast rooms without their revenue; one of
     the 12 not shown is named in the title (the report's rule, docs/flash.md)."""
-    done = CliRunner().invoke(main, ["report", "forecast-months", "--warehouse",
-                                     str(warehouse), "--property", "ROMA01", "--format",
-                                     "json"])
-    assert done.exit_code == 0, done.stderr
-    body = json.loads(done.stdout)
+    body = report_json(warehouse, "forecast-months", "--property", "ROMA01")
     conn = duckdb.connect(str(warehouse), read_only=True)
     found = conn.execute("SELECT business_date FROM core.property WHERE property_id = 1"
                          ).fetchone()

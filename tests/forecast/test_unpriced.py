@@ -19,14 +19,12 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
 from pipelines.forecast import forecast_daily
-from tests.report_json import report_json
 
-from .conftest import write_and_publish
+from .conftest import roma_report, write_and_publish
 
 D = date.fromisoformat
 
@@ -48,15 +46,11 @@ def test_a_night_without_a_rate_for_its_rooms_to_come_has_no_revenue() -> None:
     assert out["adr_forecast_net"].to_list() == [None, 150.0]
 
 
-def _report(warehouse: Path, name: str, *args: str) -> dict[str, Any]:
-    return report_json(warehouse, name, "--property", "ROMA01", *args)
-
-
 def test_the_reports_say_a_night_is_not_priced(hotel: Path) -> None:
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET room_revenue_forecast_net = NULL, "
                              "adr_forecast_net = NULL WHERE stay_date = DATE '2026-03-18'")
     night = "2026-03-18"
-    forecast = _report(hotel, "forecast", "--from", "2026-03-16", "--to", "2026-03-19")
+    forecast = roma_report(hotel, "forecast", "--from", "2026-03-16", "--to", "2026-03-19")
     by_night = {r["stay_date"]: r for r in forecast["rows"]}
     assert by_night[night]["room_revenue_forecast_net"] == "not priced"
     assert by_night[night]["adr_forecast_net"] == "not priced"
@@ -65,11 +59,11 @@ def test_the_reports_say_a_night_is_not_priced(hotel: Path) -> None:
     assert forecast["total"]["room_revenue_forecast_net"] == "not priced"
     assert float(forecast["total"]["rooms_forecast"]) == 28
     assert "1 of the nights not priced from 2026-03-18" in forecast["report"]
-    ahead = {r["stay_date"]: r for r in _report(hotel, "flash-ahead")["rows"]}
+    ahead = {r["stay_date"]: r for r in roma_report(hotel, "flash-ahead")["rows"]}
     assert ahead[night]["room_revenue_forecast_net"] == "not priced"
     assert ahead[night]["adr_forecast_net"] == "not priced"
     assert float(ahead["2026-03-17"]["room_revenue_forecast_net"]) == 700.0
-    months = _report(hotel, "forecast-months", "--from", "2026-03-01", "--to", "2026-03-31")
+    months = roma_report(hotel, "forecast-months", "--from", "2026-03-01", "--to", "2026-03-31")
     assert months["rows"] == []
     assert months["report"].endswith(
         "not shown: 2026-03 (1 night of rooms forecast without a rate from 2026-03-18)")

@@ -8,21 +8,15 @@ mart keeps. The hand-built hotel of tests/forecast/conftest.py (10 rooms, busine
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pipelines.metrics import whole_rooms
-from tests.report_json import report_json
 
-from .conftest import write_and_publish
+from .conftest import roma_report, write_and_publish
 
 FRACTIONS = ("UPDATE mart.forecast_daily SET rooms_forecast = 7.30, rooms_low = 6.50, "
              "rooms_high = 8.49")
-
-
-def _report(warehouse: Path, name: str, *args: str) -> dict[str, Any]:
-    return report_json(warehouse, name, "--property", "ROMA01", *args)
 
 
 @pytest.fixture
@@ -39,7 +33,7 @@ def test_whole_rooms_round_half_up() -> None:
 def test_the_forecast_shows_whole_rooms_and_a_total_of_the_fractions(fractions: Path) -> None:
     """Each night 7.30 -> 7, band 6.50 -> 7 (half-up) to 8.49 -> 8; the 16 nights' total is
     16 x 7.30 = 116.80 -> 117 rooms, not the 16 x 7 = 112 shown night by night."""
-    body = _report(fractions, "forecast", "--from", "2026-03-16", "--to", "2026-03-31")
+    body = roma_report(fractions, "forecast", "--from", "2026-03-16", "--to", "2026-03-31")
     assert {(r["rooms_forecast"], r["rooms_low"], r["rooms_high"]) for r in body["rows"]} == {
         (7, 7, 8)}
     assert len(body["rows"]) == 16
@@ -53,7 +47,7 @@ def test_the_months_and_the_flash_rate_the_unrounded_rooms(fractions: Path) -> N
     310 = 62.84 % (195 would give 62.90), ADR 19,000.00 / 194.80 = 97.54 (not 97.44), RevPAR
     19,000.00 / 310 = 61.29. January-March: 93 + 84 + 194.80 = 371.80 -> 372; 371.80 / 900 =
     41.31 % (372: 41.33), ADR 33,160.00 / 371.80 = 89.19 (372: 89.14)."""
-    body = _report(fractions, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
+    body = roma_report(fractions, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
     march = body["rows"][-1]
     assert (march["month"], march["rooms_expected"], march["occupancy_expected_pct"],
             march["adr_expected_net"], march["revpar_expected_net"]) == (
@@ -64,10 +58,10 @@ def test_the_months_and_the_flash_rate_the_unrounded_rooms(fractions: Path) -> N
         372, 41.31, 89.19)
     assert "rooms as whole rooms, half-up" in body["report"]
     flash = {row["metric"]: row["month_expected"] for row in
-             _report(fractions, "flash", "--date", "2026-03-15")["rows"]}
+             roma_report(fractions, "flash", "--date", "2026-03-15")["rows"]}
     assert (flash["rooms_sold"], flash["occupancy_pct"], flash["adr_net"],
             flash["revpar_net"]) == (195, 62.84, 97.54, 61.29)
-    ahead = _report(fractions, "flash-ahead")
+    ahead = roma_report(fractions, "flash-ahead")
     assert {r["rooms_forecast"] for r in ahead["rows"]} == {7}
     assert "rooms forecast as whole rooms, half-up" in ahead["report"]
 
@@ -80,7 +74,7 @@ def test_the_months_band_is_the_months_own(hotel: Path) -> None:
     has none (the months' bands do not add)."""
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = 100.50, "
                              "month_rooms_high = 125.40")
-    body = _report(hotel, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
+    body = roma_report(hotel, "forecast-months", "--from", "2026-01-01", "--to", "2026-03-31")
     assert [(r["month"], r["rooms_expected_low"], r["rooms_expected"],
              r["rooms_expected_high"])
             for r in body["rows"]] == [("2026-01", 93, 93, 93), ("2026-02", 84, 84, 84),
@@ -91,6 +85,6 @@ def test_the_months_band_is_the_months_own(hotel: Path) -> None:
     # without the mart's band (too few past errors): none
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = NULL, "
                              "month_rooms_high = NULL")
-    march = _report(hotel, "forecast-months", "--from", "2026-03-01", "--to",
+    march = roma_report(hotel, "forecast-months", "--from", "2026-03-01", "--to",
                     "2026-03-31")["rows"][0]
     assert (march["rooms_expected_low"], march["rooms_expected_high"]) == (None, None)
