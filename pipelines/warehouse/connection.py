@@ -218,6 +218,9 @@ def _open(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
         with _ATTACH_LOCK:  # one ATTACH however many threads open it at once
             if _warehouse_name(conn) is None:
+                # Spills beside the file, as duckdb.connect(path) put them (an in-memory
+                # DuckDB's default is `.tmp` in the working directory).
+                conn.execute(f"SET temp_directory = '{_quoted(real)}.tmp'")
                 # No AS: DuckDB names the catalog as duckdb.connect(path) does.
                 conn.execute(f"ATTACH '{_quoted(real)}' "
                              f"(ROW_GROUP_SIZE {ROW_GROUP_SIZE})")

@@ -36,3 +36,15 @@ def test_a_writer_writes_row_groups_of_2048_rows_under_the_files_own_name(
     with duckdb.connect(str(path), read_only=True) as plain:  # as readers and the CLI open it
         assert plain.execute("SELECT current_database()").fetchone() == ("rome",)
         assert _row_groups(plain) == [2048, 2048, 904]
+
+
+def test_a_writer_spills_beside_its_file_not_in_the_working_directory(tmp_path: Path) -> None:
+    """DuckDB puts a file's spills in `<file>.tmp`, an in-memory database's in `.tmp` of the
+    working directory: the writer's DuckDB is in memory, its spills stay beside the file."""
+    path = tmp_path / "rome.duckdb"
+    conn = connect(path)
+    try:
+        assert conn.execute("SELECT current_setting('temp_directory')").fetchone() == (
+            f"{path.resolve()}.tmp",)
+    finally:
+        conn.close()
