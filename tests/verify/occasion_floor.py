@@ -11,7 +11,11 @@ fairs...) whose level had a year back (`last_year_season` had a value 30 days be
 beside the simulator's level of the same nights (core.sandbox_levels). Prints per hotel (and
 pooled over the warehouses) the nights, the WAPE, the floor's, their ratio with a 90 %
 interval by the delete-a-week jackknife (docs/forecast.md, "How sure the figures are"), and
-the same on the events' own nights; `--by-occasion` each occurrence's errors.
+the same on the events' own nights; `--by-occasion` each occurrence's errors. `one_year`: the
+ratio of the **one-year-luck bound** (the simulator's level of the night x its occasion's
+effect learned from last year's finals over last year's levels, pooled over the occasion's
+nights as occasions.py pools; the level alone on the other nights): what a method that learns
+an effect from one past year reaches at best, with its interval.
 
     uv run --locked --no-sync python -m tests.verify.occasion_floor DIR/warehouse.duckdb ...
 """
@@ -44,7 +48,8 @@ HORIZON = 30
 def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
     """Per hotel and realized night with a level a year back: hotel, stay_date, event
     (null on the other nights of its week), occasion, week (its Monday), in_event_week,
-    rooms_forecast (in use HORIZON days before), method, rooms_actual, rooms_level."""
+    rooms_forecast (in use HORIZON days before), method, rooms_actual, rooms_level, rooms_one_year
+    (the one-year-luck bound)."""
     con, otb, rooms, codes, events = _inputs(path)
     parts = []
     try:
@@ -56,17 +61,26 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
             forecasts = method_forecasts(o, capacity, as_of, [HORIZON], settings, calendar)
             picked = _pick(forecasts, choices(_errors(forecasts, o), as_of, settings))
             week = pl.col("stay_date").dt.truncate("1w")
+            level = read.sandbox_levels(con, pid)
+            luck = (calendar.filter("ly_by_name", pl.col("occasion").is_not_null())
+                    .select("property_id", "occasion", stay_date="ly_date").unique()
+                    .join(_realized(o), on=["property_id", "stay_date"], how="inner")
+                    .join(level, on=["property_id", "stay_date"], how="inner")
+                    .group_by("property_id", "occasion")
+                    .agg(luck=pl.col("rooms_actual").sum() / pl.col("rooms_level").sum()))
             parts.append(
                 picked.filter(pl.col("last_year_season").is_not_null())
                 .join(_realized(o), on=["property_id", "stay_date"], how="inner")
-                .join(read.sandbox_levels(con, pid), on=["property_id", "stay_date"],
-                      how="inner")
+                .join(level, on=["property_id", "stay_date"], how="inner")
                 .join(calendar.select("property_id", "stay_date", "event", "occasion"),
                       on=["property_id", "stay_date"], how="left")
-                .with_columns(week=week)
+                .join(luck, on=["property_id", "occasion"], how="left")
+                .with_columns(week=week, rooms_one_year=pl.col("rooms_level")
+                              * pl.col("luck").fill_null(1.0))
                 .with_columns(in_event_week=pl.col("event").is_not_null().any().over("week"))
                 .select("stay_date", "event", "occasion", "week", "in_event_week",
                         "rooms_forecast", "method", "rooms_actual", "rooms_level",
+                        "rooms_one_year",
                         hotel=pl.lit(f"{path.parent.name} {code}"),
                         code=pl.lit(code)))
     finally:
@@ -74,14 +88,14 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
     return pl.concat(parts)
 
 
-def ratio(scored: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Per `by`: nights, weeks, WAPE %, the floor's WAPE %, their ratio and its 90 % interval
-    by the delete-a-week jackknife (theta_i without week i; none below 4 weeks)."""
+def ratio(scored: pl.DataFrame, by: list[str], forecast: str = "rooms_forecast") -> pl.DataFrame:
+    """Per `by`: nights, weeks, WAPE % of `forecast`, the floor's WAPE %, their ratio and its
+    90 % interval by the delete-a-week jackknife (theta_i without week i; none below 4 weeks)."""
     weeks = scored.group_by(list(dict.fromkeys([*by, "hotel", "week"]))).agg(
-        n=pl.len(), a=(pl.col("rooms_forecast") - pl.col("rooms_actual")).abs().sum(),
+        n=pl.len(), a=(pl.col(forecast) - pl.col("rooms_actual")).abs().sum(),
         f=(pl.col("rooms_level") - pl.col("rooms_actual")).abs().sum(),
         actual=pl.col("rooms_actual").sum(),
-        bias=(pl.col("rooms_forecast") - pl.col("rooms_actual")).sum())
+        bias=(pl.col(forecast) - pl.col("rooms_actual")).sum())
     a, f = pl.col("a").sum().over(by), pl.col("f").sum().over(by)
     left_out = weeks.with_columns(k=pl.len().over(by),
                                   theta_i=(a - pl.col("a")) / (f - pl.col("f")))
@@ -108,8 +122,11 @@ def main() -> None:
                         help="also each occurrence's nights, errors and methods")
     parser.add_argument("--no-pooling", action="store_true",
                         help="each night its own effect (ForecastSettings.pool_occasions)")
+    parser.add_argument("--shrink", action="store_true",
+                        help="each effect shrunk toward 1 (ForecastSettings.shrink_occasions)")
     args = parser.parse_args()
-    settings = ForecastSettings(pool_occasions=not args.no_pooling)
+    settings = ForecastSettings(pool_occasions=not args.no_pooling,
+                                shrink_occasions=args.shrink)
     scored = pl.concat([nights(p, settings) for p in args.warehouses])
     first = scored["stay_date"].min()
     if not isinstance(first, date):
@@ -121,9 +138,13 @@ def main() -> None:
         for name, part in sets.items():
             print(f"{name}, {HORIZON} days out, nights from {first} to "
                   f"{scored['stay_date'].max()}:")
-            print(pl.concat([ratio(part, ["hotel"]),
-                             ratio(part, ["code"]).rename({"code": "hotel"})
-                             .with_columns(hotel="all " + pl.col("hotel"))]))
+            tables = [pl.concat([ratio(part, ["hotel"], column), ratio(part, ["code"], column)
+                                 .rename({"code": "hotel"})
+                                 .with_columns(hotel="all " + pl.col("hotel"))])
+                      for column in ("rooms_forecast", "rooms_one_year")]
+            print(tables[0].with_columns(one_year=tables[1]["ratio"].cast(pl.String) + " ["
+                                         + tables[1]["low"].cast(pl.String) + ", "
+                                         + tables[1]["high"].cast(pl.String) + "]"))
         if args.by_occasion:
             print(scored.filter(pl.col("occasion").is_not_null())
                   .group_by("hotel", "occasion")
