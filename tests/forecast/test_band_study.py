@@ -1,7 +1,7 @@
 """The tables of tests/verify/band_replay.py (docs/forecast.md, "How often the band holds"),
 worked by hand: the coverage of the last 91 nights, the spread of runs of 91 nights, and the
 month's band by months ahead; and tests/verify/occasion_floor.py's WAPE against the floor
-with its delete-a-week interval."""
+with its delete-a-week interval, and its one-year-luck bound."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from tests.verify.band_replay import demo_events, months_table, nights_table
-from tests.verify.occasion_floor import ratio
+from tests.verify.occasion_floor import one_year, ratio
 
 FIRST = date(2026, 1, 1)
 
@@ -73,6 +73,26 @@ def test_the_ratio_to_the_floor_by_hand() -> None:
         "floor_wape_pct": 6.25, "ratio": 2.0, "low": 1.5, "high": 2.5, "bias_pct": 12.5}
     assert ratio(scored.head(3), ["hotel"]).select("ratio", "low", "high").row(0) == (
         2.0, None, None)
+
+
+def test_the_one_year_bound_by_hand() -> None:
+    """Easter 2027's two nights are aligned by name with 16 and 17 April 2026, which ended at
+    44 and 50 rooms on levels of 40 and 40: luck 94 / 80 = 1.175. Its nights of level 40 and
+    48 get 47 and 56.4, the second cut at the hotel's 50 rooms; a night without an occasion
+    keeps its level (30); last year's ordinary night (60 on 40) lends nothing."""
+    nights = [date(2027, 4, 1), date(2027, 4, 2), date(2027, 4, 3)]
+    calendar = pl.DataFrame({
+        "property_id": [1, 1, 1], "stay_date": nights,
+        "ly_date": [date(2026, 4, 16), date(2026, 4, 17), date(2026, 4, 4)],
+        "ly_by_name": [True, True, False], "occasion": ["Easter 2027", "Easter 2027", None]})
+    past = pl.DataFrame({
+        "property_id": [1, 1, 1], "stay_date": [date(2026, 4, 16), date(2026, 4, 17),
+                                                date(2026, 4, 4)],
+        "rooms_actual": [44, 50, 60], "rooms_level": [40.0, 40.0, 40.0]})
+    rows = calendar.select("property_id", "stay_date", "occasion").with_columns(
+        rooms_level=pl.Series([40.0, 48.0, 30.0]))
+    got = one_year(rows, calendar, past, pl.DataFrame({"property_id": [1], "rooms": [50]}))
+    assert got["rooms_one_year"].to_list() == pytest.approx([47.0, 50.0, 30.0])
 
 
 def test_a_warehouse_copied_without_its_demo_folder_is_refused(tmp_path: Path) -> None:

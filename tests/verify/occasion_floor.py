@@ -14,7 +14,8 @@ interval by the delete-a-week jackknife (docs/forecast.md, "How sure the figures
 the same on the events' own nights; `--by-occasion` each occurrence's errors. `one_year`: the
 ratio of the **one-year-luck bound** (the simulator's level of the night x its occasion's
 effect learned from last year's finals over last year's levels, pooled over the occasion's
-nights as occasions.py pools; the level alone on the other nights): what a method that learns
+nights as occasions.py pools; the level alone on the other nights; at most the hotel's
+rooms): what a method that learns
 an effect from one past year reaches at best, with its interval.
 
     uv run --locked --no-sync python -m tests.verify.occasion_floor DIR/warehouse.duckdb ...
@@ -62,21 +63,15 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
             picked = _pick(forecasts, choices(_errors(forecasts, o), as_of, settings))
             week = pl.col("stay_date").dt.truncate("1w")
             level = read.sandbox_levels(con, pid)
-            luck = (calendar.filter("ly_by_name", pl.col("occasion").is_not_null())
-                    .select("property_id", "occasion", stay_date="ly_date").unique()
-                    .join(_realized(o), on=["property_id", "stay_date"], how="inner")
-                    .join(level, on=["property_id", "stay_date"], how="inner")
-                    .group_by("property_id", "occasion")
-                    .agg(luck=pl.col("rooms_actual").sum() / pl.col("rooms_level").sum()))
             parts.append(
                 picked.filter(pl.col("last_year_season").is_not_null())
                 .join(_realized(o), on=["property_id", "stay_date"], how="inner")
                 .join(level, on=["property_id", "stay_date"], how="inner")
                 .join(calendar.select("property_id", "stay_date", "event", "occasion"),
                       on=["property_id", "stay_date"], how="left")
-                .join(luck, on=["property_id", "occasion"], how="left")
-                .with_columns(week=week, rooms_one_year=pl.col("rooms_level")
-                              * pl.col("luck").fill_null(1.0))
+                .pipe(one_year, calendar, _realized(o).join(level, on=["property_id", "stay_date"]),
+                      capacity)
+                .with_columns(week=week)
                 .with_columns(in_event_week=pl.col("event").is_not_null().any().over("week"))
                 .select("stay_date", "event", "occasion", "week", "in_event_week",
                         "rooms_forecast", "method", "rooms_actual", "rooms_level",
@@ -86,6 +81,25 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
     finally:
         con.close()
     return pl.concat(parts)
+
+
+def one_year(rows: pl.DataFrame, calendar: pl.DataFrame, past: pl.DataFrame,
+             rooms: pl.DataFrame) -> pl.DataFrame:
+    """rows (property_id, occasion, rooms_level, ...) with rooms_one_year: the level x the luck
+    of the occasion's last occurrence (sum of rooms_actual over sum of rooms_level of `past`,
+    property_id, stay_date, rooms_actual, rooms_level, over the calendar's ly_date of the
+    occasion's nights aligned by name; 1 without), at most the hotel's rooms (property_id,
+    rooms)."""
+    luck = (calendar.filter("ly_by_name", pl.col("occasion").is_not_null())
+            .select("property_id", "occasion", stay_date="ly_date").unique()
+            .join(past, on=["property_id", "stay_date"], how="inner")
+            .group_by("property_id", "occasion")
+            .agg(luck=pl.col("rooms_actual").sum() / pl.col("rooms_level").sum()))
+    return (rows.join(luck, on=["property_id", "occasion"], how="left")
+            .join(rooms.select("property_id", "rooms"), on="property_id", how="left")
+            .with_columns(rooms_one_year=(pl.col("rooms_level") * pl.col("luck").fill_null(1.0))
+                          .clip(upper_bound=pl.col("rooms")))
+            .drop("luck", "rooms"))
 
 
 def ratio(scored: pl.DataFrame, by: list[str], forecast: str = "rooms_forecast") -> pl.DataFrame:
