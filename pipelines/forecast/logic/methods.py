@@ -188,9 +188,6 @@ class ForecastSettings:
     before the as-of date's month: its effect is the one that fills last year's nights up to
     it at most, and its level stops there (`occasions.occasion_effects`); None: no full night,
     the effect a plain ratio (docs/forecast.md, "Holidays and events")."""
-    shrink_occasions: bool = False
-    """An occasion's effect moved toward 1 by the share of it that is its nights' luck
-    (empirical Bayes: `occasions._shrunk`)."""
 
     def __post_init__(self) -> None:
         if self.preferred_method not in METHODS:
@@ -702,8 +699,7 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
         "property_id", key_month=pl.col("as_of_date").dt.truncate("1mo")).unique()
     effects = occasion_effects(_occasions(calendar, o.collect_schema()["property_id"]),
                                key_months, levels, shape, finals,
-                               pooled=s.pool_occasions, full_share=s.full_share,
-                               shrink=s.shrink_occasions
+                               pooled=s.pool_occasions, full_share=s.full_share
                                ).collect().lazy()
 
     def with_level(rows: pl.LazyFrame) -> pl.LazyFrame:

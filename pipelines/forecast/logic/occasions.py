@@ -44,16 +44,14 @@ def full_levels(finals: pl.LazyFrame, key_months: pl.LazyFrame, share: float) ->
 
 def occasion_effects(occasions: pl.LazyFrame, key_months: pl.LazyFrame, levels: pl.LazyFrame,
                      shape: pl.LazyFrame, finals: pl.LazyFrame,
-                     pooled: bool, full_share: float | None, shrink: bool = False
-                     ) -> pl.LazyFrame:
+                     pooled: bool, full_share: float | None) -> pl.LazyFrame:
     """property_id, key_month, occasion, ly_date, event_effect, full: for each key month K (the
     as-of date's month, whose shape reads the months before it) and each night ly_date of last
     year's occurrence of an occasion whose month is over before K and complete (a level),
     final / (its month's mean final x its weekday's factor as of K); pooled: the same for
     every night of the occasion, sum of finals / sum of those levels over its nights so known.
     With `full_share`, full is the full night as of K (`full_levels`) and the effect the m
-    that sells those finals with no night above it (`_saturated`). With `shrink`, each effect
-    moved toward 1 by its luck's share (`_shrunk`). Clipped to EVENT_CLIP.
+    that sells those finals with no night above it (`_saturated`). Clipped to EVENT_CLIP.
 
     occasions: property_id, ly_date, occasion (the calendar's nights aligned by a name);
     key_months: property_id, key_month; levels, shape: `methods._season`; finals: property_id,
@@ -83,8 +81,6 @@ def occasion_effects(occasions: pl.LazyFrame, key_months: pl.LazyFrame, levels: 
     else:
         nights = _saturated(nights.join(full_levels(finals, key_months, full_share),
                                         on=["property_id", "key_month"], how="left"), by)
-    if shrink:
-        nights = _shrunk(nights, by, _night_noise(occasions, key_months, levels, shape, finals))
     return nights.select(
         "property_id", "key_month", "occasion", "ly_date", "full",
         # rounded: a float sum's last bits move with the order of its terms
@@ -113,43 +109,3 @@ def _saturated(nights: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         effect=pl.when(full.is_null()).then(total / pl.col("all_level"))
         .otherwise(pl.coalesce(chosen.drop_nulls().first().over(by), every_full))
     ).drop("j", "above", "prev", "all_level")
-
-
-def _night_noise(occasions: pl.LazyFrame, key_months: pl.LazyFrame, levels: pl.LazyFrame,
-                 shape: pl.LazyFrame, finals: pl.LazyFrame) -> pl.LazyFrame:
-    """property_id, key_month, noise: the variance of final / level over the ordinary nights
-    (no occasion's) of the complete months of the 365 days before key_month."""
-    return (
-        key_months.unique()
-        .join(finals.select("property_id", "stay_date", final="final_rooms"), on="property_id",
-              how="inner")
-        .filter(pl.col("stay_date") < pl.col("key_month"),
-                pl.col("stay_date") >= pl.col("key_month") - pl.duration(days=365))
-        .join(occasions.select("property_id", stay_date="ly_date").unique(),
-              on=["property_id", "stay_date"], how="anti")
-        .with_columns(month=pl.col("stay_date").dt.truncate("1mo"),
-                      weekday=pl.col("stay_date").dt.weekday())
-        .join(levels.select("property_id", "month", "month_mean"), on=["property_id", "month"],
-              how="inner")
-        .join(shape.select("property_id", "key_month", "weekday", "weekday_factor"),
-              on=["property_id", "key_month", "weekday"], how="left")
-        .group_by("property_id", "key_month")
-        .agg(noise=(pl.col("final") / (pl.col("month_mean")
-                                       * pl.col("weekday_factor").fill_null(1.0))).var())
-    )
-
-
-def _shrunk(nights: pl.LazyFrame, by: list[str], noise: pl.LazyFrame) -> pl.LazyFrame:
-    """nights (by, effect) with each effect e of n nights moved toward 1 by its luck's share
-    (empirical Bayes): 1 + w (e - 1), w = v / (v + noise / n), v the spread of the true
-    effects = the mean (e - 1)^2 less the mean noise / n over the occasions as of key_month
-    (at least 0); noise the night's (`_night_noise`), e unmoved without it."""
-    key = ["property_id", "key_month"]
-    luck = pl.col("noise") / pl.len().over(by)
-    one = (pl.col("effect") - 1) ** 2 - luck
-    first = pl.int_range(pl.len()).over(by) == 0
-    spread = pl.when(first).then(one).sum().over(key) / first.sum().over(key)
-    w = spread.clip(lower_bound=0) / (spread.clip(lower_bound=0) + luck)
-    return nights.join(noise, on=key, how="left").with_columns(
-        effect=pl.when(pl.col("noise").is_null()).then(pl.col("effect"))
-        .otherwise(1 + w.fill_nan(0.0) * (pl.col("effect") - 1))).drop("noise")
