@@ -15,8 +15,8 @@ the same on the events' own nights; `--by-occasion` each occurrence's errors. `o
 ratio of the **one-year-luck bound** (the simulator's level of the night x its occasion's
 effect learned from last year's finals over last year's levels, pooled over the occasion's
 nights as occasions.py pools; the level alone on the other nights; at most the hotel's
-rooms): what a method that learns
-an effect from one past year reaches at best, with its interval.
+rooms): what a method that learns an effect from one past year reaches at best, with its
+interval.
 
     uv run --locked --no-sync python -m tests.verify.occasion_floor DIR/warehouse.duckdb ...
 """
@@ -136,11 +136,8 @@ def main() -> None:
                         help="also each occurrence's nights, errors and methods")
     parser.add_argument("--no-pooling", action="store_true",
                         help="each night its own effect (ForecastSettings.pool_occasions)")
-    parser.add_argument("--shrink", action="store_true",
-                        help="each effect shrunk toward 1 (ForecastSettings.shrink_occasions)")
     args = parser.parse_args()
-    settings = ForecastSettings(pool_occasions=not args.no_pooling,
-                                shrink_occasions=args.shrink)
+    settings = ForecastSettings(pool_occasions=not args.no_pooling)
     scored = pl.concat([nights(p, settings) for p in args.warehouses])
     first = scored["stay_date"].min()
     if not isinstance(first, date):
