@@ -28,6 +28,7 @@ As of Monday 2026-03-16:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -70,6 +71,14 @@ CELLS: dict[tuple[str, str], int] = {
 LAST_YEAR = [("2025-03-19", "2025-03-19", 7), ("2025-03-17", "2025-03-19", 5)]
 
 
+def _otb(rows: Iterable[tuple[object, ...]]) -> pl.DataFrame:
+    """mart.otb_snapshots' columns the forecast reads, of rows (property_id, snapshot_date,
+    stay_date, rooms_otb, revenue_otb_net)."""
+    return pl.DataFrame(list(rows), orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+
+
 def _days(first: date, last: date) -> list[date]:
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
@@ -84,9 +93,7 @@ def hand_built() -> pl.DataFrame:
             rows.append((1, snap, stay, rooms, rooms * rate))
     for snap_text, stay_text, ly_rooms in LAST_YEAR:
         rows.append((1, D(snap_text), D(stay_text), ly_rooms, ly_rooms * 100.0))
-    return pl.DataFrame(rows, orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return _otb(rows)
 
 
 def _at(frame: pl.DataFrame, stay: str) -> dict[str, object]:
@@ -163,7 +170,7 @@ def test_nights_before_the_first_night_sold_are_no_history() -> None:
              for stay in _days(snap, snap + timedelta(days=20))]
     empty += [(1, D("2025-03-17"), D("2025-03-19"), 0, 0.0),
               (1, D("2025-03-19"), D("2025-03-19"), 0, 0.0)]
-    otb = pl.concat([pl.DataFrame(empty, orient="row", schema=grid.schema), grid])
+    otb = pl.concat([_otb(empty), grid])
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
     three_weeks = ForecastSettings(lookback_weeks=3, horizon_days=20)
     wed = _at(method_forecasts(otb, CAPACITY, as_of, [2], three_weeks), "2026-03-18")
@@ -187,9 +194,8 @@ def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     of Wed 03-18 are at 120.00 x 100.00 / 80.00 = 150.00, x the late premium 3140 / 24 / 120
     (the module's docstring) = 163.54: the additive pickup's 0 + (3 + 1) / 2 = 2 rooms, 2 x
     163.54 = 327.08."""
-    extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
-                          (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)], orient="row",
-                         schema=hand_built().schema)
+    extra = _otb([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
+                  (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)])
     empty = (pl.col("snapshot_date") == D("2026-03-16")) & (pl.col("stay_date") == D("2026-03-18"))
     history = pl.concat([hand_built(), extra]).with_columns(
         rooms_otb=pl.when(empty).then(0).otherwise(pl.col("rooms_otb")),
@@ -224,7 +230,7 @@ def _priced_history(april_2025_complete: bool = True, booked: bool = True) -> pl
         rows.append((1, D(night), D(night), 6, 576.0))
         rows.append((1, D(night) - timedelta(days=14), D(night), 2, 160.0))
     rows.append((1, D("2026-04-01"), D("2026-04-15"), 3 * booked, 300.0 * booked))
-    return pl.DataFrame(rows, orient="row", schema=hand_built().schema)
+    return _otb(rows)
 
 
 def test_the_adr_still_to_come_by_hand() -> None:
@@ -276,9 +282,7 @@ def random_history(seed: int = 7, days: int = DAYS) -> pl.DataFrame:
             rooms = round(final[stay] * share) - (rng.random() < 0.1)
             rooms = max(rooms, 0)
             rows.append((1, snap, stay, rooms, rooms * 100.0))
-    return pl.DataFrame(rows, orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return _otb(rows)
 
 
 def _scrambled_after(otb: pl.DataFrame, as_of: date) -> pl.DataFrame:
@@ -440,9 +444,7 @@ def season_history() -> pl.DataFrame:
             for night in _days(D(first), D(last))]
     rows += [(1, D("2026-04-10"), D(stay), 5, 0.0)
              for stay in ("2026-04-22", "2026-05-06", "2026-05-09")]
-    return pl.DataFrame(rows, orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return _otb(rows)
 
 
 def _night_errors(method: str, nights: dict[date, float], horizon: int = 30) -> pl.DataFrame:
@@ -452,6 +454,20 @@ def _night_errors(method: str, nights: dict[date, float], horizon: int = 30) -> 
         "rooms_forecast": [10.0 + error for error in nights.values()], "rooms_actual": 10,
     }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
                          "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
+
+
+def _unforecast(s: date, days_before: list[int], cap: int) -> pl.DataFrame:
+    """`method_forecasts`' rows as of `s`, one a night `days_before` out (the k-th of them
+    on S + its days + k: two nights may be as far out), 5 rooms on the books, the rooms limit
+    `cap`, no method's value, the curve nights' spread -2 to +3 rooms."""
+    n = len(days_before)
+    return pl.DataFrame({
+        "property_id": [1] * n, "as_of_date": [s] * n,
+        "stay_date": [s + timedelta(days=d + k) for k, d in enumerate(days_before)],
+        "days_before": days_before, "rooms_otb": [5] * n, "cap": [cap] * n,
+        **{m: [None] * n for m in METHODS}, "spread_low": [-2.0] * n, "spread_high": [3.0] * n,
+    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
+                         "stay_date": pl.Date, "days_before": pl.Int64})
 
 
 def test_the_choice_by_hand() -> None:
@@ -549,15 +565,7 @@ def test_the_band_from_the_chosen_methods_errors_by_hand() -> None:
     chosen = choices(errors, as_of).filter(horizon_days=7)
     assert chosen.select("chosen_method", "error_low", "error_high").row(0) == (
         "additive_pickup", pytest.approx(-0.1), pytest.approx(7.1))
-    nights = pl.DataFrame({
-        "property_id": [1, 1, 1], "as_of_date": [s] * 3,
-        "stay_date": [s + timedelta(days=5), s + timedelta(days=6), s + timedelta(days=7)],
-        "days_before": [5, 6, 7], "rooms_otb": [5, 5, 5], "cap": [30, 30, 30],
-        **{m: [None, None, None] for m in METHODS},
-        "spread_low": [-2.0, -2.0, -2.0], "spread_high": [3.0, 3.0, 3.0],
-    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
-                         "stay_date": pl.Date, "days_before": pl.Int64})
-    nights = nights.with_columns(
+    nights = _unforecast(s, [5, 6, 7], cap=30).with_columns(
         additive_pickup=pl.Series([20.0, None, 29.0]), blend=pl.Series([None, 12.0, None]))
     picked = _pick(nights, chosen).sort("stay_date")
     assert picked.select("method", "rooms_forecast", "rooms_low", "rooms_high").rows() == [
@@ -581,17 +589,9 @@ def test_far_out_a_year_back_before_the_pickup() -> None:
     - 90 days out without last_year: the pickup again, 50;
     - with lookback_weeks 4 (28 days) the night 30 days out is far too: last_year, 30."""
     s = D("2026-06-01")
-    days = [30, 31, 90, 90]
-    nights = pl.DataFrame({
-        "property_id": [1] * 4, "as_of_date": [s] * 4,
-        "stay_date": [s + timedelta(days=d + k) for k, d in enumerate(days)],
-        "days_before": days, "rooms_otb": [5] * 4, "cap": [80] * 4,
-        **{m: [None] * 4 for m in METHODS},
-        "spread_low": [-2.0] * 4, "spread_high": [3.0] * 4,
-    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
-                         "stay_date": pl.Date, "days_before": pl.Int64})
-    nights = nights.with_columns(additive_pickup=pl.lit(50.0), blend=pl.lit(40.0),
-                                 last_year=pl.Series([30.0, 30.0, 30.0, None]))
+    nights = _unforecast(s, [30, 31, 90, 90], cap=80).with_columns(
+        additive_pickup=pl.lit(50.0), blend=pl.lit(40.0),
+        last_year=pl.Series([30.0, 30.0, 30.0, None]))
     unscored = _night_errors("additive_pickup", {s - timedelta(days=200): 1.0})
     as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
 
@@ -674,9 +674,7 @@ def books_history() -> pl.DataFrame:
         night = D(night_text)
         rows += [(1, night - timedelta(days=2), night, otb), (1, night, night, final)]
     rows += [(1, D("2026-03-10"), D("2026-03-12"), 13), (1, D("2026-03-11"), D("2026-03-13"), 20)]
-    return pl.DataFrame([(*r, 0.0) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return _otb((*r, 0.0) for r in rows)
 
 
 BOOKS_SETTINGS = ForecastSettings(books_window_days=4, books_min_nights=3)
