@@ -33,16 +33,13 @@ def _import(warehouse: Path, file: Path) -> tuple[int, str, str]:
 
 def _rows(warehouse: Path, read_copy: bool = False) -> list[tuple[object, ...]]:
     """mart.budget_monthly of the warehouse, or of the read copy the reports read."""
-    conn = open_read_copy(warehouse) if read_copy else duckdb.connect(str(warehouse),
-                                                                      read_only=True)
-    try:
+    with (open_read_copy(warehouse) if read_copy
+          else duckdb.connect(str(warehouse), read_only=True)) as conn:
         return conn.execute(
             "SELECT property_id, month, segment, budget_rooms_sold, budget_room_revenue_net, "
             "budget_food_beverage_revenue_net, budget_other_revenue_net, source_file "
             "FROM mart.budget_monthly "
             "ORDER BY property_id, month, segment NULLS FIRST").fetchall()
-    finally:
-        conn.close()
 
 
 def test_good_file_round_trips(warehouse: Path, tmp_path: Path) -> None:
