@@ -58,6 +58,7 @@ def hotel_of(rooms: int) -> pl.DataFrame:
     """The capacity frame of a hotel of `rooms` rooms, all of them for sale."""
     return CAPACITY.with_columns(rooms=pl.lit(rooms), rooms_available=pl.lit(rooms))
 SETTINGS = ForecastSettings(lookback_weeks=2, horizon_days=20)
+MAR_16 = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
 FINAL_ADR = 120.0
 
 CELLS: dict[tuple[str, str], int] = {
@@ -103,8 +104,7 @@ def _at(frame: pl.DataFrame, stay: str) -> dict[str, object]:
 
 
 def test_each_method_by_hand() -> None:
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
-    got = method_forecasts(hand_built(), CAPACITY, as_of, [1, 2], SETTINGS)
+    got = method_forecasts(hand_built(), CAPACITY, MAR_16, [1, 2], SETTINGS)
     wed = _at(got, "2026-03-18")
     assert wed["rooms_otb"] == 4
     assert wed["additive_pickup"] == pytest.approx(6.0)
@@ -118,7 +118,7 @@ def test_each_method_by_hand() -> None:
     assert tue["last_year"] is None  # nothing a year back for 2025-03-18
 
     overbooking = ForecastSettings(lookback_weeks=2, horizon_days=20, overbooking_rooms=1)
-    tue = _at(method_forecasts(hand_built(), CAPACITY, as_of, [1], overbooking), "2026-03-17")
+    tue = _at(method_forecasts(hand_built(), CAPACITY, MAR_16, [1], overbooking), "2026-03-17")
     assert tue["additive_pickup"] == pytest.approx(11.0)
 
 
@@ -171,9 +171,8 @@ def test_nights_before_the_first_night_sold_are_no_history() -> None:
     empty += [(1, D("2025-03-17"), D("2025-03-19"), 0, 0.0),
               (1, D("2025-03-19"), D("2025-03-19"), 0, 0.0)]
     otb = pl.concat([_otb(empty), grid])
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
     three_weeks = ForecastSettings(lookback_weeks=3, horizon_days=20)
-    wed = _at(method_forecasts(otb, CAPACITY, as_of, [2], three_weeks), "2026-03-18")
+    wed = _at(method_forecasts(otb, CAPACITY, MAR_16, [2], three_weeks), "2026-03-18")
     assert (wed["last_year"], wed["last_year_pickup"], wed["blend"]) == (None, None, None)
     assert wed["additive_pickup"] == pytest.approx(6.0)
     assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
@@ -200,8 +199,7 @@ def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     history = pl.concat([hand_built(), extra]).with_columns(
         rooms_otb=pl.when(empty).then(0).otherwise(pl.col("rooms_otb")),
         revenue_otb_net=pl.when(empty).then(0.0).otherwise(pl.col("revenue_otb_net")))
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
-    wed = _at(method_forecasts(history, CAPACITY, as_of, [2], SETTINGS), "2026-03-18")
+    wed = _at(method_forecasts(history, CAPACITY, MAR_16, [2], SETTINGS), "2026-03-18")
     assert wed["pickup_adr"] == pytest.approx(150.0 * 3140 / 24 / 120)
     wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
     assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \

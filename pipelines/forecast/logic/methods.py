@@ -1109,24 +1109,20 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
             first_night=pl.col("stay_date").min(), last_night=pl.col("stay_date").max(),
             forecasts=pl.len().cast(pl.Int64),
             rooms_final=pl.col("rooms_actual").sum().cast(pl.Int64),
-            mae_rooms=error.abs().mean(),
+            mae_rooms=error.abs().mean().round(2),
             sum_abs=error.abs().sum(),
-            bias_rooms=error.mean(),
-            band_coverage_pct=pl.col("rooms_actual").is_between(
-                pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100,
+            bias_rooms=error.mean().round(2),
+            band_coverage_pct=(pl.col("rooms_actual").is_between(
+                pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100).round(2),
             floor_abs=(pl.col("rooms_level") - pl.col("rooms_actual")).abs().sum(),
             no_level=pl.col("rooms_level").is_null().any(),
         )
         .with_columns(
             wape_pct=pl.when(pl.col("rooms_final") > 0)
-            .then(pl.col("sum_abs") / pl.col("rooms_final") * 100),
+            .then((pl.col("sum_abs") / pl.col("rooms_final") * 100).round(2)),
             floor_wape_pct=pl.when(pl.col("rooms_final") > 0, ~pl.col("no_level"))
             .then((pl.col("floor_abs") / pl.col("rooms_final") * 100).round(2)),
-            mae_rooms=pl.col("mae_rooms").round(2),
-            bias_rooms=pl.col("bias_rooms").round(2),
         )
-        .with_columns(wape_pct=pl.col("wape_pct").round(2),
-                      band_coverage_pct=pl.col("band_coverage_pct").round(2))
         .drop("sum_abs", "floor_abs", "no_level")
         .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
         .join(department_wape(scored), on=["property_id", "horizon_days", "method"],
