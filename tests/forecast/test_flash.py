@@ -28,13 +28,12 @@ import openpyxl
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from tests.report_json import report_json
 
-from .conftest import OCCUPANCY, write_and_publish
+from .conftest import OCCUPANCY, roma_report, write_and_publish
 
 
 def _report(warehouse: Path, *args: str) -> dict[str, Any]:
-    body = report_json(warehouse, "flash", "--property", "ROMA01", *args)
+    body = roma_report(warehouse, "flash", *args)
     assert body["report"].startswith("Manager's flash for 2026-03-15 (Sun)")
     return body
 
@@ -105,8 +104,7 @@ def test_adr_is_of_the_nights_sold_and_revenue_keeps_the_fees(hotel: Path) -> No
     assert {c: got["room_revenue_net"][c] for c in ("day", "mtd")} == {"day": 860,
                                                                        "mtd": 7860}
     assert {c: got["revpar_net"][c] for c in ("day", "mtd")} == {"day": 86, "mtd": 52.4}
-    occupancy = report_json(hotel, "occupancy", "--property", "ROMA01", "--from", "2026-03-01",
-                            "--to", "2026-03-15")
+    occupancy = roma_report(hotel, "occupancy", "--from", "2026-03-01", "--to", "2026-03-15")
     assert occupancy["total"]["adr_net"] == got["adr_net"]["mtd"]
 
 
@@ -364,8 +362,7 @@ def test_flash_room_statistics(hotel: Path) -> None:
             got["cancellations_made"]["mtd_last_year"]) == (1, 100, 1)
     assert got["rooms_in_house"]["mtd_budget"] is None
     # pmsw report occupancy reads the same definition: complimentary rooms beside rooms sold
-    occupancy = report_json(hotel, "occupancy", "--property", "ROMA01", "--from", "2026-03-01",
-                            "--to", "2026-03-15")
+    occupancy = roma_report(hotel, "occupancy", "--from", "2026-03-01", "--to", "2026-03-15")
     assert occupancy["columns"][2:5] == ["rooms_sold", "rooms_complimentary", "rooms_house_use"]
     assert (occupancy["total"]["rooms_sold"], occupancy["total"]["rooms_complimentary"],
             occupancy["total"]["rooms_house_use"]) == (78, 16, 15)
