@@ -445,6 +445,12 @@ def season_history() -> pl.DataFrame:
     return _otb(rows)
 
 
+S = D("2026-06-01")
+AT_S = pl.DataFrame({"property_id": [1], "as_of_date": [S]})
+WINDOW = [S - timedelta(days=n) for n in range(10, 0, -1)]
+"""The choice's and the band's as-of date S and the 10 nights S - 10 .. S - 1."""
+
+
 def _night_errors(method: str, nights: dict[date, float], horizon: int = 30) -> pl.DataFrame:
     """Forecasts at `horizon` days of nights that ended with 10 rooms, off by the given rooms."""
     return pl.DataFrame({
@@ -479,19 +485,17 @@ def test_the_choice_by_hand() -> None:
     by S) count for nothing.
     The lowest WAPE is additive_pickup's 9 %. With a switch margin of 0.2, season_books
     (the preferred method) counts 11 x 0.8 = 8.8 % and is kept; with 0.15, 9.35 %, not."""
-    s = D("2026-06-01")
-    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
     errors = pl.concat([
-        _night_errors("additive_pickup", {**dict.fromkeys(window, 1.0), window[0]: 0.0,
-                                          s - timedelta(days=92): 50.0, s: 50.0}),
-        _night_errors("season_books", {**dict.fromkeys(window, 1.0), window[0]: 2.0}),
+        _night_errors("additive_pickup", {**dict.fromkeys(WINDOW, 1.0), WINDOW[0]: 0.0,
+                                          S - timedelta(days=92): 50.0, S: 50.0}),
+        _night_errors("season_books", {**dict.fromkeys(WINDOW, 1.0), WINDOW[0]: 2.0}),
         _night_errors("last_year_season",
-                      dict.fromkeys([s - timedelta(days=n) for n in range(30, 0, -1)], 3.0)),
-        _night_errors("last_year", dict.fromkeys(window[-3:], 0.0)),
+                      dict.fromkeys([S - timedelta(days=n) for n in range(30, 0, -1)], 3.0)),
+        _night_errors("last_year", dict.fromkeys(WINDOW[-3:], 0.0)),
     ])
-    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [s, D("2026-01-01")]})
+    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [S, D("2026-01-01")]})
 
-    def chosen(margin: float, at: date = s) -> str:
+    def chosen(margin: float, at: date = S) -> str:
         table = choices(errors, as_of, ForecastSettings(switch_margin=margin))
         value: str = table.filter(as_of_date=at, horizon_days=30)["chosen_method"].item()
         return value
@@ -520,18 +524,15 @@ def test_the_level_while_it_has_no_wape() -> None:
     With a WAPE of 10 nights, however poor (off by 3 on all 10: 30 %), it is still chosen: 10
     is fewer than 28. Off by 3 on the 28 nights S - 28 .. S - 1 (30 %), the lowest wins; on
     27 of them, not yet."""
-    s = D("2026-06-01")
-    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
-    pickup = dict.fromkeys(window, 1.0)
+    pickup = dict.fromkeys(WINDOW, 1.0)
     unscored = pl.concat([
         _night_errors("additive_pickup", pickup, 30), _night_errors("additive_pickup", pickup, 7),
-        _night_errors("last_year_season", dict.fromkeys(window[-3:], 0.0), 30),
-        _night_errors("last_year_season", dict.fromkeys(window[-3:], 0.0), 7),
+        _night_errors("last_year_season", dict.fromkeys(WINDOW[-3:], 0.0), 30),
+        _night_errors("last_year_season", dict.fromkeys(WINDOW[-3:], 0.0), 7),
     ])
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
 
     def chosen(errors: pl.DataFrame, horizon: int) -> str:
-        value: str = choices(errors, as_of).filter(horizon_days=horizon)["chosen_method"].item()
+        value: str = choices(errors, AT_S).filter(horizon_days=horizon)["chosen_method"].item()
         return value
 
     assert chosen(unscored, 30) == "last_year_season"
@@ -540,7 +541,7 @@ def test_the_level_while_it_has_no_wape() -> None:
     def level_off_by_3(nights: int) -> pl.DataFrame:
         return pl.concat([_night_errors("additive_pickup", pickup, 30), _night_errors(
             "last_year_season",
-            dict.fromkeys([s - timedelta(days=n) for n in range(nights, 0, -1)], 3.0), 30)])
+            dict.fromkeys([S - timedelta(days=n) for n in range(nights, 0, -1)], 3.0), 30)])
 
     assert chosen(level_off_by_3(10), 30) == "last_year_season"
     assert chosen(level_off_by_3(27), 30) == "last_year_season"
@@ -555,15 +556,12 @@ def test_the_band_from_the_chosen_methods_errors_by_hand() -> None:
     -1 + 0.9 x 9 = 7.1. A night 5 days out forecast 20 rooms by it: 19.9 to 27.1. A night
     whose chosen method has no value takes the first fallback with one, and with it the
     curve nights' spread: 12 + (-2, +3) = 10 to 15; capped at the rooms limit 30."""
-    s = D("2026-06-01")
-    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
-    misses = {night: 1.0 - n for n, night in enumerate(window)}  # forecast - 10 rooms
+    misses = {night: 1.0 - n for n, night in enumerate(WINDOW)}  # forecast - 10 rooms
     errors = _night_errors("additive_pickup", misses, horizon=7)
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
-    chosen = choices(errors, as_of).filter(horizon_days=7)
+    chosen = choices(errors, AT_S).filter(horizon_days=7)
     assert chosen.select("chosen_method", "error_low", "error_high").row(0) == (
         "additive_pickup", pytest.approx(-0.1), pytest.approx(7.1))
-    nights = _unforecast(s, [5, 6, 7], cap=30).with_columns(
+    nights = _unforecast(S, [5, 6, 7], cap=30).with_columns(
         additive_pickup=pl.Series([20.0, None, 29.0]), blend=pl.Series([None, 12.0, None]))
     picked = _pick(nights, chosen).sort("stay_date")
     assert picked.select("method", "rooms_forecast", "rooms_low", "rooms_high").rows() == [
@@ -586,15 +584,13 @@ def test_far_out_a_year_back_before_the_pickup() -> None:
     - 31 and 90 days out (the choice at 60 and 90): last_year, 30;
     - 90 days out without last_year: the pickup again, 50;
     - with lookback_weeks 4 (28 days) the night 30 days out is far too: last_year, 30."""
-    s = D("2026-06-01")
-    nights = _unforecast(s, [30, 31, 90, 90], cap=80).with_columns(
+    nights = _unforecast(S, [30, 31, 90, 90], cap=80).with_columns(
         additive_pickup=pl.lit(50.0), blend=pl.lit(40.0),
         last_year=pl.Series([30.0, 30.0, 30.0, None]))
-    unscored = _night_errors("additive_pickup", {s - timedelta(days=200): 1.0})
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
+    unscored = _night_errors("additive_pickup", {S - timedelta(days=200): 1.0})
 
     def picked(settings: ForecastSettings) -> list[tuple[str, float]]:
-        chosen = choices(unscored, as_of, settings)
+        chosen = choices(unscored, AT_S, settings)
         assert set(chosen["chosen_method"].to_list()) >= {"last_year_season"}
         rows: list[tuple[str, float]] = _pick(nights, chosen).sort("stay_date").select(
             "method", "rooms_forecast").rows()
