@@ -554,14 +554,9 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
 
 
 def _pickup_adr(ly_known: pl.Expr) -> pl.Expr:
-    """The net ADR of the rooms still to come. Last year's ADR of D's weekday in D's calendar
-    month (`_last_year_month_adr`) x the ADR's change on a year (the curve nights' final ADR
-    over that of the curve nights a year earlier; x 1 without them) x the late premium
-    (`_late_premium`). Without that month (a history younger than a year and a month), the
-    ADR on the night's own books x the books premium: the books carry the night's season,
-    which the weeks before it do not. With nothing on the books either, the curve nights'
-    final ADR x the season's move a year earlier (last year's ADR around the night over the
-    curve nights' a year earlier) x the late premium."""
+    """The net ADR of the rooms still to come, as the module's docstring ("Room revenue")
+    defines it. Without last year's month (a history younger than a year and a month) the
+    books' ADR comes first: the books carry the night's season, the weeks before it do not."""
     curve = pl.when(pl.col("sum_final") > 0).then(pl.col("sum_revenue") / pl.col("sum_final"))
     ly_curve = pl.col("ly_curve_adr")
     year_on_year = pl.when(ly_known & (ly_curve > 0))
