@@ -761,11 +761,6 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     )
 
 
-def _long(forecasts: pl.DataFrame) -> pl.DataFrame:
-    return forecasts.unpivot(index=[*KEY, "days_before"], on=list(METHODS),
-                             variable_name="method", value_name="rooms_forecast")
-
-
 def _bucket(days_before: pl.Expr) -> pl.Expr:
     out = pl.lit(HORIZONS[-1], dtype=pl.Int64)
     for h in reversed(HORIZONS):
@@ -1032,7 +1027,8 @@ def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
 def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
     """The forecasts of `scored` whose night is realized, beside its actual rooms."""
     return (
-        _long(scored).drop_nulls("rooms_forecast")
+        scored.unpivot(index=[*KEY, "days_before"], on=list(METHODS), variable_name="method",
+                       value_name="rooms_forecast").drop_nulls("rooms_forecast")
         .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
         .rename({"days_before": "horizon_days"})
     )
