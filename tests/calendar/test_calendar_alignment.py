@@ -33,11 +33,12 @@ from pipelines.forecast import (
 from pipelines.forecast.logic.methods import method_forecasts
 from pipelines.forecast.logic.occasions import full_levels, occasion_effects
 from pipelines.marts.logic.pace import pace
+from tests.forecast.conftest import as_of_dates, hotel_of, otb
 
 D = date.fromisoformat
 CHRISTMAS = D("2026-12-25")
-CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [60], "rooms_available": [60]})
-AS_OF = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-12-01")]})
+CAPACITY = hotel_of(60)
+AS_OF = as_of_dates(D("2026-12-01"))
 
 
 def history() -> pl.DataFrame:
@@ -51,9 +52,7 @@ def history() -> pl.DataFrame:
 
 
 def books(rows: list[tuple[date, date, int]]) -> pl.DataFrame:
-    return pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return otb((1, *r, 0.0) for r in rows)
 
 
 def calendar(first: date = D("2026-12-01"), last: date = D("2026-12-31"),

@@ -28,7 +28,6 @@ As of Monday 2026-03-16:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -50,15 +49,12 @@ from pipelines.forecast.logic.methods import (
     scored_forecasts,
 )
 
+from .conftest import as_of_dates, hotel_of, night_of, otb
+
 D = date.fromisoformat
-CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [10], "rooms_available": [10]})
-
-
-def hotel_of(rooms: int) -> pl.DataFrame:
-    """The capacity frame of a hotel of `rooms` rooms, all of them for sale."""
-    return CAPACITY.with_columns(rooms=pl.lit(rooms), rooms_available=pl.lit(rooms))
+CAPACITY = hotel_of(10)
 SETTINGS = ForecastSettings(lookback_weeks=2, horizon_days=20)
-MAR_16 = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
+MAR_16 = as_of_dates(D("2026-03-16"))
 FINAL_ADR = 120.0
 
 CELLS: dict[tuple[str, str], int] = {
@@ -70,14 +66,6 @@ CELLS: dict[tuple[str, str], int] = {
     ("2026-03-16", "2026-03-18"): 4, ("2026-03-16", "2026-03-17"): 9,
 }
 LAST_YEAR = [("2025-03-19", "2025-03-19", 7), ("2025-03-17", "2025-03-19", 5)]
-
-
-def _otb(rows: Iterable[tuple[object, ...]]) -> pl.DataFrame:
-    """mart.otb_snapshots' columns the forecast reads, of rows (property_id, snapshot_date,
-    stay_date, rooms_otb, revenue_otb_net)."""
-    return pl.DataFrame(list(rows), orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
 
 
 def _days(first: date, last: date) -> list[date]:
@@ -94,18 +82,12 @@ def hand_built() -> pl.DataFrame:
             rows.append((1, snap, stay, rooms, rooms * rate))
     for snap_text, stay_text, ly_rooms in LAST_YEAR:
         rows.append((1, D(snap_text), D(stay_text), ly_rooms, ly_rooms * 100.0))
-    return _otb(rows)
-
-
-def _at(frame: pl.DataFrame, stay: str) -> dict[str, object]:
-    rows = frame.filter(pl.col("stay_date") == D(stay)).to_dicts()
-    assert len(rows) == 1
-    return rows[0]
+    return otb(rows)
 
 
 def test_each_method_by_hand() -> None:
     got = method_forecasts(hand_built(), CAPACITY, MAR_16, [1, 2], SETTINGS)
-    wed = _at(got, "2026-03-18")
+    wed = night_of(got, D("2026-03-18"))
     assert wed["rooms_otb"] == 4
     assert wed["additive_pickup"] == pytest.approx(6.0)
     assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
@@ -113,12 +95,13 @@ def test_each_method_by_hand() -> None:
     assert wed["last_year_pickup"] == pytest.approx(6.0)
     assert wed["blend"] == pytest.approx((6.0 + 7.0) / 2)
     assert wed["pickup_adr"] == pytest.approx(3140 / 24)
-    tue = _at(got, "2026-03-17")
+    tue = night_of(got, D("2026-03-17"))
     assert tue["additive_pickup"] == pytest.approx(10.0)  # 12, capped at capacity
     assert tue["last_year"] is None  # nothing a year back for 2025-03-18
 
     overbooking = ForecastSettings(lookback_weeks=2, horizon_days=20, overbooking_rooms=1)
-    tue = _at(method_forecasts(hand_built(), CAPACITY, MAR_16, [1], overbooking), "2026-03-17")
+    tue = night_of(method_forecasts(hand_built(), CAPACITY, MAR_16, [1], overbooking),
+                   D("2026-03-17"))
     assert tue["additive_pickup"] == pytest.approx(11.0)
 
 
@@ -127,7 +110,8 @@ def test_forecast_occupancy_divides_by_every_room_not_the_sellable_ones() -> Non
     12 rooms out of sale bound what can be sold (capacity 10), not the denominator: the 6.0
     rooms forecast of Wednesday are 6 / 12 = 50.00 %, not 6 / 10."""
     capacity = CAPACITY.with_columns(rooms_available=pl.lit(12))
-    wed = _at(forecast_daily(hand_built(), capacity, D("2026-03-16"), SETTINGS), "2026-03-18")
+    wed = night_of(forecast_daily(hand_built(), capacity, D("2026-03-16"), SETTINGS),
+                   D("2026-03-18"))
     assert wed["rooms_forecast"] == pytest.approx(6.0)
     assert wed["capacity"] == 10
     assert wed["occupancy_forecast_pct"] == pytest.approx(50.0)
@@ -138,7 +122,7 @@ def test_forecast_daily_by_hand() -> None:
     daily = forecast_daily(hand_built(), CAPACITY, D("2026-03-16"), SETTINGS)
     assert daily["stay_date"].min() == D("2026-03-16")
     assert daily.height == 21
-    wed = _at(daily, "2026-03-18")
+    wed = night_of(daily, D("2026-03-18"))
     assert wed["method"] == "additive_pickup"
     assert wed["rooms_forecast"] == pytest.approx(6.0)
     assert wed["room_revenue_forecast_net"] == pytest.approx(661.67)
@@ -146,7 +130,7 @@ def test_forecast_daily_by_hand() -> None:
     assert wed["occupancy_forecast_pct"] == pytest.approx(60.0)
     # the band: 10th and 90th percentiles of the pickups 3 and 1 (1.2 and 2.8) around 6
     assert (wed["rooms_low"], wed["rooms_high"]) == (pytest.approx(5.2), pytest.approx(6.8))
-    tue = _at(daily, "2026-03-17")
+    tue = night_of(daily, D("2026-03-17"))
     assert tue["rooms_forecast"] == pytest.approx(10.0)
     assert tue["rooms_high"] == pytest.approx(10.0)
     assert tue["rooms_limit"] == 10
@@ -170,14 +154,15 @@ def test_nights_before_the_first_night_sold_are_no_history() -> None:
              for stay in _days(snap, snap + timedelta(days=20))]
     empty += [(1, D("2025-03-17"), D("2025-03-19"), 0, 0.0),
               (1, D("2025-03-19"), D("2025-03-19"), 0, 0.0)]
-    otb = pl.concat([_otb(empty), grid])
+    snapshots = pl.concat([otb(empty), grid])
     three_weeks = ForecastSettings(lookback_weeks=3, horizon_days=20)
-    wed = _at(method_forecasts(otb, CAPACITY, MAR_16, [2], three_weeks), "2026-03-18")
+    wed = night_of(method_forecasts(snapshots, CAPACITY, MAR_16, [2], three_weeks),
+                   D("2026-03-18"))
     assert (wed["last_year"], wed["last_year_pickup"], wed["blend"]) == (None, None, None)
     assert wed["additive_pickup"] == pytest.approx(6.0)
     assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
     # and no backtest scores an empty night before the first night sold
-    scored = backtest(otb, CAPACITY, SETTINGS)
+    scored = backtest(snapshots, CAPACITY, SETTINGS)
     assert scored["stay_date"].min() == D("2026-03-03")
 
 
@@ -193,15 +178,15 @@ def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     of Wed 03-18 are at 120.00 x 100.00 / 80.00 = 150.00, x the late premium 3140 / 24 / 120
     (the module's docstring) = 163.54: the additive pickup's 0 + (3 + 1) / 2 = 2 rooms, 2 x
     163.54 = 327.08."""
-    extra = _otb([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
+    extra = otb([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
                   (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)])
     empty = (pl.col("snapshot_date") == D("2026-03-16")) & (pl.col("stay_date") == D("2026-03-18"))
     history = pl.concat([hand_built(), extra]).with_columns(
         rooms_otb=pl.when(empty).then(0).otherwise(pl.col("rooms_otb")),
         revenue_otb_net=pl.when(empty).then(0.0).otherwise(pl.col("revenue_otb_net")))
-    wed = _at(method_forecasts(history, CAPACITY, MAR_16, [2], SETTINGS), "2026-03-18")
+    wed = night_of(method_forecasts(history, CAPACITY, MAR_16, [2], SETTINGS), D("2026-03-18"))
     assert wed["pickup_adr"] == pytest.approx(150.0 * 3140 / 24 / 120)
-    wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
+    wed = night_of(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), D("2026-03-18"))
     assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \
         == (pytest.approx(2.0), pytest.approx(327.08), pytest.approx(163.54))
 
@@ -228,7 +213,7 @@ def _priced_history(april_2025_complete: bool = True, booked: bool = True) -> pl
         rows.append((1, D(night), D(night), 6, 576.0))
         rows.append((1, D(night) - timedelta(days=14), D(night), 2, 160.0))
     rows.append((1, D("2026-04-01"), D("2026-04-15"), 3 * booked, 300.0 * booked))
-    return _otb(rows)
+    return otb(rows)
 
 
 def test_the_adr_still_to_come_by_hand() -> None:
@@ -243,22 +228,23 @@ def test_the_adr_still_to_come_by_hand() -> None:
     Without April 2025 and with nothing on the books: the curve nights' ADR moved by the
     season a year earlier, the 2 Wednesdays around 2025-04-16 (ending 7 days after it) at
     90.00 over the curve nights a year earlier's 80.00: 96 x 90 / 80 x 13 / 12 = 117.00."""
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-01")]})
+    as_of = as_of_dates(D("2026-04-01"))
     for complete, booked, adr in ((True, True, 106.60), (False, True, 130.00),
                                   (False, False, 117.00)):
         history = _priced_history(complete, booked)
-        night = _at(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS), "2026-04-15")
+        night = night_of(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS),
+                         D("2026-04-15"))
         assert night["pickup_adr"] == pytest.approx(adr)
     # last_year_season, chosen at 14 days while it has no WAPE (level_from_days): April 2025's
     # 4 rooms a night, 3 on the books and 1 to come: 300.00 + 106.60
-    night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"), SETTINGS),
-                "2026-04-15")
+    night = night_of(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"), SETTINGS),
+                     D("2026-04-15"))
     assert (night["method"], night["rooms_forecast"], night["room_revenue_forecast_net"]) \
         == ("last_year_season", pytest.approx(4.0), pytest.approx(406.60))
     # below level_from_days the additive pickup (the only other method with history): 3 + 4
     # rooms; 300.00 + 4 x 106.60
-    night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"),
-                               replace(SETTINGS, level_from_days=15)), "2026-04-15")
+    night = night_of(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"),
+                                    replace(SETTINGS, level_from_days=15)), D("2026-04-15"))
     assert (night["method"], night["rooms_forecast"], night["room_revenue_forecast_net"]) \
         == ("additive_pickup", pytest.approx(7.0), pytest.approx(726.40))
 
@@ -280,7 +266,7 @@ def random_history(seed: int = 7, days: int = DAYS) -> pl.DataFrame:
             rooms = round(final[stay] * share) - (rng.random() < 0.1)
             rooms = max(rooms, 0)
             rows.append((1, snap, stay, rooms, rooms * 100.0))
-    return _otb(rows)
+    return otb(rows)
 
 
 def _scrambled_after(otb: pl.DataFrame, as_of: date) -> pl.DataFrame:
@@ -313,7 +299,7 @@ def test_no_leakage(history: pl.DataFrame) -> None:
                backtest(h, hotel_of(60), settings).filter(pl.col("as_of_date") == as_of)
                .sort("stay_date", "horizon_days", "method"),
                method_forecasts(h, hotel_of(60),
-                                pl.DataFrame({"property_id": [1], "as_of_date": [as_of]}),
+                                as_of_dates(as_of),
                                 None, settings))
               for h in (history, changed)]
     (daily, scored, methods), (daily2, scored2, methods2) = frames
@@ -442,11 +428,11 @@ def season_history() -> pl.DataFrame:
             for night in _days(D(first), D(last))]
     rows += [(1, D("2026-04-10"), D(stay), 5, 0.0)
              for stay in ("2026-04-22", "2026-05-06", "2026-05-09")]
-    return _otb(rows)
+    return otb(rows)
 
 
 S = D("2026-06-01")
-AT_S = pl.DataFrame({"property_id": [1], "as_of_date": [S]})
+AT_S = as_of_dates(S)
 WINDOW = [S - timedelta(days=n) for n in range(10, 0, -1)]
 """The choice's and the band's as-of date S and the 10 nights S - 10 .. S - 1."""
 
@@ -493,7 +479,7 @@ def test_the_choice_by_hand() -> None:
                       dict.fromkeys([S - timedelta(days=n) for n in range(30, 0, -1)], 3.0)),
         _night_errors("last_year", dict.fromkeys(WINDOW[-3:], 0.0)),
     ])
-    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [S, D("2026-01-01")]})
+    as_of = as_of_dates(S, D("2026-01-01"))
 
     def chosen(margin: float, at: date = S) -> str:
         table = choices(errors, as_of, ForecastSettings(switch_margin=margin))
@@ -637,12 +623,12 @@ def test_last_year_season_by_hand() -> None:
       Wednesday 2026-04-22: none (April 2025 is no level).
     """
     capacity = hotel_of(100)
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-10")]})
+    as_of = as_of_dates(D("2026-04-10"))
     got = method_forecasts(season_history(), capacity, as_of, [12, 26, 29])
-    assert _at(got, "2026-05-06")["last_year_season"] == pytest.approx(1105.5 / 31)
-    assert _at(got, "2026-05-09")["last_year_season"] == pytest.approx(14982 / 279)
+    assert night_of(got, D("2026-05-06"))["last_year_season"] == pytest.approx(1105.5 / 31)
+    assert night_of(got, D("2026-05-09"))["last_year_season"] == pytest.approx(14982 / 279)
     # a year back from Wednesday 22 April 2026 is April 2025, with a night at 0: no level
-    assert _at(got, "2026-04-22")["last_year_season"] is None
+    assert night_of(got, D("2026-04-22"))["last_year_season"] is None
 
 
 # -- season_books by hand ----------------------------------------------------------------------
@@ -664,11 +650,11 @@ def books_history() -> pl.DataFrame:
     rows = [(1, night, night, 20) for night in _days(D("2025-03-01"), D("2025-03-31"))]
     books = {"2026-03-06": (10, 24), "2026-03-07": (12, 20), "2026-03-08": (8, 16),
              "2026-03-09": (10, 20), "2026-03-10": (11, 26)}
-    for night_text, (otb, final) in books.items():
+    for night_text, (booked, final) in books.items():
         night = D(night_text)
-        rows += [(1, night - timedelta(days=2), night, otb), (1, night, night, final)]
+        rows += [(1, night - timedelta(days=2), night, booked), (1, night, night, final)]
     rows += [(1, D("2026-03-10"), D("2026-03-12"), 13), (1, D("2026-03-11"), D("2026-03-13"), 20)]
-    return _otb((*r, 0.0) for r in rows)
+    return otb((*r, 0.0) for r in rows)
 
 
 BOOKS_SETTINGS = ForecastSettings(books_window_days=4, books_min_nights=3)
@@ -687,10 +673,9 @@ def test_season_books_by_hand() -> None:
       The books say 20 / 0.5 = 40: 20 + 7 / 9 x 20 = 35.56, above the 30 rooms: 30.
     """
     capacity = hotel_of(30)
-    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [D("2026-03-10"),
-                                                                 D("2026-03-11")]})
+    as_of = as_of_dates(D("2026-03-10"), D("2026-03-11"))
     got = method_forecasts(books_history(), capacity, as_of, [2], BOOKS_SETTINGS)
-    thu, fri = _at(got, "2026-03-12"), _at(got, "2026-03-13")
+    thu, fri = night_of(got, D("2026-03-12")), night_of(got, D("2026-03-13"))
     assert thu["last_year_season"] == pytest.approx(20.0)
     assert thu["season_books"] == pytest.approx(23.0)
     assert fri["last_year_season"] == pytest.approx(20.0)
@@ -698,19 +683,19 @@ def test_season_books_by_hand() -> None:
     assert fri["season_books"] == pytest.approx(30.0)  # 35.56, clipped to the hotel
     with_room = method_forecasts(books_history(), hotel_of(40), as_of,
                                  [2], BOOKS_SETTINGS)
-    assert _at(with_room, "2026-03-13")["season_books"] == pytest.approx(20 + 7 / 9 * 20)
+    assert night_of(with_room, D("2026-03-13"))["season_books"] == pytest.approx(20 + 7 / 9 * 20)
 
 
 def test_season_books_needs_its_training_nights() -> None:
     """Fewer training nights than books_min_nights: null, the level still there."""
     capacity = hotel_of(30)
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-10")]})
+    as_of = as_of_dates(D("2026-03-10"))
     for settings in (ForecastSettings(),  # 4 nights < 28
                      ForecastSettings(books_window_days=4, books_min_nights=5),
                      # 03-07 .. 03-09 only: 3 nights < 4
                      ForecastSettings(books_window_days=3, books_min_nights=4)):
-        thu = _at(method_forecasts(books_history(), capacity, as_of, [2], settings),
-                  "2026-03-12")
+        thu = night_of(method_forecasts(books_history(), capacity, as_of, [2], settings),
+                       D("2026-03-12"))
         assert thu["last_year_season"] == pytest.approx(20.0)
         assert thu["season_books"] is None
 
