@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,24 @@ def as_of_dates(*dates: date) -> pl.DataFrame:
 def hotel_of(rooms: int) -> pl.DataFrame:
     """The capacity frame of property 1 with `rooms` rooms, all of them for sale."""
     return pl.DataFrame({"property_id": [1], "rooms": [rooms], "rooms_available": [rooms]})
+
+
+def scored(method: str, nights: list[date], forecasts: list[float], actual: int | list[int],
+           horizon: int, low: list[float] | None = None,
+           high: list[float] | None = None) -> pl.DataFrame:
+    """The backtest's rows (`methods.backtest`) of `method`'s forecasts at `horizon` days of
+    `nights`, made as of each night - horizon, of nights that ended with `actual` rooms; the
+    band `low` / `high` (None: no band)."""
+    n = len(nights)
+    return pl.DataFrame({
+        "property_id": [1] * n, "as_of_date": [d - timedelta(days=horizon) for d in nights],
+        "stay_date": nights, "horizon_days": [horizon] * n, "method": [method] * n,
+        "rooms_forecast": forecasts, "rooms_low": low or [None] * n,
+        "rooms_high": high or [None] * n,
+        "rooms_actual": actual if isinstance(actual, list) else [actual] * n,
+    }, schema_overrides={"as_of_date": pl.Date, "stay_date": pl.Date, "rooms_low": pl.Float64,
+                         "rooms_forecast": pl.Float64, "rooms_high": pl.Float64,
+                         "rooms_actual": pl.Int64})
 
 
 def night_of(frame: pl.DataFrame, night: date) -> dict[str, object]:

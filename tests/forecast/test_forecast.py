@@ -49,7 +49,7 @@ from pipelines.forecast.logic.methods import (
     scored_forecasts,
 )
 
-from .conftest import as_of_dates, hotel_of, night_of, otb
+from .conftest import as_of_dates, hotel_of, night_of, otb, scored
 
 D = date.fromisoformat
 CAPACITY = hotel_of(10)
@@ -356,29 +356,13 @@ def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None
             < row["better_than_last_year_high_pct"])
 
 
-def test_the_backtest_forecasts_computed_once_give_the_same_marts(
-        history: pl.DataFrame) -> None:
-    """The marts step computes the backtest's forecasts once for forecast_daily and
-    forecast_accuracy (pipelines/marts/build.py): each mart is the same as computed alone."""
-    capacity = hotel_of(60)
-    settings = ForecastSettings(horizon_days=AHEAD)
-    scored = scored_forecasts(history, capacity, settings)
-    assert backtest(history, capacity, settings, scored=scored).equals(
-        backtest(history, capacity, settings))
-    daily = forecast_daily(history, capacity, settings=settings)
-    assert forecast_daily(history, capacity, settings=settings, scored=scored).equals(daily)
-    assert daily.height == AHEAD + 1
-    # scored as of the last snapshot would score an earlier as-of date on nights after it
-    with pytest.raises(ValueError, match="as_of_date"):
-        forecast_daily(history, capacity, START + timedelta(days=400), settings, scored=scored)
-
-
 def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
     """The backtest's forecasts start `scored_days` before the last snapshot, and each as-of
     date reads the snapshots of the nights its own methods read (docs/forecast.md, "What a
     build reads"). On two years of history the as-of dates leave out its first year, and the
     nights whose snapshots they read its first half-year (besides last year's books and the
-    finals); the marts equal those computed from the forecasts of every as-of date."""
+    finals); the marts equal those computed from the forecasts of every as-of date, and those
+    from the backtest's forecasts computed once for both (pipelines/marts/build.py)."""
     history = random_history(days=730)
     capacity = hotel_of(60)
     settings = ForecastSettings(horizon_days=AHEAD)
@@ -391,9 +375,15 @@ def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
     assert every.filter(pl.col("as_of_date") >= scored["as_of_date"].min()).equals(scored)
     errors = backtest(history, capacity, settings)
     assert errors.equals(backtest(history, capacity, settings, scored=every))
+    assert errors.equals(backtest(history, capacity, settings, scored=scored))
     assert errors["stay_date"].min() == last - timedelta(days=settings.backtest_days)
-    assert forecast_daily(history, capacity, settings=settings).equals(
-        forecast_daily(history, capacity, settings=settings, scored=every))
+    daily = forecast_daily(history, capacity, settings=settings)
+    assert daily.height == AHEAD + 1
+    assert forecast_daily(history, capacity, settings=settings, scored=every).equals(daily)
+    assert forecast_daily(history, capacity, settings=settings, scored=scored).equals(daily)
+    # scored as of the last snapshot would score an earlier as-of date on nights after it
+    with pytest.raises(ValueError, match="as_of_date"):
+        forecast_daily(history, capacity, START + timedelta(days=400), settings, scored=scored)
     # forecast_daily's own forecasts 0..AHEAD days out, as of the last snapshot alone and
     # beside the first (which makes the read start at the first day)
     alone = method_forecasts(history, capacity, pl.DataFrame(
@@ -439,11 +429,7 @@ WINDOW = [S - timedelta(days=n) for n in range(10, 0, -1)]
 
 def _night_errors(method: str, nights: dict[date, float], horizon: int = 30) -> pl.DataFrame:
     """Forecasts at `horizon` days of nights that ended with 10 rooms, off by the given rooms."""
-    return pl.DataFrame({
-        "property_id": 1, "stay_date": list(nights), "horizon_days": horizon, "method": method,
-        "rooms_forecast": [10.0 + error for error in nights.values()], "rooms_actual": 10,
-    }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
-                         "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
+    return scored(method, list(nights), [10.0 + error for error in nights.values()], 10, horizon)
 
 
 def _unforecast(s: date, days_before: list[int], cap: int) -> pl.DataFrame:
@@ -593,13 +579,8 @@ def test_band_coverage_by_hand() -> None:
     bands 9-11 (inside), 10.5-12 (above it: out), 8-10 (on the bound: inside), 7-9 (out):
     50 %. The methods' own rows have no band: no coverage."""
     nights = [D("2026-03-25") + timedelta(days=n) for n in range(4)]
-    rows = pl.DataFrame({
-        "property_id": 1, "as_of_date": [d - timedelta(days=7) for d in nights],
-        "stay_date": nights, "horizon_days": 7, "method": CHOSEN,
-        "rooms_forecast": [10.0, 11.0, 9.0, 8.0], "rooms_low": [9.0, 10.5, 8.0, 7.0],
-        "rooms_high": [11.0, 12.0, 10.0, 9.0], "rooms_actual": 10,
-    }, schema_overrides={"property_id": pl.Int64, "horizon_days": pl.Int64,
-                         "rooms_actual": pl.Int64})
+    rows = scored(CHOSEN, nights, [10.0, 11.0, 9.0, 8.0], 10, 7, [9.0, 10.5, 8.0, 7.0],
+                  [11.0, 12.0, 10.0, 9.0])
     methods = rows.with_columns(method=pl.lit("last_year"),
                                 rooms_low=pl.lit(None, dtype=pl.Float64),
                                 rooms_high=pl.lit(None, dtype=pl.Float64))

@@ -17,7 +17,7 @@ from pipelines.forecast.logic.methods import (
     backtest,
     calibrated_band,
 )
-from tests.forecast.conftest import as_of_dates, hotel_of
+from tests.forecast.conftest import as_of_dates, hotel_of, scored
 from tests.forecast.test_forecast import random_history
 
 D = date.fromisoformat
@@ -27,11 +27,7 @@ S = D("2026-06-01")
 def _in_use_errors(misses: dict[date, float], horizon: int = 7) -> pl.DataFrame:
     """Forecasts in use at `horizon` days of nights that ended with 40 rooms, missing by
     actual - forecast = the given rooms."""
-    return pl.DataFrame({
-        "property_id": 1, "stay_date": list(misses), "horizon_days": horizon,
-        "rooms_forecast": [40.0 - miss for miss in misses.values()], "rooms_actual": 40,
-    }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
-                         "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
+    return scored(CHOSEN, list(misses), [40.0 - miss for miss in misses.values()], 40, horizon)
 
 
 def _band(errors: pl.DataFrame, settings: ForecastSettings | None = None,
