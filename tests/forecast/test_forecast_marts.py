@@ -148,22 +148,17 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
                              NOT IN ('accommodation', 'food_beverage')) AS other,
                          count(*) FILTER (WHERE is_revenue) AS posted
                   FROM mart.revenue_daily GROUP BY ALL),
-            w AS (SELECT a.*, a.night - a.horizon_days AS s,
-                    (SELECT count(*) FROM mart.occupancy_daily o WHERE o.property_id =
-                     a.property_id AND o.stay_date BETWEEN s - 91 AND s - 1) AS held,
-                    (SELECT sum(rooms_sold + rooms_complimentary + no_shows)
-                     FROM mart.occupancy_daily o WHERE o.property_id = a.property_id
-                     AND o.stay_date BETWEEN s - 91 AND s - 1) AS rooms,
-                    (SELECT sum(posted) FROM p WHERE p.property_id = a.property_id AND
-                     p.date BETWEEN s - 91 AND s - 1) AS posted,
-                    (SELECT coalesce(sum(fnb), 0) FROM p WHERE p.property_id =
-                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS fnb,
-                    (SELECT coalesce(sum(other), 0) FROM p WHERE p.property_id =
-                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS other,
-                    (SELECT sum(room_revenue_net) FROM mart.occupancy_daily o WHERE
-                     o.property_id = a.property_id AND o.stay_date BETWEEN s - 91 AND s - 1)
-                     AS room
-                  FROM a)
+            w AS (SELECT a.*, held, rooms, room, posted, fnb, other FROM a,
+                  LATERAL (SELECT count(*) AS held, sum(room_revenue_net) AS room,
+                                  sum(rooms_sold + rooms_complimentary + no_shows) AS rooms
+                           FROM mart.occupancy_daily o WHERE o.property_id = a.property_id
+                           AND o.stay_date BETWEEN a.night - a.horizon_days - 91
+                                               AND a.night - a.horizon_days - 1),
+                  LATERAL (SELECT sum(posted) AS posted, coalesce(sum(fnb), 0) AS fnb,
+                                  coalesce(sum(other), 0) AS other
+                           FROM p WHERE p.property_id = a.property_id
+                           AND p.date BETWEEN a.night - a.horizon_days - 91
+                                          AND a.night - a.horizon_days - 1))
             SELECT w.property_id, w.horizon_days, max(w.forecasts), count(*),
                    sum(abs(w.fnb / w.held - coalesce(p.fnb, 0)))
                    / sum(coalesce(p.fnb, 0)) * 100,

@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .conftest import roma_report, write_and_publish
+from .conftest import OCCUPANCY, roma_report, write_and_publish
 
 FIGURES = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
            "occupancy_expected_pct", "adr_expected_net", "revpar_expected_net",
@@ -64,7 +64,8 @@ def test_months_figure_by_figure(hotel: Path) -> None:
 def test_a_month_with_budget_and_last_year_and_their_totals(hotel: Path) -> None:
     """With the rest of March 2025 (Mar 16-31, 5 rooms at 90.00) the month of last year is
     whole: 14 x 4 + 6 + 16 x 5 = 142 rooms, 12,780.00; 19,000.00 against it: +48.67 %."""
-    write_and_publish(hotel, OCCUPANCY_2025_REST)
+    write_and_publish(hotel, OCCUPANCY.format(first="2025-03-16", last="2025-03-31", sold=5,
+                                              rate=90))
     body = roma_report(hotel, "forecast-months", "--from", "2026-03-01", "--to", "2026-03-31")
     assert _rows(body) == [
         ("2026-03", 15, 78, 64, 190, 61.29, 100, 61.29, 19000, 186, 18600, 2.15,
@@ -118,11 +119,3 @@ def test_a_month_whose_forecast_rooms_have_no_rate_is_not_shown(hotel: Path) -> 
     assert body["report"].endswith(
         "business date 2026-03-16; not shown: 2026-03 (1 night of rooms forecast without a "
         "rate from 2026-03-31)")
-
-
-OCCUPANCY_2025_REST = """
-INSERT INTO mart.occupancy_daily
-SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, 5, 0, 0, NULL, NULL, 450, 0, 450, 450, NULL,
-       NULL, NULL, 450, NULL, 0, 0, 0, true, 0, 0, 0, 0
-FROM range(DATE '2025-03-16', DATE '2025-04-01', INTERVAL 1 DAY) t(d)
-"""
