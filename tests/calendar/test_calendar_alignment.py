@@ -33,11 +33,12 @@ from pipelines.forecast import (
 from pipelines.forecast.logic.methods import method_forecasts
 from pipelines.forecast.logic.occasions import full_levels, occasion_effects
 from pipelines.marts.logic.pace import pace
+from tests.forecast.conftest import as_of_dates, hotel_of, otb
 
 D = date.fromisoformat
 CHRISTMAS = D("2026-12-25")
-CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [60], "rooms_available": [60]})
-AS_OF = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-12-01")]})
+CAPACITY = hotel_of(60)
+AS_OF = as_of_dates(D("2026-12-01"))
 
 
 def history() -> pl.DataFrame:
@@ -51,9 +52,7 @@ def history() -> pl.DataFrame:
 
 
 def books(rows: list[tuple[date, date, int]]) -> pl.DataFrame:
-    return pl.DataFrame([(1, *r, 0.0) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return otb((1, *r, 0.0) for r in rows)
 
 
 def calendar(first: date = D("2026-12-01"), last: date = D("2026-12-31"),
@@ -62,15 +61,16 @@ def calendar(first: date = D("2026-12-01"), last: date = D("2026-12-31"),
         pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
 
 
-def christmas(frame: pl.DataFrame) -> dict[str, object]:
-    rows = frame.filter(pl.col("stay_date") == CHRISTMAS).to_dicts()
+def night_of(frame: pl.DataFrame, night: date = CHRISTMAS) -> dict[str, object]:
+    """The one row of `frame` of `night` (default Christmas Day 2026)."""
+    rows = frame.filter(pl.col("stay_date") == night).to_dicts()
     assert len(rows) == 1
     return rows[0]
 
 
 def test_the_forecast_compares_christmas_with_christmas() -> None:
-    before = christmas(method_forecasts(history(), CAPACITY, AS_OF, [24]))
-    after = christmas(method_forecasts(history(), CAPACITY, AS_OF, [24], calendar=calendar()))
+    before = night_of(method_forecasts(history(), CAPACITY, AS_OF, [24]))
+    after = night_of(method_forecasts(history(), CAPACITY, AS_OF, [24], calendar=calendar()))
     # last_year: 26 December 2025, 40 rooms; by the calendar Christmas Day 2025, 20
     assert before["last_year"] == 40
     assert after["last_year"] == 20
@@ -96,11 +96,11 @@ def test_the_pace_compares_christmas_with_christmas() -> None:
                               "is_actual": [True, True]})
     before = pace(history(), occupancy).filter(pl.col("days_before") == 24)
     after = pace(history(), occupancy, calendar=calendar()).filter(pl.col("days_before") == 24)
-    assert christmas(before)["stly_rooms_otb"] == 10
-    assert christmas(before)["ly_actual_rooms_sold"] == 39
-    assert christmas(after)["stly_rooms_otb"] == 8
-    assert christmas(after)["ly_actual_rooms_sold"] == 19
-    assert christmas(after)["rooms_otb"] == 5
+    assert night_of(before)["stly_rooms_otb"] == 10
+    assert night_of(before)["ly_actual_rooms_sold"] == 39
+    assert night_of(after)["stly_rooms_otb"] == 8
+    assert night_of(after)["ly_actual_rooms_sold"] == 19
+    assert night_of(after)["rooms_otb"] == 5
 
 
 def test_an_events_effect_is_pooled_over_its_nights() -> None:
@@ -208,10 +208,8 @@ def test_a_forecast_above_a_full_night_stops_there() -> None:
         D("2025-12-13")]
 
     def the_gala(settings: ForecastSettings) -> dict[str, object]:
-        daily = forecast_daily(snapshots, CAPACITY, settings=settings, calendar=cal)
-        rows = daily.filter(pl.col("stay_date") == D("2026-12-12")).to_dicts()
-        assert len(rows) == 1
-        return rows[0]
+        return night_of(forecast_daily(snapshots, CAPACITY, settings=settings, calendar=cal),
+                         D("2026-12-12"))
 
     capped = the_gala(ForecastSettings())
     assert (capped["as_of_date"], capped["days_before"]) == (D("2026-12-01"), 11)

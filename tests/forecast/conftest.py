@@ -13,9 +13,12 @@ the hand-built hotel of the period reports (`hotel`: ROMA01, 10 rooms, business 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 
 from pipelines.warehouse import connect, publish
@@ -96,3 +99,46 @@ def write_and_publish(warehouse: Path, sql: str) -> None:
 def roma_report(warehouse: Path, name: str, *args: str) -> dict[str, Any]:
     """`pmsw report NAME --property ROMA01 ARGS --format json` of the hand-built hotel."""
     return report_json(warehouse, name, "--property", "ROMA01", *args)
+
+
+def otb(rows: Iterable[tuple[object, ...]]) -> pl.DataFrame:
+    """mart.otb_snapshots' columns the forecast reads, of rows (property_id, snapshot_date,
+    stay_date, rooms_otb, revenue_otb_net)."""
+    return pl.DataFrame(list(rows), orient="row", schema={
+        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
+        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+
+
+def as_of_dates(*dates: date) -> pl.DataFrame:
+    """The as-of dates of property 1."""
+    return pl.DataFrame({"property_id": [1] * len(dates), "as_of_date": list(dates)})
+
+
+def hotel_of(rooms: int) -> pl.DataFrame:
+    """The capacity frame of property 1 with `rooms` rooms, all of them for sale."""
+    return pl.DataFrame({"property_id": [1], "rooms": [rooms], "rooms_available": [rooms]})
+
+
+def scored(method: str, nights: list[date], forecasts: list[float], actual: int | list[int],
+           horizon: int, low: list[float] | None = None,
+           high: list[float] | None = None) -> pl.DataFrame:
+    """The backtest's rows (`methods.backtest`) of `method`'s forecasts at `horizon` days of
+    `nights`, made as of each night - horizon, of nights that ended with `actual` rooms; the
+    band `low` / `high` (None: no band)."""
+    n = len(nights)
+    return pl.DataFrame({
+        "property_id": [1] * n, "as_of_date": [d - timedelta(days=horizon) for d in nights],
+        "stay_date": nights, "horizon_days": [horizon] * n, "method": [method] * n,
+        "rooms_forecast": forecasts, "rooms_low": low or [None] * n,
+        "rooms_high": high or [None] * n,
+        "rooms_actual": actual if isinstance(actual, list) else [actual] * n,
+    }, schema_overrides={"as_of_date": pl.Date, "stay_date": pl.Date, "rooms_low": pl.Float64,
+                         "rooms_forecast": pl.Float64, "rooms_high": pl.Float64,
+                         "rooms_actual": pl.Int64})
+
+
+def night_of(frame: pl.DataFrame, night: date) -> dict[str, object]:
+    """The one row of `frame` of `night`."""
+    rows = frame.filter(pl.col("stay_date") == night).to_dicts()
+    assert len(rows) == 1
+    return rows[0]

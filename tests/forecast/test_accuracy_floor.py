@@ -16,6 +16,8 @@ from pipelines.reports.reports import Query, forecast_accuracy
 from pipelines.reports.warehouse import PropertyRow
 from pipelines.warehouse import connect
 
+from .conftest import scored
+
 NIGHTS = [date(2026, 3, 25) + timedelta(days=n) for n in range(4)]
 ACTUAL = [10, 20, 30, 40]
 LEVEL = [12.0, 18.0, 33.0, 40.0]
@@ -24,13 +26,7 @@ LEVEL = [12.0, 18.0, 33.0, 40.0]
 def _errors() -> pl.DataFrame:
     """Four nights ending at 10, 20, 30, 40 rooms. `chosen` forecast 11, 22, 27, 44 of them;
     additive_pickup forecast 10, 25, 30 of the first three only (no forecast of the fourth)."""
-    chosen = pl.DataFrame({
-        "property_id": 1, "as_of_date": [d - timedelta(days=7) for d in NIGHTS],
-        "stay_date": NIGHTS, "horizon_days": 7, "method": CHOSEN,
-        "rooms_forecast": [11.0, 22.0, 27.0, 44.0], "rooms_low": [0.0] * 4,
-        "rooms_high": [99.0] * 4, "rooms_actual": ACTUAL,
-    }, schema_overrides={"property_id": pl.Int64, "horizon_days": pl.Int64,
-                         "rooms_actual": pl.Int64})
+    chosen = scored(CHOSEN, NIGHTS, [11.0, 22.0, 27.0, 44.0], ACTUAL, 7, [0.0] * 4, [99.0] * 4)
     method = chosen.head(3).with_columns(
         method=pl.lit("additive_pickup"), rooms_forecast=pl.Series([10.0, 25.0, 30.0]),
         rooms_low=pl.lit(None, dtype=pl.Float64), rooms_high=pl.lit(None, dtype=pl.Float64))

@@ -11,6 +11,10 @@ from pipelines.reports.reports import Query, _accuracy_note, _in_use_now, foreca
 from pipelines.reports.warehouse import PropertyRow
 from pipelines.warehouse.connection import connect
 
+FORECAST = ("INSERT INTO mart.forecast_daily (property_id, as_of_date, stay_date, days_before, "
+            "rooms_otb, revenue_otb_net, rooms_forecast, rooms_low, rooms_high, "
+            "room_revenue_forecast_net, method) VALUES ({}, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)")
+
 
 def test_in_use_now_counts_the_latest_forecast_by_horizon(tmp_path: Path) -> None:
     with connect(tmp_path / "w.duckdb") as conn:
@@ -25,10 +29,7 @@ def test_in_use_now_counts_the_latest_forecast_by_horizon(tmp_path: Path) -> Non
         # an older as-of and another property: never counted
         rows.append((1, older, older + timedelta(5), 5, "multiplicative_pickup"))
         rows.append((2, latest, latest + timedelta(1), 1, "last_year"))
-        conn.executemany(
-            "INSERT INTO mart.forecast_daily (property_id, as_of_date, stay_date, days_before, "
-            "rooms_otb, revenue_otb_net, rooms_forecast, rooms_low, rooms_high, "
-            "room_revenue_forecast_net, method) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)", rows)
+        conn.executemany(FORECAST.format("?"), rows)
         assert _in_use_now(conn, 1) == {1: "additive_pickup 2", 7: "last_year_season 6",
                                         90: "last_year_season 2"}
         assert _in_use_now(conn, 2) == {1: "last_year 1"}
@@ -61,12 +62,9 @@ def test_a_method_in_use_never_scored_gets_its_row(tmp_path: Path) -> None:
             "bias_rooms) VALUES (1, 30, ?, ?, ?, ?, 4550, 3.00, 6.00, 0.50)",
             [("chosen", first, last, 91), ("additive_pickup", first, last, 91),
              ("last_year", date(2026, 11, 18), last, 10)])
-        conn.executemany(
-            "INSERT INTO mart.forecast_daily (property_id, as_of_date, stay_date, days_before, "
-            "rooms_otb, revenue_otb_net, rooms_forecast, rooms_low, rooms_high, "
-            "room_revenue_forecast_net, method) VALUES (1, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
-            [(latest, latest + timedelta(days), days,
-              "last_year_season" if days <= 28 else "on_the_books") for days in range(15, 31)])
+        conn.executemany(FORECAST.format(1), [
+            (latest, latest + timedelta(days), days,
+             "last_year_season" if days <= 28 else "on_the_books") for days in range(15, 31)])
         prop = PropertyRow(1, "ROMA01", "Rome", "EUR", latest)
         table = forecast_accuracy(conn, Query(prop, latest, latest))
         rows = [dict(zip(table.columns, row, strict=True)) for row in table.rows]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from datetime import date, timedelta
 
 import polars as pl
@@ -40,16 +41,19 @@ def _rooms(snap: date, stay: date) -> int:
     return rooms
 
 
-def snapshots() -> pl.DataFrame:
-    rows = []
-    snap = FIRST
-    while snap <= LAST:
-        rows += [(1, snap, snap + timedelta(days=h), _rooms(snap, snap + timedelta(days=h)))
-                 for h in range(21)]
-        snap += timedelta(days=1)
+def _books(rooms: Callable[[date, int], int], ahead: int) -> pl.DataFrame:
+    """Snapshots FIRST .. LAST of the nights up to `ahead` days out, `rooms(snapshot, h)` on
+    the books of the night h days after the snapshot, at 100.00 a room."""
+    rows = [(1, FIRST + timedelta(days=d), FIRST + timedelta(days=d + h),
+             rooms(FIRST + timedelta(days=d), h))
+            for d in range((LAST - FIRST).days + 1) for h in range(ahead + 1)]
     return pl.DataFrame(rows, orient="row", schema=[
         "property_id", "snapshot_date", "stay_date", "rooms_otb"]).with_columns(
         revenue_otb_net=pl.col("rooms_otb") * 100.0)
+
+
+def snapshots() -> pl.DataFrame:
+    return _books(lambda snap, h: _rooms(snap, snap + timedelta(days=h)), 20)
 
 
 PACE = pl.DataFrame({
@@ -57,14 +61,19 @@ PACE = pl.DataFrame({
     "days_before": [5, 6, 7, 8], "rooms_otb": [8, 9, 0, 9], "stly_rooms_otb": [16, 10, 15, 16]})
 
 
-def _z(stay: date) -> float:
-    h = (stay - LAST).days
+def _pickups(stay: date) -> tuple[int, list[int]]:
+    """The 7-day pickup of `stay` up to S, and those at the same days before of the nights of
+    its weekday of the 8 weeks before."""
     week = [_rooms(LAST - timedelta(days=7 * k), stay - timedelta(days=7 * k))
             - _rooms(LAST - timedelta(days=7 * k + 7), stay - timedelta(days=7 * k))
             for k in range(1, 9)]
-    now = _rooms(LAST, stay) - _rooms(LAST - timedelta(days=7), stay)
     assert len(week) == 8
-    assert h <= 20
+    assert (stay - LAST).days <= 20
+    return _rooms(LAST, stay) - _rooms(LAST - timedelta(days=7), stay), week
+
+
+def _z(stay: date) -> float:
+    now, week = _pickups(stay)
     return (now - statistics.mean(week)) / statistics.stdev(week)
 
 
@@ -177,10 +186,7 @@ def test_each_alert_says_its_reason_in_words() -> None:
         f"{heading - 41:.1f} more expected (the mean pickup from 4 days before of the "
         f"last 8 such weekdays), {heading:.1f} rooms, {heading - 40:.1f} above the "
         "40 the hotel sells (40 rooms plus 0 overbooked as it has before)")
-    week = [_rooms(LAST - timedelta(days=7 * k), spike - timedelta(days=7 * k))
-            - _rooms(LAST - timedelta(days=7 * k + 7), spike - timedelta(days=7 * k))
-            for k in range(1, 9)]
-    now = _rooms(LAST, spike) - _rooms(LAST - timedelta(days=7), spike)
+    now, week = _pickups(spike)
     assert said[(spike, "pickup_spike")] == (
         f"pickup spike: {now} rooms picked up in the last 7 days, 2 days before; "
         f"{round(statistics.mean(week), 1)} a week on average at 2 days before over the last 8 "
@@ -192,18 +198,8 @@ def _filling(rooms_on_s: dict[int, int]) -> pl.DataFrame:
     """Snapshots of a hotel whose every night ends with 8 rooms, booked one a day over its
     last 8 days (h days before: max(0, 8 - h) rooms), 2026-01-01 .. S; on S the nights
     S + h of `rooms_on_s` hold other books."""
-    rows = []
-    snap = FIRST
-    while snap <= LAST:
-        for h in range(11):
-            books = max(0, 8 - h)
-            if snap == LAST:
-                books = rooms_on_s.get(h, books)
-            rows.append((1, snap, snap + timedelta(days=h), books))
-        snap += timedelta(days=1)
-    return pl.DataFrame(rows, orient="row", schema=[
-        "property_id", "snapshot_date", "stay_date", "rooms_otb"]).with_columns(
-        revenue_otb_net=pl.col("rooms_otb") * 100.0)
+    return _books(lambda snap, h: rooms_on_s.get(h, max(0, 8 - h)) if snap == LAST
+                  else max(0, 8 - h), 10)
 
 
 NO_PACE = pl.DataFrame(schema={"property_id": pl.Int64, "stay_date": pl.Date,

@@ -33,16 +33,30 @@ def _import(warehouse: Path, file: Path) -> tuple[int, str, str]:
 
 def _rows(warehouse: Path, read_copy: bool = False) -> list[tuple[object, ...]]:
     """mart.budget_monthly of the warehouse, or of the read copy the reports read."""
-    conn = open_read_copy(warehouse) if read_copy else duckdb.connect(str(warehouse),
-                                                                      read_only=True)
-    try:
+    with (open_read_copy(warehouse) if read_copy
+          else duckdb.connect(str(warehouse), read_only=True)) as conn:
         return conn.execute(
             "SELECT property_id, month, segment, budget_rooms_sold, budget_room_revenue_net, "
             "budget_food_beverage_revenue_net, budget_other_revenue_net, source_file "
             "FROM mart.budget_monthly "
             "ORDER BY property_id, month, segment NULLS FIRST").fetchall()
-    finally:
-        conn.close()
+
+
+def _good(warehouse: Path, tmp_path: Path) -> None:
+    """GOOD imported from good.csv."""
+    good = tmp_path / "good.csv"
+    good.write_text(GOOD, encoding="utf-8")
+    assert _import(warehouse, good)[0] == 0
+
+
+def _refused(warehouse: Path, file: Path) -> str:
+    """The error of importing `file`: exit 1, one line, nothing written."""
+    before = _rows(warehouse)
+    code, _, err = _import(warehouse, file)
+    assert code == 1
+    assert err.strip().count("\n") == 0, err
+    assert _rows(warehouse) == before
+    return err
 
 
 def test_good_file_round_trips(warehouse: Path, tmp_path: Path) -> None:
@@ -99,28 +113,20 @@ BAD = {
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_each_bad_input_is_one_line_and_writes_nothing(case: str, warehouse: Path,
                                                        tmp_path: Path) -> None:
-    good = tmp_path / "good.csv"
-    good.write_text(GOOD, encoding="utf-8")
-    assert _import(warehouse, good)[0] == 0
-    before = _rows(warehouse)
+    _good(warehouse, tmp_path)
     text, expected = BAD[case]
     bad = tmp_path / "bad.csv"
     bad.write_text(text, encoding="utf-8")
-    code, _, err = _import(warehouse, bad)
-    assert code == 1
-    assert err.strip().count("\n") == 0, err
+    err = _refused(warehouse, bad)
     assert err.startswith("Error: bad.csv ")
     assert expected in err
-    assert _rows(warehouse) == before
 
 
 def test_a_semicolon_file_with_decimal_commas_round_trips_like_its_csv(
         warehouse: Path, tmp_path: Path) -> None:
     """Excel's CSV where the comma is the decimal separator (Italian among those locales):
     fields separated by semicolons, amounts with a decimal comma. The same rows as GOOD."""
-    good = tmp_path / "budget.csv"
-    good.write_text(GOOD, encoding="utf-8")
-    assert _import(warehouse, good)[0] == 0
+    _good(warehouse, tmp_path)
     expected = [row[:-1] for row in _rows(warehouse)]
     italian = tmp_path / "budget-it.csv"
     italian.write_text(
@@ -139,11 +145,9 @@ def test_a_semicolon_file_with_decimal_commas_round_trips_like_its_csv(
         thousands = tmp_path / "thousands.csv"
         thousands.write_text("property;month;rooms_sold;room_revenue_net\n"
                              f"ROMA01;2026-05;{rooms};{amount}\n", encoding="utf-8")
-        code, _, err = _import(warehouse, thousands)
-        assert (code, err) == (1, f"Error: thousands.csv row 2, field {field}: '{cell}' has a "
-                                  "thousands separator; write the number without it "
-                                  "(260000,50)\n")
-    assert [row[:-1] for row in _rows(warehouse)] == expected
+        assert _refused(warehouse, thousands) == (
+            f"Error: thousands.csv row 2, field {field}: '{cell}' has a thousands separator; "
+            "write the number without it (260000,50)\n")
 
 
 def _workbook(path: Path, rows: list[list[object]]) -> None:
@@ -176,30 +180,21 @@ def test_an_xlsx_file_round_trips_like_its_csv(warehouse: Path, tmp_path: Path) 
     code, out, err = _import(warehouse, file)
     assert code == 0, err
     assert "4 budget rows imported" in out
-    csv_file = tmp_path / "budget.csv"
-    csv_file.write_text(GOOD, encoding="utf-8")
     from_xlsx = [row[:-1] for row in _rows(warehouse)]
-    assert _import(warehouse, csv_file)[0] == 0
+    _good(warehouse, tmp_path)
     assert [row[:-1] for row in _rows(warehouse)] == from_xlsx
 
-    before = _rows(warehouse)
     cells[2][4] = -5
     _workbook(file, cells)
-    code, _, err = _import(warehouse, file)
-    assert code == 1
-    assert err.strip().count("\n") == 0, err
-    assert "budget.xlsx row 3, field room_revenue_net: negative figure -5" in err
-    assert _rows(warehouse) == before
+    assert "budget.xlsx row 3, field room_revenue_net: negative figure -5" in _refused(
+        warehouse, file)
 
 
 @pytest.mark.parametrize("content", [b"property,month\nROMA01,2026-03\n", b""])
 def test_an_unreadable_workbook_is_one_line_and_writes_nothing(
         content: bytes, warehouse: Path, tmp_path: Path) -> None:
     """A CSV or an empty file saved as .xlsx, and a zip archive that holds no workbook."""
-    good = tmp_path / "good.csv"
-    good.write_text(GOOD, encoding="utf-8")
-    assert _import(warehouse, good)[0] == 0
-    before = _rows(warehouse)
+    _good(warehouse, tmp_path)
     for name in ("bad.xlsx", "zip.xlsx"):
         file = tmp_path / name
         if name == "zip.xlsx":
@@ -207,11 +202,8 @@ def test_an_unreadable_workbook_is_one_line_and_writes_nothing(
                 archive.writestr("budget.csv", content)
         else:
             file.write_bytes(content)
-        code, _, err = _import(warehouse, file)
-        assert code == 1
-        assert err.strip().count("\n") == 0, err
+        err = _refused(warehouse, file)
         assert err.startswith(f"Error: {name}: not a readable XLSX workbook ("), err
-        assert _rows(warehouse) == before
 
 
 def test_the_budget_asset_imports_the_same_file(warehouse: Path, tmp_path: Path) -> None:

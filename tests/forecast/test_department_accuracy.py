@@ -77,13 +77,10 @@ def test_the_days_and_nights_the_build_reads_from_the_warehouse(hotel: Path) -> 
     room, no no-show), 59 x 240 + 14 x 500 + 800 = 21,960.00 room revenue, 3 revenue rows
     posted (the city tax is no revenue), F&B 300.00, other 30.00. Night by night: Mar 1 500.00
     rooms and 100.00 F&B; Mar 15 800.00, 200.00 F&B and 30.00 other; Mar 16 not held."""
-    conn = connect(hotel)
-    try:
+    with connect(hotel) as conn:
         recent = recent_days(conn, 1, [date(2026, 3, 16)])
         nights = nights_revenue(conn, 1, [date(2026, 3, 1), date(2026, 3, 15),
                                           date(2026, 3, 16)])
-    finally:
-        conn.close()
     assert recent.rows() == [(date(2026, 3, 16), 74, 255, 3, Decimal("21960.00"),
                               Decimal("300.00"), Decimal("30.00"))]
     assert nights.rows() == [

@@ -17,14 +17,12 @@ read: a room entry there the mart has not counted does not show."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from click.testing import CliRunner
 
 from pipelines.cli import main
-from tests.report_json import report_json
 
-from .conftest import OCCUPANCY, write_and_publish
+from .conftest import OCCUPANCY, roma_report, write_and_publish
 
 MOVES = {"2026-03-16": (1, 1), "2026-03-17": (1, 0), "2026-03-18": (0, 1),
          "2026-03-23": (1, 1)}
@@ -49,13 +47,9 @@ def _add_stays(warehouse: Path) -> None:
                       "now())")
 
 
-def _report(warehouse: Path, *args: str) -> dict[str, Any]:
-    return report_json(warehouse, "flash-ahead", "--property", "ROMA01", *args)
-
-
 def test_tomorrow_and_the_7_nights_after(hotel: Path) -> None:
     _add_stays(hotel)
-    body = _report(hotel)
+    body = roma_report(hotel, "flash-ahead")
     assert body["report"].startswith("Manager's flash ahead 2026-03-16 to 2026-03-23")
     rows = body["rows"]
     assert [r["stay_date"] for r in rows] == [f"2026-03-{d}" for d in range(16, 24)]
@@ -76,7 +70,7 @@ def test_tomorrow_and_the_7_nights_after(hotel: Path) -> None:
 
 
 def test_nights_past_the_forecast_are_named(hotel: Path) -> None:
-    body = _report(hotel, "--from", "2026-03-30", "--to", "2026-04-02")
+    body = roma_report(hotel, "flash-ahead", "--from", "2026-03-30", "--to", "2026-04-02")
     assert [r["stay_date"] for r in body["rows"]] == ["2026-03-30", "2026-03-31"]
     assert "2 of the 4 nights have no forecast (first 2026-04-01)" in body["report"]
 
@@ -86,9 +80,9 @@ def test_the_flash_carries_the_same_nights_ahead(hotel: Path) -> None:
     columns and every figure to the cent, in JSON, CSV (its own block after the flash's) and
     the text."""
     _add_stays(hotel)
-    flash = report_json(hotel, "flash", "--property", "ROMA01")
+    flash = roma_report(hotel, "flash")
     assert flash["rows"][0]["metric"] == "rooms_sold"  # the flash's own rows first
-    assert flash["sections"]["ahead"] == _report(hotel)
+    assert flash["sections"]["ahead"] == roma_report(hotel, "flash-ahead")
     assert [r["room_revenue_forecast_net"] for r in flash["sections"]["ahead"]["rows"]] \
         == [700] * 8
     csv_of = {}

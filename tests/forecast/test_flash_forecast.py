@@ -49,6 +49,10 @@ FROM range(DATE '{first}', DATE '{last}' + 1, INTERVAL 1 DAY) t(d);
 """
 
 
+EVE_AND_DAY = (("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
+               ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+
+
 def _flash(warehouse: Path, form: str) -> bytes:
     done = CliRunner().invoke(main, ["report", "flash", "--warehouse", str(warehouse),
                                      "--property", "ROMA01", "--format", form, "--date",
@@ -57,8 +61,10 @@ def _flash(warehouse: Path, form: str) -> bytes:
     return done.stdout_bytes
 
 
-def _report(warehouse: Path) -> dict[str, Any]:
-    return roma_report(warehouse, "flash", "--date", "2026-03-15")
+def _report(warehouse: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The flash of Mar 15, and its rows by metric."""
+    body = roma_report(warehouse, "flash", "--date", "2026-03-15")
+    return body, {row["metric"]: row for row in body["rows"]}
 
 
 def _history(warehouse: Path, *kept: tuple[str, str, str, int, int, int, int]) -> None:
@@ -70,23 +76,16 @@ def _history(warehouse: Path, *kept: tuple[str, str, str, int, int, int, int]) -
 
 
 def test_day_and_month_to_date_against_the_forecast_made_before(hotel: Path) -> None:
-    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
-    body = _report(hotel)
-    got = {row["metric"]: row for row in body["rows"]}
+    _history(hotel, *EVE_AND_DAY)
+    body, got = _report(hotel)
     figures = ("rooms_sold", "occupancy_pct", "adr_net", "revpar_net", "room_revenue_net")
-    assert {m: got[m]["day_forecast"] for m in figures} == {
-        "rooms_sold": 6, "occupancy_pct": 60, "adr_net": 122.5, "revpar_net": 73.5,
-        "room_revenue_net": 735}
-    assert {m: got[m]["day_vs_forecast"] for m in figures} == {
-        "rooms_sold": 33.33, "occupancy_pct": 20, "adr_net": -18.37, "revpar_net": 8.84,
-        "room_revenue_net": 8.84}
-    assert {m: got[m]["mtd_forecast"] for m in figures} == {
-        "rooms_sold": 89, "occupancy_pct": 59.33, "adr_net": 101.12, "revpar_net": 60,
-        "room_revenue_net": 9000}
-    assert {m: got[m]["mtd_vs_forecast"] for m in figures} == {
-        "rooms_sold": -12.36, "occupancy_pct": -7.33, "adr_net": -1.11, "revpar_net": -13.33,
-        "room_revenue_net": -13.33}
+    columns = ("day_forecast", "day_vs_forecast", "mtd_forecast", "mtd_vs_forecast")
+    assert {m: tuple(got[m][c] for c in columns) for m in figures} == {
+        "rooms_sold": (6, 33.33, 89, -12.36),
+        "occupancy_pct": (60, 20, 59.33, -7.33),
+        "adr_net": (122.5, -18.37, 101.12, -1.11),
+        "revpar_net": (73.5, 8.84, 60, -13.33),
+        "room_revenue_net": (735, 8.84, 9000, -13.33)}
     assert got["occupancy_pct"]["change_unit"] == "pp"
     # the supply is the actual one, as the budget's
     assert (got["rooms_available"]["day_forecast"], got["rooms_available"]["mtd_forecast"]) \
@@ -116,7 +115,7 @@ def test_the_forecast_rooms_sold_take_the_no_shows_off_too(hotel: Path) -> None:
     _history(hotel, ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
     write_and_publish(hotel, "UPDATE mart.occupancy_daily SET no_shows = 2 "
                              "WHERE stay_date = DATE '2026-03-15'")
-    got = {row["metric"]: row for row in _report(hotel)["rows"]}
+    got = _report(hotel)[1]
     assert [(got[m]["day_forecast"], got[m]["day_vs_forecast"])
             for m in ("rooms_sold", "occupancy_pct", "adr_net")] == [
         (4, 100), (40, 40), (183.75, -45.58)]
@@ -135,8 +134,7 @@ def test_a_month_without_its_eve_falls_back_and_says_so(hotel: Path) -> None:
     (-2,967 / 25,257 = -11.75 %)."""
     _history(hotel, ("2026-02-20", "2026-03-01", "2026-03-31", 5, 500, 100, 10),
              ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
-    body = _report(hotel)
-    got = {row["metric"]: row for row in body["rows"]}
+    body, got = _report(hotel)
     assert (got["rooms_sold"]["mtd_forecast"], got["room_revenue_net"]["mtd_forecast"]) == \
         (74, 7500)
     assert (got["rooms_sold"]["mtd_vs_forecast"], got["room_revenue_net"]["mtd_vs_forecast"]) \
@@ -150,8 +148,7 @@ def test_a_month_without_its_eve_falls_back_and_says_so(hotel: Path) -> None:
                       + HISTORY.format(as_of="2026-01-31", first="2026-02-01",
                                        last="2026-02-28", rooms=3, revenue=240, fnb=30,
                                        other=3))
-    body = _report(hotel)
-    got = {row["metric"]: row for row in body["rows"]}
+    body, got = _report(hotel)
     assert (got["rooms_sold"]["ytd_forecast"], got["room_revenue_net"]["ytd_forecast"]) == \
         (251, 21660)
     assert (got["rooms_sold"]["ytd_vs_forecast"], got["room_revenue_net"]["ytd_vs_forecast"]) \
@@ -169,13 +166,11 @@ def test_a_kept_night_without_a_price_leaves_the_period_without_a_forecast(hotel
     March's eve forecast without a price for Mar 10 leaves the month to date with no forecast
     and the title saying why; the day (as of Mar 14, priced) keeps its own: 6 rooms,
     735.00."""
-    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+    _history(hotel, *EVE_AND_DAY)
     write_and_publish(hotel, "UPDATE mart.forecast_history SET room_revenue_forecast_net = NULL "
                              "WHERE as_of_date = DATE '2026-02-28' "
                              "AND stay_date = DATE '2026-03-10';")
-    body = _report(hotel)
-    got = {row["metric"]: row for row in body["rows"]}
+    body, got = _report(hotel)
     assert (got["rooms_sold"]["day_forecast"], got["room_revenue_net"]["day_forecast"]) == \
         (6, 735)
     assert got["rooms_sold"]["mtd_forecast"] is None
@@ -190,14 +185,12 @@ def test_a_night_kept_without_its_departments_leaves_them_without_a_forecast(
     nor other forecast: March's eve forecast without them for Mar 10 leaves the month to
     date's F&B, other and total without a forecast, the title saying why; its rooms and room
     revenue keep theirs (89 rooms, 9,000.00), the day keeps its departments (140.00 F&B)."""
-    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+    _history(hotel, *EVE_AND_DAY)
     write_and_publish(hotel, "UPDATE mart.forecast_history SET "
                              "food_beverage_revenue_forecast_net = NULL, "
                              "other_revenue_forecast_net = NULL WHERE as_of_date = "
                              "DATE '2026-02-28' AND stay_date = DATE '2026-03-10';")
-    body = _report(hotel)
-    got = {row["metric"]: row for row in body["rows"]}
+    body, got = _report(hotel)
     assert (got["rooms_sold"]["mtd_forecast"], got["room_revenue_net"]["mtd_forecast"]) == \
         (89, 9000)
     assert [got[m]["mtd_forecast"] for m in (
@@ -213,8 +206,7 @@ def test_a_night_kept_without_its_departments_leaves_them_without_a_forecast(
 def test_the_departments_forecast_in_csv_and_xlsx(hotel: Path) -> None:
     """The same rows in every format: total revenue's day forecast 889.00 (+15.86 %) and
     month to date 10,980.00 (-25.96 %), F&B's 140.00 and 1,800.00, as worked out above."""
-    _history(hotel, ("2026-02-28", "2026-03-01", "2026-03-31", 6, 600, 120, 12),
-             ("2026-03-14", "2026-03-15", "2026-03-15", 7, 735, 140, 14))
+    _history(hotel, *EVE_AND_DAY)
     columns = ("day_forecast", "day_vs_forecast", "mtd_forecast", "mtd_vs_forecast")
     text = _flash(hotel, "csv").decode().split("\n\n")[0]  # the ahead section follows
     rows = {row["metric"]: row for row in csv.DictReader(io.StringIO(text))}
@@ -225,5 +217,5 @@ def test_the_departments_forecast_in_csv_and_xlsx(hotel: Path) -> None:
     book = openpyxl.load_workbook(io.BytesIO(_flash(hotel, "xlsx")))
     sheet = [list(row) for row in book["flash"].iter_rows(min_row=4, values_only=True)]
     header, by_metric = sheet[0], {row[0]: row for row in sheet[1:]}
-    assert [float(by_metric["total_revenue_net"][header.index(c)]) for c in columns] == \
+    assert [by_metric["total_revenue_net"][header.index(c)] for c in columns] == \
         [889, 15.86, 10980, -25.96]

@@ -49,14 +49,12 @@ from pipelines.forecast.logic.methods import (
     scored_forecasts,
 )
 
+from .conftest import as_of_dates, hotel_of, night_of, otb, scored
+
 D = date.fromisoformat
-CAPACITY = pl.DataFrame({"property_id": [1], "rooms": [10], "rooms_available": [10]})
-
-
-def hotel_of(rooms: int) -> pl.DataFrame:
-    """The capacity frame of a hotel of `rooms` rooms, all of them for sale."""
-    return CAPACITY.with_columns(rooms=pl.lit(rooms), rooms_available=pl.lit(rooms))
+CAPACITY = hotel_of(10)
 SETTINGS = ForecastSettings(lookback_weeks=2, horizon_days=20)
+MAR_16 = as_of_dates(D("2026-03-16"))
 FINAL_ADR = 120.0
 
 CELLS: dict[tuple[str, str], int] = {
@@ -84,21 +82,12 @@ def hand_built() -> pl.DataFrame:
             rows.append((1, snap, stay, rooms, rooms * rate))
     for snap_text, stay_text, ly_rooms in LAST_YEAR:
         rows.append((1, D(snap_text), D(stay_text), ly_rooms, ly_rooms * 100.0))
-    return pl.DataFrame(rows, orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
-
-
-def _at(frame: pl.DataFrame, stay: str) -> dict[str, object]:
-    rows = frame.filter(pl.col("stay_date") == D(stay)).to_dicts()
-    assert len(rows) == 1
-    return rows[0]
+    return otb(rows)
 
 
 def test_each_method_by_hand() -> None:
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
-    got = method_forecasts(hand_built(), CAPACITY, as_of, [1, 2], SETTINGS)
-    wed = _at(got, "2026-03-18")
+    got = method_forecasts(hand_built(), CAPACITY, MAR_16, [1, 2], SETTINGS)
+    wed = night_of(got, D("2026-03-18"))
     assert wed["rooms_otb"] == 4
     assert wed["additive_pickup"] == pytest.approx(6.0)
     assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
@@ -106,12 +95,13 @@ def test_each_method_by_hand() -> None:
     assert wed["last_year_pickup"] == pytest.approx(6.0)
     assert wed["blend"] == pytest.approx((6.0 + 7.0) / 2)
     assert wed["pickup_adr"] == pytest.approx(3140 / 24)
-    tue = _at(got, "2026-03-17")
+    tue = night_of(got, D("2026-03-17"))
     assert tue["additive_pickup"] == pytest.approx(10.0)  # 12, capped at capacity
     assert tue["last_year"] is None  # nothing a year back for 2025-03-18
 
     overbooking = ForecastSettings(lookback_weeks=2, horizon_days=20, overbooking_rooms=1)
-    tue = _at(method_forecasts(hand_built(), CAPACITY, as_of, [1], overbooking), "2026-03-17")
+    tue = night_of(method_forecasts(hand_built(), CAPACITY, MAR_16, [1], overbooking),
+                   D("2026-03-17"))
     assert tue["additive_pickup"] == pytest.approx(11.0)
 
 
@@ -120,7 +110,8 @@ def test_forecast_occupancy_divides_by_every_room_not_the_sellable_ones() -> Non
     12 rooms out of sale bound what can be sold (capacity 10), not the denominator: the 6.0
     rooms forecast of Wednesday are 6 / 12 = 50.00 %, not 6 / 10."""
     capacity = CAPACITY.with_columns(rooms_available=pl.lit(12))
-    wed = _at(forecast_daily(hand_built(), capacity, D("2026-03-16"), SETTINGS), "2026-03-18")
+    wed = night_of(forecast_daily(hand_built(), capacity, D("2026-03-16"), SETTINGS),
+                   D("2026-03-18"))
     assert wed["rooms_forecast"] == pytest.approx(6.0)
     assert wed["capacity"] == 10
     assert wed["occupancy_forecast_pct"] == pytest.approx(50.0)
@@ -131,7 +122,7 @@ def test_forecast_daily_by_hand() -> None:
     daily = forecast_daily(hand_built(), CAPACITY, D("2026-03-16"), SETTINGS)
     assert daily["stay_date"].min() == D("2026-03-16")
     assert daily.height == 21
-    wed = _at(daily, "2026-03-18")
+    wed = night_of(daily, D("2026-03-18"))
     assert wed["method"] == "additive_pickup"
     assert wed["rooms_forecast"] == pytest.approx(6.0)
     assert wed["room_revenue_forecast_net"] == pytest.approx(661.67)
@@ -139,7 +130,7 @@ def test_forecast_daily_by_hand() -> None:
     assert wed["occupancy_forecast_pct"] == pytest.approx(60.0)
     # the band: 10th and 90th percentiles of the pickups 3 and 1 (1.2 and 2.8) around 6
     assert (wed["rooms_low"], wed["rooms_high"]) == (pytest.approx(5.2), pytest.approx(6.8))
-    tue = _at(daily, "2026-03-17")
+    tue = night_of(daily, D("2026-03-17"))
     assert tue["rooms_forecast"] == pytest.approx(10.0)
     assert tue["rooms_high"] == pytest.approx(10.0)
     assert tue["rooms_limit"] == 10
@@ -163,15 +154,15 @@ def test_nights_before_the_first_night_sold_are_no_history() -> None:
              for stay in _days(snap, snap + timedelta(days=20))]
     empty += [(1, D("2025-03-17"), D("2025-03-19"), 0, 0.0),
               (1, D("2025-03-19"), D("2025-03-19"), 0, 0.0)]
-    otb = pl.concat([pl.DataFrame(empty, orient="row", schema=grid.schema), grid])
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
+    snapshots = pl.concat([otb(empty), grid])
     three_weeks = ForecastSettings(lookback_weeks=3, horizon_days=20)
-    wed = _at(method_forecasts(otb, CAPACITY, as_of, [2], three_weeks), "2026-03-18")
+    wed = night_of(method_forecasts(snapshots, CAPACITY, MAR_16, [2], three_weeks),
+                   D("2026-03-18"))
     assert (wed["last_year"], wed["last_year_pickup"], wed["blend"]) == (None, None, None)
     assert wed["additive_pickup"] == pytest.approx(6.0)
     assert wed["multiplicative_pickup"] == pytest.approx(68 / 13)
     # and no backtest scores an empty night before the first night sold
-    scored = backtest(otb, CAPACITY, SETTINGS)
+    scored = backtest(snapshots, CAPACITY, SETTINGS)
     assert scored["stay_date"].min() == D("2026-03-03")
 
 
@@ -187,17 +178,15 @@ def test_the_adr_still_to_come_moves_with_last_years_season() -> None:
     of Wed 03-18 are at 120.00 x 100.00 / 80.00 = 150.00, x the late premium 3140 / 24 / 120
     (the module's docstring) = 163.54: the additive pickup's 0 + (3 + 1) / 2 = 2 rooms, 2 x
     163.54 = 327.08."""
-    extra = pl.DataFrame([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
-                          (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)], orient="row",
-                         schema=hand_built().schema)
+    extra = otb([(1, D("2025-03-12"), D("2025-03-12"), 5, 400.0),
+                  (1, D("2025-03-26"), D("2025-03-26"), 3, 300.0)])
     empty = (pl.col("snapshot_date") == D("2026-03-16")) & (pl.col("stay_date") == D("2026-03-18"))
     history = pl.concat([hand_built(), extra]).with_columns(
         rooms_otb=pl.when(empty).then(0).otherwise(pl.col("rooms_otb")),
         revenue_otb_net=pl.when(empty).then(0.0).otherwise(pl.col("revenue_otb_net")))
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-16")]})
-    wed = _at(method_forecasts(history, CAPACITY, as_of, [2], SETTINGS), "2026-03-18")
+    wed = night_of(method_forecasts(history, CAPACITY, MAR_16, [2], SETTINGS), D("2026-03-18"))
     assert wed["pickup_adr"] == pytest.approx(150.0 * 3140 / 24 / 120)
-    wed = _at(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), "2026-03-18")
+    wed = night_of(forecast_daily(history, CAPACITY, D("2026-03-16"), SETTINGS), D("2026-03-18"))
     assert (wed["rooms_forecast"], wed["room_revenue_forecast_net"], wed["adr_forecast_net"]) \
         == (pytest.approx(2.0), pytest.approx(327.08), pytest.approx(163.54))
 
@@ -224,7 +213,7 @@ def _priced_history(april_2025_complete: bool = True, booked: bool = True) -> pl
         rows.append((1, D(night), D(night), 6, 576.0))
         rows.append((1, D(night) - timedelta(days=14), D(night), 2, 160.0))
     rows.append((1, D("2026-04-01"), D("2026-04-15"), 3 * booked, 300.0 * booked))
-    return pl.DataFrame(rows, orient="row", schema=hand_built().schema)
+    return otb(rows)
 
 
 def test_the_adr_still_to_come_by_hand() -> None:
@@ -239,22 +228,23 @@ def test_the_adr_still_to_come_by_hand() -> None:
     Without April 2025 and with nothing on the books: the curve nights' ADR moved by the
     season a year earlier, the 2 Wednesdays around 2025-04-16 (ending 7 days after it) at
     90.00 over the curve nights a year earlier's 80.00: 96 x 90 / 80 x 13 / 12 = 117.00."""
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-01")]})
+    as_of = as_of_dates(D("2026-04-01"))
     for complete, booked, adr in ((True, True, 106.60), (False, True, 130.00),
                                   (False, False, 117.00)):
         history = _priced_history(complete, booked)
-        night = _at(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS), "2026-04-15")
+        night = night_of(method_forecasts(history, CAPACITY, as_of, [14], SETTINGS),
+                         D("2026-04-15"))
         assert night["pickup_adr"] == pytest.approx(adr)
     # last_year_season, chosen at 14 days while it has no WAPE (level_from_days): April 2025's
     # 4 rooms a night, 3 on the books and 1 to come: 300.00 + 106.60
-    night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"), SETTINGS),
-                "2026-04-15")
+    night = night_of(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"), SETTINGS),
+                     D("2026-04-15"))
     assert (night["method"], night["rooms_forecast"], night["room_revenue_forecast_net"]) \
         == ("last_year_season", pytest.approx(4.0), pytest.approx(406.60))
     # below level_from_days the additive pickup (the only other method with history): 3 + 4
     # rooms; 300.00 + 4 x 106.60
-    night = _at(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"),
-                               replace(SETTINGS, level_from_days=15)), "2026-04-15")
+    night = night_of(forecast_daily(_priced_history(), CAPACITY, D("2026-04-01"),
+                                    replace(SETTINGS, level_from_days=15)), D("2026-04-15"))
     assert (night["method"], night["rooms_forecast"], night["room_revenue_forecast_net"]) \
         == ("additive_pickup", pytest.approx(7.0), pytest.approx(726.40))
 
@@ -276,9 +266,7 @@ def random_history(seed: int = 7, days: int = DAYS) -> pl.DataFrame:
             rooms = round(final[stay] * share) - (rng.random() < 0.1)
             rooms = max(rooms, 0)
             rows.append((1, snap, stay, rooms, rooms * 100.0))
-    return pl.DataFrame(rows, orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return otb(rows)
 
 
 def _scrambled_after(otb: pl.DataFrame, as_of: date) -> pl.DataFrame:
@@ -311,7 +299,7 @@ def test_no_leakage(history: pl.DataFrame) -> None:
                backtest(h, hotel_of(60), settings).filter(pl.col("as_of_date") == as_of)
                .sort("stay_date", "horizon_days", "method"),
                method_forecasts(h, hotel_of(60),
-                                pl.DataFrame({"property_id": [1], "as_of_date": [as_of]}),
+                                as_of_dates(as_of),
                                 None, settings))
               for h in (history, changed)]
     (daily, scored, methods), (daily2, scored2, methods2) = frames
@@ -368,29 +356,13 @@ def test_backtest_scores_every_method_and_horizon(history: pl.DataFrame) -> None
             < row["better_than_last_year_high_pct"])
 
 
-def test_the_backtest_forecasts_computed_once_give_the_same_marts(
-        history: pl.DataFrame) -> None:
-    """The marts step computes the backtest's forecasts once for forecast_daily and
-    forecast_accuracy (pipelines/marts/build.py): each mart is the same as computed alone."""
-    capacity = hotel_of(60)
-    settings = ForecastSettings(horizon_days=AHEAD)
-    scored = scored_forecasts(history, capacity, settings)
-    assert backtest(history, capacity, settings, scored=scored).equals(
-        backtest(history, capacity, settings))
-    daily = forecast_daily(history, capacity, settings=settings)
-    assert forecast_daily(history, capacity, settings=settings, scored=scored).equals(daily)
-    assert daily.height == AHEAD + 1
-    # scored as of the last snapshot would score an earlier as-of date on nights after it
-    with pytest.raises(ValueError, match="as_of_date"):
-        forecast_daily(history, capacity, START + timedelta(days=400), settings, scored=scored)
-
-
 def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
     """The backtest's forecasts start `scored_days` before the last snapshot, and each as-of
     date reads the snapshots of the nights its own methods read (docs/forecast.md, "What a
     build reads"). On two years of history the as-of dates leave out its first year, and the
     nights whose snapshots they read its first half-year (besides last year's books and the
-    finals); the marts equal those computed from the forecasts of every as-of date."""
+    finals); the marts equal those computed from the forecasts of every as-of date, and those
+    from the backtest's forecasts computed once for both (pipelines/marts/build.py)."""
     history = random_history(days=730)
     capacity = hotel_of(60)
     settings = ForecastSettings(horizon_days=AHEAD)
@@ -403,9 +375,15 @@ def test_a_build_reads_only_the_as_of_dates_and_nights_its_marts_need() -> None:
     assert every.filter(pl.col("as_of_date") >= scored["as_of_date"].min()).equals(scored)
     errors = backtest(history, capacity, settings)
     assert errors.equals(backtest(history, capacity, settings, scored=every))
+    assert errors.equals(backtest(history, capacity, settings, scored=scored))
     assert errors["stay_date"].min() == last - timedelta(days=settings.backtest_days)
-    assert forecast_daily(history, capacity, settings=settings).equals(
-        forecast_daily(history, capacity, settings=settings, scored=every))
+    daily = forecast_daily(history, capacity, settings=settings)
+    assert daily.height == AHEAD + 1
+    assert forecast_daily(history, capacity, settings=settings, scored=every).equals(daily)
+    assert forecast_daily(history, capacity, settings=settings, scored=scored).equals(daily)
+    # scored as of the last snapshot would score an earlier as-of date on nights after it
+    with pytest.raises(ValueError, match="as_of_date"):
+        forecast_daily(history, capacity, START + timedelta(days=400), settings, scored=scored)
     # forecast_daily's own forecasts 0..AHEAD days out, as of the last snapshot alone and
     # beside the first (which makes the read start at the first day)
     alone = method_forecasts(history, capacity, pl.DataFrame(
@@ -440,18 +418,32 @@ def season_history() -> pl.DataFrame:
             for night in _days(D(first), D(last))]
     rows += [(1, D("2026-04-10"), D(stay), 5, 0.0)
              for stay in ("2026-04-22", "2026-05-06", "2026-05-09")]
-    return pl.DataFrame(rows, orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return otb(rows)
+
+
+S = D("2026-06-01")
+AT_S = as_of_dates(S)
+WINDOW = [S - timedelta(days=n) for n in range(10, 0, -1)]
+"""The choice's and the band's as-of date S and the 10 nights S - 10 .. S - 1."""
 
 
 def _night_errors(method: str, nights: dict[date, float], horizon: int = 30) -> pl.DataFrame:
     """Forecasts at `horizon` days of nights that ended with 10 rooms, off by the given rooms."""
+    return scored(method, list(nights), [10.0 + error for error in nights.values()], 10, horizon)
+
+
+def _unforecast(s: date, days_before: list[int], cap: int) -> pl.DataFrame:
+    """`method_forecasts`' rows as of `s`, one a night `days_before` out (the k-th of them
+    on S + its days + k: two nights may be as far out), 5 rooms on the books, the rooms limit
+    `cap`, no method's value, the curve nights' spread -2 to +3 rooms."""
+    n = len(days_before)
     return pl.DataFrame({
-        "property_id": 1, "stay_date": list(nights), "horizon_days": horizon, "method": method,
-        "rooms_forecast": [10.0 + error for error in nights.values()], "rooms_actual": 10,
-    }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
-                         "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
+        "property_id": [1] * n, "as_of_date": [s] * n,
+        "stay_date": [s + timedelta(days=d + k) for k, d in enumerate(days_before)],
+        "days_before": days_before, "rooms_otb": [5] * n, "cap": [cap] * n,
+        **{m: [None] * n for m in METHODS}, "spread_low": [-2.0] * n, "spread_high": [3.0] * n,
+    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
+                         "stay_date": pl.Date, "days_before": pl.Int64})
 
 
 def test_the_choice_by_hand() -> None:
@@ -465,19 +457,17 @@ def test_the_choice_by_hand() -> None:
     by S) count for nothing.
     The lowest WAPE is additive_pickup's 9 %. With a switch margin of 0.2, season_books
     (the preferred method) counts 11 x 0.8 = 8.8 % and is kept; with 0.15, 9.35 %, not."""
-    s = D("2026-06-01")
-    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
     errors = pl.concat([
-        _night_errors("additive_pickup", {**dict.fromkeys(window, 1.0), window[0]: 0.0,
-                                          s - timedelta(days=92): 50.0, s: 50.0}),
-        _night_errors("season_books", {**dict.fromkeys(window, 1.0), window[0]: 2.0}),
+        _night_errors("additive_pickup", {**dict.fromkeys(WINDOW, 1.0), WINDOW[0]: 0.0,
+                                          S - timedelta(days=92): 50.0, S: 50.0}),
+        _night_errors("season_books", {**dict.fromkeys(WINDOW, 1.0), WINDOW[0]: 2.0}),
         _night_errors("last_year_season",
-                      dict.fromkeys([s - timedelta(days=n) for n in range(30, 0, -1)], 3.0)),
-        _night_errors("last_year", dict.fromkeys(window[-3:], 0.0)),
+                      dict.fromkeys([S - timedelta(days=n) for n in range(30, 0, -1)], 3.0)),
+        _night_errors("last_year", dict.fromkeys(WINDOW[-3:], 0.0)),
     ])
-    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [s, D("2026-01-01")]})
+    as_of = as_of_dates(S, D("2026-01-01"))
 
-    def chosen(margin: float, at: date = s) -> str:
+    def chosen(margin: float, at: date = S) -> str:
         table = choices(errors, as_of, ForecastSettings(switch_margin=margin))
         value: str = table.filter(as_of_date=at, horizon_days=30)["chosen_method"].item()
         return value
@@ -506,18 +496,15 @@ def test_the_level_while_it_has_no_wape() -> None:
     With a WAPE of 10 nights, however poor (off by 3 on all 10: 30 %), it is still chosen: 10
     is fewer than 28. Off by 3 on the 28 nights S - 28 .. S - 1 (30 %), the lowest wins; on
     27 of them, not yet."""
-    s = D("2026-06-01")
-    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
-    pickup = dict.fromkeys(window, 1.0)
+    pickup = dict.fromkeys(WINDOW, 1.0)
     unscored = pl.concat([
         _night_errors("additive_pickup", pickup, 30), _night_errors("additive_pickup", pickup, 7),
-        _night_errors("last_year_season", dict.fromkeys(window[-3:], 0.0), 30),
-        _night_errors("last_year_season", dict.fromkeys(window[-3:], 0.0), 7),
+        _night_errors("last_year_season", dict.fromkeys(WINDOW[-3:], 0.0), 30),
+        _night_errors("last_year_season", dict.fromkeys(WINDOW[-3:], 0.0), 7),
     ])
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
 
     def chosen(errors: pl.DataFrame, horizon: int) -> str:
-        value: str = choices(errors, as_of).filter(horizon_days=horizon)["chosen_method"].item()
+        value: str = choices(errors, AT_S).filter(horizon_days=horizon)["chosen_method"].item()
         return value
 
     assert chosen(unscored, 30) == "last_year_season"
@@ -526,7 +513,7 @@ def test_the_level_while_it_has_no_wape() -> None:
     def level_off_by_3(nights: int) -> pl.DataFrame:
         return pl.concat([_night_errors("additive_pickup", pickup, 30), _night_errors(
             "last_year_season",
-            dict.fromkeys([s - timedelta(days=n) for n in range(nights, 0, -1)], 3.0), 30)])
+            dict.fromkeys([S - timedelta(days=n) for n in range(nights, 0, -1)], 3.0), 30)])
 
     assert chosen(level_off_by_3(10), 30) == "last_year_season"
     assert chosen(level_off_by_3(27), 30) == "last_year_season"
@@ -541,23 +528,12 @@ def test_the_band_from_the_chosen_methods_errors_by_hand() -> None:
     -1 + 0.9 x 9 = 7.1. A night 5 days out forecast 20 rooms by it: 19.9 to 27.1. A night
     whose chosen method has no value takes the first fallback with one, and with it the
     curve nights' spread: 12 + (-2, +3) = 10 to 15; capped at the rooms limit 30."""
-    s = D("2026-06-01")
-    window = [s - timedelta(days=n) for n in range(10, 0, -1)]
-    misses = {night: 1.0 - n for n, night in enumerate(window)}  # forecast - 10 rooms
+    misses = {night: 1.0 - n for n, night in enumerate(WINDOW)}  # forecast - 10 rooms
     errors = _night_errors("additive_pickup", misses, horizon=7)
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
-    chosen = choices(errors, as_of).filter(horizon_days=7)
+    chosen = choices(errors, AT_S).filter(horizon_days=7)
     assert chosen.select("chosen_method", "error_low", "error_high").row(0) == (
         "additive_pickup", pytest.approx(-0.1), pytest.approx(7.1))
-    nights = pl.DataFrame({
-        "property_id": [1, 1, 1], "as_of_date": [s] * 3,
-        "stay_date": [s + timedelta(days=5), s + timedelta(days=6), s + timedelta(days=7)],
-        "days_before": [5, 6, 7], "rooms_otb": [5, 5, 5], "cap": [30, 30, 30],
-        **{m: [None, None, None] for m in METHODS},
-        "spread_low": [-2.0, -2.0, -2.0], "spread_high": [3.0, 3.0, 3.0],
-    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
-                         "stay_date": pl.Date, "days_before": pl.Int64})
-    nights = nights.with_columns(
+    nights = _unforecast(S, [5, 6, 7], cap=30).with_columns(
         additive_pickup=pl.Series([20.0, None, 29.0]), blend=pl.Series([None, 12.0, None]))
     picked = _pick(nights, chosen).sort("stay_date")
     assert picked.select("method", "rooms_forecast", "rooms_low", "rooms_high").rows() == [
@@ -580,23 +556,13 @@ def test_far_out_a_year_back_before_the_pickup() -> None:
     - 31 and 90 days out (the choice at 60 and 90): last_year, 30;
     - 90 days out without last_year: the pickup again, 50;
     - with lookback_weeks 4 (28 days) the night 30 days out is far too: last_year, 30."""
-    s = D("2026-06-01")
-    days = [30, 31, 90, 90]
-    nights = pl.DataFrame({
-        "property_id": [1] * 4, "as_of_date": [s] * 4,
-        "stay_date": [s + timedelta(days=d + k) for k, d in enumerate(days)],
-        "days_before": days, "rooms_otb": [5] * 4, "cap": [80] * 4,
-        **{m: [None] * 4 for m in METHODS},
-        "spread_low": [-2.0] * 4, "spread_high": [3.0] * 4,
-    }, schema_overrides={**dict.fromkeys(METHODS, pl.Float64), "as_of_date": pl.Date,
-                         "stay_date": pl.Date, "days_before": pl.Int64})
-    nights = nights.with_columns(additive_pickup=pl.lit(50.0), blend=pl.lit(40.0),
-                                 last_year=pl.Series([30.0, 30.0, 30.0, None]))
-    unscored = _night_errors("additive_pickup", {s - timedelta(days=200): 1.0})
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [s]})
+    nights = _unforecast(S, [30, 31, 90, 90], cap=80).with_columns(
+        additive_pickup=pl.lit(50.0), blend=pl.lit(40.0),
+        last_year=pl.Series([30.0, 30.0, 30.0, None]))
+    unscored = _night_errors("additive_pickup", {S - timedelta(days=200): 1.0})
 
     def picked(settings: ForecastSettings) -> list[tuple[str, float]]:
-        chosen = choices(unscored, as_of, settings)
+        chosen = choices(unscored, AT_S, settings)
         assert set(chosen["chosen_method"].to_list()) >= {"last_year_season"}
         rows: list[tuple[str, float]] = _pick(nights, chosen).sort("stay_date").select(
             "method", "rooms_forecast").rows()
@@ -613,13 +579,8 @@ def test_band_coverage_by_hand() -> None:
     bands 9-11 (inside), 10.5-12 (above it: out), 8-10 (on the bound: inside), 7-9 (out):
     50 %. The methods' own rows have no band: no coverage."""
     nights = [D("2026-03-25") + timedelta(days=n) for n in range(4)]
-    rows = pl.DataFrame({
-        "property_id": 1, "as_of_date": [d - timedelta(days=7) for d in nights],
-        "stay_date": nights, "horizon_days": 7, "method": CHOSEN,
-        "rooms_forecast": [10.0, 11.0, 9.0, 8.0], "rooms_low": [9.0, 10.5, 8.0, 7.0],
-        "rooms_high": [11.0, 12.0, 10.0, 9.0], "rooms_actual": 10,
-    }, schema_overrides={"property_id": pl.Int64, "horizon_days": pl.Int64,
-                         "rooms_actual": pl.Int64})
+    rows = scored(CHOSEN, nights, [10.0, 11.0, 9.0, 8.0], 10, 7, [9.0, 10.5, 8.0, 7.0],
+                  [11.0, 12.0, 10.0, 9.0])
     methods = rows.with_columns(method=pl.lit("last_year"),
                                 rooms_low=pl.lit(None, dtype=pl.Float64),
                                 rooms_high=pl.lit(None, dtype=pl.Float64))
@@ -643,12 +604,12 @@ def test_last_year_season_by_hand() -> None:
       Wednesday 2026-04-22: none (April 2025 is no level).
     """
     capacity = hotel_of(100)
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-04-10")]})
+    as_of = as_of_dates(D("2026-04-10"))
     got = method_forecasts(season_history(), capacity, as_of, [12, 26, 29])
-    assert _at(got, "2026-05-06")["last_year_season"] == pytest.approx(1105.5 / 31)
-    assert _at(got, "2026-05-09")["last_year_season"] == pytest.approx(14982 / 279)
+    assert night_of(got, D("2026-05-06"))["last_year_season"] == pytest.approx(1105.5 / 31)
+    assert night_of(got, D("2026-05-09"))["last_year_season"] == pytest.approx(14982 / 279)
     # a year back from Wednesday 22 April 2026 is April 2025, with a night at 0: no level
-    assert _at(got, "2026-04-22")["last_year_season"] is None
+    assert night_of(got, D("2026-04-22"))["last_year_season"] is None
 
 
 # -- season_books by hand ----------------------------------------------------------------------
@@ -670,13 +631,11 @@ def books_history() -> pl.DataFrame:
     rows = [(1, night, night, 20) for night in _days(D("2025-03-01"), D("2025-03-31"))]
     books = {"2026-03-06": (10, 24), "2026-03-07": (12, 20), "2026-03-08": (8, 16),
              "2026-03-09": (10, 20), "2026-03-10": (11, 26)}
-    for night_text, (otb, final) in books.items():
+    for night_text, (booked, final) in books.items():
         night = D(night_text)
-        rows += [(1, night - timedelta(days=2), night, otb), (1, night, night, final)]
+        rows += [(1, night - timedelta(days=2), night, booked), (1, night, night, final)]
     rows += [(1, D("2026-03-10"), D("2026-03-12"), 13), (1, D("2026-03-11"), D("2026-03-13"), 20)]
-    return pl.DataFrame([(*r, 0.0) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
+    return otb((*r, 0.0) for r in rows)
 
 
 BOOKS_SETTINGS = ForecastSettings(books_window_days=4, books_min_nights=3)
@@ -695,10 +654,9 @@ def test_season_books_by_hand() -> None:
       The books say 20 / 0.5 = 40: 20 + 7 / 9 x 20 = 35.56, above the 30 rooms: 30.
     """
     capacity = hotel_of(30)
-    as_of = pl.DataFrame({"property_id": [1, 1], "as_of_date": [D("2026-03-10"),
-                                                                 D("2026-03-11")]})
+    as_of = as_of_dates(D("2026-03-10"), D("2026-03-11"))
     got = method_forecasts(books_history(), capacity, as_of, [2], BOOKS_SETTINGS)
-    thu, fri = _at(got, "2026-03-12"), _at(got, "2026-03-13")
+    thu, fri = night_of(got, D("2026-03-12")), night_of(got, D("2026-03-13"))
     assert thu["last_year_season"] == pytest.approx(20.0)
     assert thu["season_books"] == pytest.approx(23.0)
     assert fri["last_year_season"] == pytest.approx(20.0)
@@ -706,19 +664,19 @@ def test_season_books_by_hand() -> None:
     assert fri["season_books"] == pytest.approx(30.0)  # 35.56, clipped to the hotel
     with_room = method_forecasts(books_history(), hotel_of(40), as_of,
                                  [2], BOOKS_SETTINGS)
-    assert _at(with_room, "2026-03-13")["season_books"] == pytest.approx(20 + 7 / 9 * 20)
+    assert night_of(with_room, D("2026-03-13"))["season_books"] == pytest.approx(20 + 7 / 9 * 20)
 
 
 def test_season_books_needs_its_training_nights() -> None:
     """Fewer training nights than books_min_nights: null, the level still there."""
     capacity = hotel_of(30)
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [D("2026-03-10")]})
+    as_of = as_of_dates(D("2026-03-10"))
     for settings in (ForecastSettings(),  # 4 nights < 28
                      ForecastSettings(books_window_days=4, books_min_nights=5),
                      # 03-07 .. 03-09 only: 3 nights < 4
                      ForecastSettings(books_window_days=3, books_min_nights=4)):
-        thu = _at(method_forecasts(books_history(), capacity, as_of, [2], settings),
-                  "2026-03-12")
+        thu = night_of(method_forecasts(books_history(), capacity, as_of, [2], settings),
+                       D("2026-03-12"))
         assert thu["last_year_season"] == pytest.approx(20.0)
         assert thu["season_books"] is None
 

@@ -17,7 +17,8 @@ from pipelines.forecast.logic.methods import (
     backtest,
     calibrated_band,
 )
-from tests.forecast.test_forecast import hotel_of, random_history
+from tests.forecast.conftest import as_of_dates, hotel_of, scored
+from tests.forecast.test_forecast import random_history
 
 D = date.fromisoformat
 S = D("2026-06-01")
@@ -26,17 +27,12 @@ S = D("2026-06-01")
 def _in_use_errors(misses: dict[date, float], horizon: int = 7) -> pl.DataFrame:
     """Forecasts in use at `horizon` days of nights that ended with 40 rooms, missing by
     actual - forecast = the given rooms."""
-    return pl.DataFrame({
-        "property_id": 1, "stay_date": list(misses), "horizon_days": horizon,
-        "rooms_forecast": [40.0 - miss for miss in misses.values()], "rooms_actual": 40,
-    }, schema_overrides={"property_id": pl.Int64, "stay_date": pl.Date,
-                         "horizon_days": pl.Int64, "rooms_actual": pl.Int64})
+    return scored(CHOSEN, list(misses), [40.0 - miss for miss in misses.values()], 40, horizon)
 
 
 def _band(errors: pl.DataFrame, settings: ForecastSettings | None = None,
           horizon: int = 7) -> tuple[object, ...]:
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [S]})
-    row: tuple[object, ...] = calibrated_band(errors, as_of, settings).filter(
+    row: tuple[object, ...] = calibrated_band(errors, as_of_dates(S), settings).filter(
         horizon_days=horizon).select("band_nights", "band_low", "band_high").row(0)
     return row
 
@@ -72,7 +68,6 @@ def test_the_calibrated_band_around_a_forecast_by_hand() -> None:
     keeps the band it had."""
     window = [S - timedelta(days=n) for n in range(30, 0, -1)]
     errors = _in_use_errors({night: float(n - 10) for n, night in enumerate(window)})
-    as_of = pl.DataFrame({"property_id": [1], "as_of_date": [S]})
     picked = pl.DataFrame({
         "property_id": 1, "as_of_date": S,
         "stay_date": [S + timedelta(days=5), S + timedelta(days=6), S + timedelta(days=40)],
@@ -80,7 +75,7 @@ def test_the_calibrated_band_around_a_forecast_by_hand() -> None:
         "rooms_low": [19.0, 29.0, 24.0], "rooms_high": [21.0, 31.0, 26.0],
     }, schema_overrides={"property_id": pl.Int64, "as_of_date": pl.Date,
                          "days_before": pl.Int64})
-    banded = _calibrate(picked, calibrated_band(errors, as_of)).sort("stay_date")
+    banded = _calibrate(picked, calibrated_band(errors, as_of_dates(S))).sort("stay_date")
     assert banded.select("rooms_low", "rooms_high").rows() == [
         (pytest.approx(12.0), pytest.approx(37.0)),
         (pytest.approx(22.0), pytest.approx(42.0)),

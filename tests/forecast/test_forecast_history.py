@@ -29,8 +29,7 @@ def _forecast(as_of: date, rooms: float) -> pl.DataFrame:
 
 
 def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> None:
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 11), 7)) == 1
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 31), 8)) == 31
@@ -48,8 +47,6 @@ def test_each_build_keeps_the_nights_a_flash_compares_with(warehouse: Path) -> N
         assert [(a, float(r)) for a, r in rows] == [(date(2026, 3, 11), 10)]
         total = conn.execute("SELECT count(*) FROM mart.forecast_history").fetchone()
         assert total == (84,)
-    finally:
-        conn.close()
 
 
 def test_an_as_of_date_kept_again_writes_only_the_nights_that_changed(warehouse: Path) -> None:
@@ -57,15 +54,13 @@ def test_an_as_of_date_kept_again_writes_only_the_nights_that_changed(warehouse:
     sync with nothing new builds the marts again): no row is written, each keeps its rowid and
     its kept_at. Kept a third time with Apr 1 at 9 rooms (900.00): that night alone is
     rewritten, the 51 others stay as they were; the as-of date still holds 52 nights."""
-    conn = connect(warehouse)
-
     def stored() -> dict[date, tuple[int, object, float]]:
         rows = conn.execute("SELECT stay_date, rowid, kept_at, rooms_forecast "
                             "FROM mart.forecast_history WHERE as_of_date = DATE '2026-03-10'"
                             ).fetchall()
         return {d: (r, k, float(f)) for d, r, k, f in rows}
 
-    try:
+    with connect(warehouse) as conn:
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
         first = stored()
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 10), 6.5)) == 52
@@ -81,8 +76,6 @@ def test_an_as_of_date_kept_again_writes_only_the_nights_that_changed(warehouse:
         assert {d for d in third if third[d] != first[d]} == {date(2026, 4, 1)}
         assert third[date(2026, 4, 1)][2] == 9
         assert third[date(2026, 4, 1)][0] != first[date(2026, 4, 1)][0]
-    finally:
-        conn.close()
 
 
 def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
@@ -95,8 +88,7 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
     last day: Feb 28 - Mar 31, 32 nights), the days before (Nov 29 - Feb 27) sold 58 x 3 =
     174 rooms but the warehouse holds no revenue posted in them (their folios not read): none
     either, not a spend of 0.00."""
-    conn = connect(hotel)
-    try:
+    with connect(hotel) as conn:
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 16), 6.5)) == 46
         kept = conn.execute(
             "SELECT DISTINCT food_beverage_revenue_forecast_net, other_revenue_forecast_net "
@@ -114,8 +106,6 @@ def test_each_kept_night_keeps_the_departments_forecast(hotel: Path) -> None:
             "count(other_revenue_forecast_net) FROM mart.forecast_history "
             "WHERE as_of_date = DATE '2026-02-28'").fetchall()
         assert kept == [(32, 0, 0)]
-    finally:
-        conn.close()
 
 
 def test_the_departments_rate_is_per_room_on_the_rooms_forecasts_basis(hotel: Path) -> None:
@@ -125,8 +115,7 @@ def test_the_departments_rate_is_per_room_on_the_rooms_forecasts_basis(hotel: Pa
     a night of 6.5 rooms keeps 6.5 x 300 / 260 = 7.50 F&B and 6.5 x 30 / 260 = 0.75 other
     (per room sold it would have kept 7.65 and 0.76: a rate over 255 rooms times a forecast
     that holds the complimentary rooms and no-shows in)."""
-    conn = connect(hotel)
-    try:
+    with connect(hotel) as conn:
         conn.execute("UPDATE mart.occupancy_daily SET rooms_complimentary = 2, no_shows = 3 "
                      "WHERE property_id = 1 AND stay_date = DATE '2026-03-14'")
         assert keep_forecast(conn, 1, _forecast(date(2026, 3, 16), 6.5)) == 46
@@ -134,5 +123,3 @@ def test_the_departments_rate_is_per_room_on_the_rooms_forecasts_basis(hotel: Pa
             "SELECT DISTINCT food_beverage_revenue_forecast_net, other_revenue_forecast_net "
             "FROM mart.forecast_history WHERE as_of_date = DATE '2026-03-16'").fetchall()
         assert [(float(f), float(o)) for f, o in kept] == [(7.5, 0.75)]
-    finally:
-        conn.close()

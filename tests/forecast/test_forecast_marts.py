@@ -132,8 +132,7 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
     before S, against the room revenue of D (the F&B, other posted on D), over the nights
     whose 91 days had a room on the books and revenue posted; the report prints them on its
     `chosen` rows."""
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         names = ", ".join(REVENUE_COLUMNS)
         stored = conn.execute(f"SELECT property_id, horizon_days, method <> ?, {names} "
                               "FROM mart.forecast_accuracy ORDER BY 1, 2", [CHOSEN]).fetchall()
@@ -149,22 +148,17 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
                              NOT IN ('accommodation', 'food_beverage')) AS other,
                          count(*) FILTER (WHERE is_revenue) AS posted
                   FROM mart.revenue_daily GROUP BY ALL),
-            w AS (SELECT a.*, a.night - a.horizon_days AS s,
-                    (SELECT count(*) FROM mart.occupancy_daily o WHERE o.property_id =
-                     a.property_id AND o.stay_date BETWEEN s - 91 AND s - 1) AS held,
-                    (SELECT sum(rooms_sold + rooms_complimentary + no_shows)
-                     FROM mart.occupancy_daily o WHERE o.property_id = a.property_id
-                     AND o.stay_date BETWEEN s - 91 AND s - 1) AS rooms,
-                    (SELECT sum(posted) FROM p WHERE p.property_id = a.property_id AND
-                     p.date BETWEEN s - 91 AND s - 1) AS posted,
-                    (SELECT coalesce(sum(fnb), 0) FROM p WHERE p.property_id =
-                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS fnb,
-                    (SELECT coalesce(sum(other), 0) FROM p WHERE p.property_id =
-                     a.property_id AND p.date BETWEEN s - 91 AND s - 1) AS other,
-                    (SELECT sum(room_revenue_net) FROM mart.occupancy_daily o WHERE
-                     o.property_id = a.property_id AND o.stay_date BETWEEN s - 91 AND s - 1)
-                     AS room
-                  FROM a)
+            w AS (SELECT a.*, held, rooms, room, posted, fnb, other FROM a,
+                  LATERAL (SELECT count(*) AS held, sum(room_revenue_net) AS room,
+                                  sum(rooms_sold + rooms_complimentary + no_shows) AS rooms
+                           FROM mart.occupancy_daily o WHERE o.property_id = a.property_id
+                           AND o.stay_date BETWEEN a.night - a.horizon_days - 91
+                                               AND a.night - a.horizon_days - 1),
+                  LATERAL (SELECT sum(posted) AS posted, coalesce(sum(fnb), 0) AS fnb,
+                                  coalesce(sum(other), 0) AS other
+                           FROM p WHERE p.property_id = a.property_id
+                           AND p.date BETWEEN a.night - a.horizon_days - 91
+                                          AND a.night - a.horizon_days - 1))
             SELECT w.property_id, w.horizon_days, max(w.forecasts), count(*),
                    sum(abs(w.fnb / w.held - coalesce(p.fnb, 0)))
                    / sum(coalesce(p.fnb, 0)) * 100,
@@ -176,8 +170,6 @@ def test_the_departments_forecast_is_scored_beside_its_baseline(warehouse: Path)
             JOIN mart.occupancy_daily o ON o.property_id = w.property_id
              AND o.stay_date = w.night
             WHERE w.rooms > 0 AND w.posted > 0 GROUP BY ALL ORDER BY 1, 2""").fetchall()
-    finally:
-        conn.close()
     chosen = {(r[0], r[1]): r[3:] for r in stored if not r[2]}
     assert list(chosen) == [(p, h) for p in (1, 2) for h in HORIZONS]
     assert all(v is None for r in stored if r[2] for v in r[3:])  # the methods: none
@@ -244,22 +236,21 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
     on the books alone (`on_the_books`) nor forecast rooms without their revenue; one of
     the 12 not shown is named in the title (the report's rule, docs/flash.md)."""
     body = report_json(warehouse, "forecast-months", "--property", "ROMA01")
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    found = conn.execute("SELECT business_date FROM core.property WHERE property_id = 1"
-                         ).fetchone()
-    assert found is not None
-    bd = found[0]
-    twelve = [f"{bd.year + (bd.month - 1 + i) // 12}-{(bd.month - 1 + i) % 12 + 1:02d}"
-              for i in range(12)]
-    shown = [r["month"] for r in body["rows"]]
-    assert shown
-    # each month stands on its own nights: a far month with a year back can be shown after
-    # months held by the books alone (a young history's)
-    assert shown == [month for month in twelve if month in shown]
-    assert all(f"{month} (" in body["report"].split("; not shown: ")[1]
-               for month in twelve if month not in shown)
-    unrounded = Decimal(0)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
+        found = conn.execute("SELECT business_date FROM core.property WHERE property_id = 1"
+                             ).fetchone()
+        assert found is not None
+        bd = found[0]
+        twelve = [f"{bd.year + (bd.month - 1 + i) // 12}-{(bd.month - 1 + i) % 12 + 1:02d}"
+                  for i in range(12)]
+        shown = [r["month"] for r in body["rows"]]
+        assert shown
+        # each month stands on its own nights: a far month with a year back can be shown after
+        # months held by the books alone (a young history's)
+        assert shown == [month for month in twelve if month in shown]
+        assert all(f"{month} (" in body["report"].split("; not shown: ")[1]
+                   for month in twelve if month not in shown)
+        unrounded = Decimal(0)
         for row in body["rows"]:
             got = conn.execute("""
                 WITH p AS (SELECT business_date FROM core.property WHERE property_id = 1),
@@ -291,8 +282,6 @@ def test_forecast_months_of_the_demo_add_up_to_its_nights(warehouse: Path) -> No
                         <= row["rooms_expected_high"]), row
             expected = (Decimal(got[0]) + Decimal(got[1])).quantize(Decimal(1), ROUND_HALF_UP)
             assert row["rooms_expected"] == expected, row
-    finally:
-        conn.close()
     # whole rooms at display: the total rounds the months' unrounded sum (issue 49 item 3)
     assert body["total"]["rooms_expected"] == unrounded.quantize(Decimal(1), ROUND_HALF_UP)
     assert body["total"]["room_revenue_expected_net"] == pytest.approx(

@@ -25,14 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.report_json import report_json
-
-from .conftest import write_and_publish
-
-
-def _report(warehouse: Path, *args: str) -> dict[str, Any]:
-    return report_json(warehouse, "forecast-months", "--property", "ROMA01", *args)
-
+from .conftest import OCCUPANCY, roma_report, write_and_publish
 
 FIGURES = ("month", "nights_closed", "rooms_actual", "rooms_otb", "rooms_expected",
            "occupancy_expected_pct", "adr_expected_net", "revpar_expected_net",
@@ -46,7 +39,7 @@ def _rows(body: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 
 def test_months_figure_by_figure(hotel: Path) -> None:
-    body = _report(hotel, "--from", "2026-01-15", "--to", "2026-04-02")
+    body = roma_report(hotel, "forecast-months", "--from", "2026-01-15", "--to", "2026-04-02")
     assert body["as_of"] == "2026-03-15 (closed)"  # nights to Mar 15 actual, the rest forecast
     assert _rows(body) == [
         ("2026-01", 31, 93, 0, 93, 30, 80, 24, 7440, None, None, None, None, None, None),
@@ -71,8 +64,9 @@ def test_months_figure_by_figure(hotel: Path) -> None:
 def test_a_month_with_budget_and_last_year_and_their_totals(hotel: Path) -> None:
     """With the rest of March 2025 (Mar 16-31, 5 rooms at 90.00) the month of last year is
     whole: 14 x 4 + 6 + 16 x 5 = 142 rooms, 12,780.00; 19,000.00 against it: +48.67 %."""
-    write_and_publish(hotel, OCCUPANCY_2025_REST)
-    body = _report(hotel, "--from", "2026-03-01", "--to", "2026-03-31")
+    write_and_publish(hotel, OCCUPANCY.format(first="2025-03-16", last="2025-03-31", sold=5,
+                                              rate=90))
+    body = roma_report(hotel, "forecast-months", "--from", "2026-03-01", "--to", "2026-03-31")
     assert _rows(body) == [
         ("2026-03", 15, 78, 64, 190, 61.29, 100, 61.29, 19000, 186, 18600, 2.15,
          142, 12780, 48.67)]
@@ -82,7 +76,7 @@ def test_a_month_with_budget_and_last_year_and_their_totals(hotel: Path) -> None
 
 
 def test_the_default_is_the_business_dates_month_and_the_11_after(hotel: Path) -> None:
-    body = _report(hotel)
+    body = roma_report(hotel, "forecast-months")
     assert [row["month"] for row in body["rows"]] == ["2026-03"]
     assert "2026-03 to 2027-02, EUR" in body["report"]
     assert "; not shown: 2026-04 (the forecast ends with 2026-03-31), 2026-05 (" in \
@@ -92,7 +86,7 @@ def test_the_default_is_the_business_dates_month_and_the_11_after(hotel: Path) -
 
 def test_a_closed_month_the_warehouse_lacks_a_night_of_is_not_shown(hotel: Path) -> None:
     write_and_publish(hotel, "DELETE FROM mart.occupancy_daily WHERE stay_date = DATE '2026-02-10'")
-    body = _report(hotel, "--from", "2026-02-01", "--to", "2026-03-31")
+    body = roma_report(hotel, "forecast-months", "--from", "2026-02-01", "--to", "2026-03-31")
     assert [row["month"] for row in body["rows"]] == ["2026-03"]
     assert "; not shown: 2026-02 (the warehouse holds 27 of 28 nights)" in body["report"]
 
@@ -106,7 +100,7 @@ def test_a_month_with_nights_on_the_books_alone_is_not_shown(hotel: Path) -> Non
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET method = 'on_the_books', "
                              "rooms_forecast = 4, room_revenue_forecast_net = 400 "
                              "WHERE stay_date >= DATE '2026-03-30'")
-    body = _report(hotel, "--from", "2026-02-01", "--to", "2026-03-31")
+    body = roma_report(hotel, "forecast-months", "--from", "2026-02-01", "--to", "2026-03-31")
     assert [row["month"] for row in body["rows"]] == ["2026-02"]  # closed: what it sold
     assert "; not shown: 2026-03 (2 nights on the books alone from 2026-03-30: no method has " \
         "the history to forecast them)" in body["report"]
@@ -120,16 +114,8 @@ def test_a_month_whose_forecast_rooms_have_no_rate_is_not_shown(hotel: Path) -> 
     `last_year` on a young history read so)."""
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET room_revenue_forecast_net = NULL "
                              "WHERE stay_date = DATE '2026-03-31'")
-    body = _report(hotel, "--from", "2026-03-01", "--to", "2026-03-31")
+    body = roma_report(hotel, "forecast-months", "--from", "2026-03-01", "--to", "2026-03-31")
     assert body["rows"] == []
     assert body["report"].endswith(
         "business date 2026-03-16; not shown: 2026-03 (1 night of rooms forecast without a "
         "rate from 2026-03-31)")
-
-
-OCCUPANCY_2025_REST = """
-INSERT INTO mart.occupancy_daily
-SELECT 1, CAST(d AS DATE), 10, 10, 10, 0, 10, 5, 0, 0, NULL, NULL, 450, 0, 450, 450, NULL,
-       NULL, NULL, 450, NULL, 0, 0, 0, true, 0, 0, 0, 0
-FROM range(DATE '2025-03-16', DATE '2025-04-01', INTERVAL 1 DAY) t(d)
-"""

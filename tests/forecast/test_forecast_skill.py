@@ -16,6 +16,8 @@ import pytest
 
 from pipelines.forecast.logic.methods import accuracy
 
+from .conftest import scored
+
 LAST = date(2026, 3, 28)
 
 
@@ -23,14 +25,8 @@ def errors(method: str, forecasts: list[float]) -> pl.DataFrame:
     """A method's forecasts at 30 days of the nights ending LAST (the last one last), each
     night ending with 10 rooms."""
     n = len(forecasts)
-    nights = [LAST - timedelta(days=n - 1 - i) for i in range(n)]
-    return pl.DataFrame({
-        "property_id": [1] * n, "as_of_date": [d - timedelta(days=30) for d in nights],
-        "stay_date": nights, "horizon_days": [30] * n, "method": [method] * n,
-        "rooms_forecast": forecasts, "rooms_low": None, "rooms_high": None,
-        "rooms_actual": [10] * n,
-    }, schema_overrides={"rooms_forecast": pl.Float64, "rooms_low": pl.Float64,
-                         "rooms_high": pl.Float64, "rooms_actual": pl.Int64})
+    return scored(method, [LAST - timedelta(days=n - 1 - i) for i in range(n)], forecasts, 10,
+                  30)
 
 
 def test_skill_and_its_interval_by_hand() -> None:

@@ -24,7 +24,7 @@ import polars as pl
 
 from pipelines.forecast import forecast_daily
 
-from .conftest import roma_report, write_and_publish
+from .conftest import hotel_of, otb, roma_report, write_and_publish
 
 D = date.fromisoformat
 
@@ -34,11 +34,7 @@ def test_a_night_without_a_rate_for_its_rooms_to_come_has_no_revenue() -> None:
     nights = [first + timedelta(days=n) for n in range((last - first).days + 1)]
     rows = [(night, night, 4, 400.0) for night in nights]
     rows += [(last, D("2026-03-20"), 0, 0.0), (last, D("2026-03-21"), 1, 150.0)]
-    snapshots = pl.DataFrame([(1, *r) for r in rows], orient="row", schema={
-        "property_id": pl.Int64, "snapshot_date": pl.Date, "stay_date": pl.Date,
-        "rooms_otb": pl.Int64, "revenue_otb_net": pl.Float64})
-    capacity = pl.DataFrame({"property_id": [1], "rooms": [10], "rooms_available": [10]})
-    out = forecast_daily(snapshots, capacity, as_of_date=last).filter(
+    out = forecast_daily(otb((1, *r) for r in rows), hotel_of(10), as_of_date=last).filter(
         pl.col("stay_date").is_in([D("2026-03-20"), D("2026-03-21")])).sort("stay_date")
     assert out["method"].to_list() == ["last_year", "last_year"]
     assert out["rooms_forecast"].to_list() == [4.0, 4.0]

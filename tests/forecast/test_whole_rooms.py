@@ -15,13 +15,11 @@ from pipelines.metrics import whole_rooms
 
 from .conftest import roma_report, write_and_publish
 
-FRACTIONS = ("UPDATE mart.forecast_daily SET rooms_forecast = 7.30, rooms_low = 6.50, "
-             "rooms_high = 8.49")
-
 
 @pytest.fixture
 def fractions(hotel: Path) -> Path:
-    write_and_publish(hotel, FRACTIONS)
+    write_and_publish(hotel, "UPDATE mart.forecast_daily SET rooms_forecast = 7.30, "
+                             "rooms_low = 6.50, rooms_high = 8.49")
     return hotel
 
 
@@ -54,8 +52,7 @@ def test_the_months_and_the_flash_rate_the_unrounded_rooms(fractions: Path) -> N
         "2026-03", 195, 62.84, 97.54, 61.29)
     total = body["total"]
     assert (total["rooms_expected"], total["occupancy_expected_pct"],
-            total["adr_expected_net"]) == (
-        372, 41.31, 89.19)
+            total["adr_expected_net"]) == (372, 41.31, 89.19)
     assert "rooms as whole rooms, half-up" in body["report"]
     flash = {row["metric"]: row["month_expected"] for row in
              roma_report(fractions, "flash", "--date", "2026-03-15")["rows"]}
@@ -86,5 +83,5 @@ def test_the_months_band_is_the_months_own(hotel: Path) -> None:
     write_and_publish(hotel, "UPDATE mart.forecast_daily SET month_rooms_low = NULL, "
                              "month_rooms_high = NULL")
     march = roma_report(hotel, "forecast-months", "--from", "2026-03-01", "--to",
-                    "2026-03-31")["rows"][0]
+                        "2026-03-31")["rows"][0]
     assert (march["rooms_expected_low"], march["rooms_expected_high"]) == (None, None)

@@ -4,6 +4,7 @@ and `nights` (docs/calendar.md)."""
 
 from __future__ import annotations
 
+from calendar import isleap
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
@@ -41,7 +42,7 @@ class Fixed(BaseModel):
         return self
 
     def on(self, year: int) -> date:
-        if (self.month, self.day) == (2, 29) and not _leap(year):
+        if (self.month, self.day) == (2, 29) and not isleap(year):
             return date(year, 2, 28)
         return date(year, self.month, self.day)
 
@@ -67,7 +68,3 @@ class NthWeekday(BaseModel):
 
     def on(self, year: int) -> date:
         return nth_weekday(year, self.month, WEEKDAYS.index(self.weekday), self.n)
-
-
-def _leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)

@@ -251,9 +251,7 @@ def rooms_limit(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     """property_id, as_of_date, rooms_limit: capacity plus the overbooking practised before
     each as-of date (settings.overbooking_rooms when set)."""
     s = settings or ForecastSettings()
-    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
-        "property_id", "as_of_date").unique()
-    return _capacity(capacity, _finals(_otb(otb_snapshots)), wanted, s).rename(
+    return _capacity(capacity, _finals(_otb(otb_snapshots)), _as_of_keys(as_of), s).rename(
         {"cap": "rooms_limit"}).sort("property_id", "as_of_date").collect()
 
 
@@ -266,8 +264,7 @@ def expected_pickup(otb_snapshots: Frame, as_of: Frame, horizon_days: int,
     forecast expects whatever the hotel can sell. Null without curve nights."""
     s = settings or ForecastSettings()
     o = _otb(otb_snapshots).filter(pl.col("days_before") <= horizon_days)
-    wanted = lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
-        "property_id", "as_of_date").unique()
+    wanted = _as_of_keys(as_of)
     first = wanted.group_by("property_id").agg(first=pl.col("as_of_date").min())
     curves = o.join(first, on="property_id", how="inner").filter(
         pl.col("stay_date") >= pl.col("first") - pl.duration(days=_curve_reach(s))).drop("first")
@@ -287,6 +284,11 @@ def expected_pickup(otb_snapshots: Frame, as_of: Frame, horizon_days: int,
     )
 
 
+def _cents(amount: pl.Expr) -> pl.Expr:
+    """The amount in whole cents: sums of them are exact in any order."""
+    return (amount * 100).round(0).cast(pl.Int64)
+
+
 def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
                  settings: ForecastSettings) -> pl.LazyFrame:
     """For each realized night D' and h: the booking curves of the `lookback_weeks` nights of
@@ -299,7 +301,7 @@ def _curve_stats(o: pl.LazyFrame, finals: pl.LazyFrame,
         otb="rooms_otb", final="final_rooms",
         # in cents: a rolling sum of floats moves in its last bits with the night the
         # series starts at, and a forecast must not move with how much history was read
-        final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+        final_cents=_cents(pl.col("final_revenue")),
     )
     return (
         curve.sort("property_id", "days_before", "weekday", "stay_date")
@@ -325,7 +327,7 @@ def _final_adr(finals: pl.LazyFrame, settings: ForecastSettings) -> pl.LazyFrame
     return (
         finals.select("property_id", "stay_date", weekday=pl.col("stay_date").dt.weekday(),
                       final=pl.col("final_rooms"),
-                      final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64))
+                      final_cents=_cents(pl.col("final_revenue")))
         .sort("property_id", "weekday", "stay_date")
         .rolling(index_column="stay_date", period=f"{7 * settings.lookback_weeks}d",
                  group_by=["property_id", "weekday"])
@@ -349,10 +351,9 @@ def _late_premium(curves: pl.LazyFrame, finals: pl.LazyFrame,
     nights = curves.join(finals, on=["property_id", "stay_date"], how="inner").select(
         "property_id", "stay_date", "days_before",
         picked=pl.col("final_rooms") - pl.col("rooms_otb"),
-        picked_cents=((pl.col("final_revenue") - pl.col("revenue_otb")) * 100).round(0)
-        .cast(pl.Int64),
+        picked_cents=_cents(pl.col("final_revenue") - pl.col("revenue_otb")),
         final="final_rooms",
-        final_cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
+        final_cents=_cents(pl.col("final_revenue")),
     )
     pooled = (
         nights.sort("property_id", "days_before", "stay_date")
@@ -383,12 +384,22 @@ def _ly_season_date(settings: ForecastSettings) -> pl.Expr:
             .when(h < STLY_DAYS).then(night - pl.duration(days=STLY_DAYS)))
 
 
-def _complete_month() -> pl.Expr:
-    """Over a month's finals aggregated to `nights` (count) and `least` (lowest final): the
-    month is complete. A month with a night missing from the snapshots, or a night without a
-    room sold (closed, or before the hotel's history begins), is neither a level nor a price."""
-    return ((pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32))
-            & (pl.col("least") > 0))
+def _months(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The finals in whole rooms and cents (sums exact in any order, so that the figures do
+    not depend on the order the joins leave rows in) with their month, and the complete
+    months: property_id, month, month_total, nights. A month with a night missing from the
+    snapshots, or a night without a room sold (closed, or before the hotel's history begins),
+    is neither a level nor a price."""
+    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
+                      cents=_cents(pl.col("final_revenue")),
+                      month=pl.col("stay_date").dt.truncate("1mo"))
+    complete = (
+        f.group_by("property_id", "month")
+        .agg(month_total=pl.col("final").sum(), nights=pl.len(), least=pl.col("final").min())
+        .filter(pl.col("nights") == pl.col("month").dt.month_end().dt.day().cast(pl.UInt32),
+                pl.col("least") > 0)
+    )
+    return f, complete
 
 
 def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
@@ -399,15 +410,7 @@ def _season(finals: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     the months whose every night has a final;
     shape: property_id, key_month, weekday, weekday_factor, trend), shape computed from the
     months before key_month only."""
-    # sums of whole rooms (exact in any order), so that the figures do not depend on the
-    # order the joins leave rows in
-    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
-                      month=pl.col("stay_date").dt.truncate("1mo"))
-    totals = (
-        f.group_by("property_id", "month")
-        .agg(month_total=pl.col("final").sum(), nights=pl.len(), least=pl.col("final").min())
-        .filter(_complete_month())
-    )
+    f, totals = _months(finals)
     levels = totals.select("property_id", "month",
                            month_mean=pl.col("month_total") / pl.col("nights"))
     rel = (
@@ -551,14 +554,9 @@ def _books_fit(training: pl.LazyFrame, targets: pl.LazyFrame,
 
 
 def _pickup_adr(ly_known: pl.Expr) -> pl.Expr:
-    """The net ADR of the rooms still to come. Last year's ADR of D's weekday in D's calendar
-    month (`_last_year_month_adr`) x the ADR's change on a year (the curve nights' final ADR
-    over that of the curve nights a year earlier; x 1 without them) x the late premium
-    (`_late_premium`). Without that month (a history younger than a year and a month), the
-    ADR on the night's own books x the books premium: the books carry the night's season,
-    which the weeks before it do not. With nothing on the books either, the curve nights'
-    final ADR x the season's move a year earlier (last year's ADR around the night over the
-    curve nights' a year earlier) x the late premium."""
+    """The net ADR of the rooms still to come, as the module's docstring ("Room revenue")
+    defines it. Without last year's month (a history younger than a year and a month) the
+    books' ADR comes first: the books carry the night's season, the weeks before it do not."""
     curve = pl.when(pl.col("sum_final") > 0).then(pl.col("sum_revenue") / pl.col("sum_final"))
     ly_curve = pl.col("ly_curve_adr")
     year_on_year = pl.when(ly_known & (ly_curve > 0))
@@ -581,17 +579,9 @@ def _last_year_month_adr(finals: pl.LazyFrame) -> pl.LazyFrame:
     night with a final above 0, as last_year_season's levels). Hotels price by season and
     weekday, and a season changes at a month's turn: an ADR averaged over weeks around a
     night a year earlier blends two months' prices at the turn."""
-    f = finals.select("property_id", "stay_date", final=pl.col("final_rooms").cast(pl.Int64),
-                      cents=(pl.col("final_revenue") * 100).round(0).cast(pl.Int64),
-                      month=pl.col("stay_date").dt.truncate("1mo"))
-    complete = (
-        f.group_by("property_id", "month")
-        .agg(nights=pl.len(), least=pl.col("final").min())
-        .filter(_complete_month())
-        .select("property_id", "month")
-    )
+    f, complete = _months(finals)
     return (
-        f.join(complete, on=["property_id", "month"], how="inner")
+        f.join(complete.select("property_id", "month"), on=["property_id", "month"], how="inner")
         .group_by("property_id", "month", weekday=pl.col("stay_date").dt.weekday())
         .agg(rooms=pl.col("final").sum(), cents=pl.col("cents").sum())
         .select("property_id", "weekday", month=pl.col("month").dt.offset_by("1y"),
@@ -771,11 +761,6 @@ def method_forecasts(otb_snapshots: Frame, capacity: Frame, as_of: Frame,
     )
 
 
-def _long(forecasts: pl.DataFrame) -> pl.DataFrame:
-    return forecasts.unpivot(index=[*KEY, "days_before"], on=list(METHODS),
-                             variable_name="method", value_name="rooms_forecast")
-
-
 def _bucket(days_before: pl.Expr) -> pl.Expr:
     out = pl.lit(HORIZONS[-1], dtype=pl.Int64)
     for h in reversed(HORIZONS):
@@ -799,6 +784,37 @@ def _as_of_dates(otb_snapshots: Frame) -> pl.DataFrame:
     return _otb(otb_snapshots).select("property_id", as_of_date="snapshot_date").unique().collect()
 
 
+def _as_of_keys(as_of: Frame) -> pl.LazyFrame:
+    """property_id, as_of_date: each as-of date of `as_of` once."""
+    return lazy(as_of, "as_of", ["property_id", "as_of_date"]).select(
+        "property_id", "as_of_date").unique()
+
+
+def _by_horizon(as_of: Frame) -> pl.LazyFrame:
+    """Each as-of date of `as_of` at each of HORIZONS (horizon_days)."""
+    return _as_of_keys(as_of).join(
+        pl.LazyFrame({"horizon_days": list(HORIZONS)}, schema={"horizon_days": pl.Int64}),
+        how="cross")
+
+
+def _window_before(grid: pl.LazyFrame, rows: pl.LazyFrame, days: int, by: list[str],
+                   **aggs: pl.Expr) -> pl.LazyFrame:
+    """grid (`by`, as_of_date S) with `aggs` over the rows (`by`, stay_date) of the nights in
+    [S - days, S - 1]: a rolling window of `days` read at the last night before S, and
+    `fresh`, whether that night is in [S - days, S - 1] (else the aggregates are of older
+    nights)."""
+    window = (
+        rows.sort(*by, "stay_date")
+        .rolling(index_column="stay_date", period=f"{days}d", group_by=by)
+        .agg(**aggs)
+        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
+    )
+    return grid.sort("as_of_date").join_asof(
+        window.sort("usable_from"), left_on="as_of_date", right_on="usable_from", by=by,
+        strategy="backward", check_sortedness=False,
+    ).with_columns(fresh=(pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < days)
+
+
 def recent_scores(errors: pl.DataFrame, as_of: Frame,
                 settings: ForecastSettings | None = None) -> pl.LazyFrame:
     """Per property, as-of date S, horizon and method, over the method's forecasts of the
@@ -809,41 +825,26 @@ def recent_scores(errors: pl.DataFrame, as_of: Frame,
     s = settings or ForecastSettings()
     lo, hi = s.interval
     miss = pl.col("rooms_actual") - pl.col("rooms_forecast")
-    scored = (
-        errors.lazy()
-        .with_columns(abs_error=miss.abs(), miss=miss,
-                      actual=pl.col("rooms_actual").cast(pl.Float64))
-        .sort("property_id", "horizon_days", "method", "stay_date")
-        .rolling(index_column="stay_date", period=f"{s.choice_days}d",
-                 group_by=["property_id", "horizon_days", "method"])
-        .agg(scored=pl.len(), sum_abs=pl.col("abs_error").sum(), sum_actual=pl.col("actual").sum(),
-             error_low=pl.col("miss").quantile(lo, interpolation="linear"),
-             error_high=pl.col("miss").quantile(hi, interpolation="linear"))
-        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
-    )
-    grid = (
-        lazy(as_of, "as_of", ["property_id", "as_of_date"]).select("property_id", "as_of_date")
-        .unique()
-        .join(pl.LazyFrame({"horizon_days": list(HORIZONS)},
-                           schema={"horizon_days": pl.Int64}), how="cross")
-        .join(pl.LazyFrame({"method": list(METHODS), "rank": list(range(len(METHODS)))},
-                           schema={"method": pl.String, "rank": pl.Int64}), how="cross")
-    )
+    grid = _by_horizon(as_of).join(
+        pl.LazyFrame({"method": list(METHODS), "rank": list(range(len(METHODS)))},
+                     schema={"method": pl.String, "rank": pl.Int64}), how="cross")
+    scored = _window_before(
+        grid, errors.lazy().with_columns(abs_error=miss.abs(), miss=miss,
+                                         actual=pl.col("rooms_actual").cast(pl.Float64)),
+        s.choice_days, ["property_id", "horizon_days", "method"],
+        scored=pl.len(), sum_abs=pl.col("abs_error").sum(), sum_actual=pl.col("actual").sum(),
+        error_low=pl.col("miss").quantile(lo, interpolation="linear"),
+        error_high=pl.col("miss").quantile(hi, interpolation="linear"))
     score = pl.when(pl.col("sum_actual") > 0).then(pl.col("sum_abs") / pl.col("sum_actual"))
-    fresh = ((pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < s.choice_days)
+    fresh = pl.col("fresh")
     enough = fresh & (pl.col("scored") >= s.min_scored)
-    return (
-        grid.sort("as_of_date")
-        .join_asof(scored.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
-                   by=["property_id", "horizon_days", "method"], strategy="backward",
-                   check_sortedness=False)
-        .select("property_id", "as_of_date", "horizon_days", "method", "rank",
-                scored=pl.when(fresh).then(pl.col("scored")).fill_null(0),
-                wape=pl.when(enough).then(score),
-                # rounded: a float quantile's last bits are no figure
-                error_low=pl.when(enough).then(pl.col("error_low").round(9)),
-                error_high=pl.when(enough).then(pl.col("error_high").round(9)))
-    )
+    return scored.select(
+        "property_id", "as_of_date", "horizon_days", "method", "rank",
+        scored=pl.when(fresh).then(pl.col("scored")).fill_null(0),
+        wape=pl.when(enough).then(score),
+        # rounded: a float quantile's last bits are no figure
+        error_low=pl.when(enough).then(pl.col("error_low").round(9)),
+        error_high=pl.when(enough).then(pl.col("error_high").round(9)))
 
 
 def choices(errors: pl.DataFrame, as_of: Frame,
@@ -970,30 +971,14 @@ def calibrated_band(errors: pl.DataFrame, as_of: Frame,
     rooms_actual. Returns property_id, as_of_date, horizon_days, band_nights, band_low,
     band_high."""
     s = settings or ForecastSettings()
-    misses = (
-        errors.lazy()
-        .select("property_id", "stay_date", "horizon_days",
-                miss=pl.col("rooms_actual") - pl.col("rooms_forecast"))
-        .sort("property_id", "horizon_days", "stay_date")
-        .rolling(index_column="stay_date", period=f"{s.band_days}d",
-                 group_by=["property_id", "horizon_days"])
-        .agg(band_nights=pl.len().cast(pl.Int64), misses=pl.col("miss").sort())
-        .with_columns(usable_from=pl.col("stay_date") + pl.duration(days=1))
-    )
+    misses = errors.lazy().select("property_id", "stay_date", "horizon_days",
+                                  miss=pl.col("rooms_actual") - pl.col("rooms_forecast"))
     low, high = conformal_bounds(pl.col("band_nights"), pl.col("misses"), s.interval)
-    fresh = (pl.col("as_of_date") - pl.col("usable_from")).dt.total_days() < s.band_days
+    fresh = pl.col("fresh")
     enough = fresh & (pl.col("band_nights") >= s.band_min_nights)
-    grid = (
-        lazy(as_of, "as_of", ["property_id", "as_of_date"]).select("property_id", "as_of_date")
-        .unique()
-        .join(pl.LazyFrame({"horizon_days": list(HORIZONS)}, schema={"horizon_days": pl.Int64}),
-              how="cross")
-    )
     return (
-        grid.sort("as_of_date")
-        .join_asof(misses.sort("usable_from"), left_on="as_of_date", right_on="usable_from",
-                   by=["property_id", "horizon_days"], strategy="backward",
-                   check_sortedness=False)
+        _window_before(_by_horizon(as_of), misses, s.band_days, ["property_id", "horizon_days"],
+                       band_nights=pl.len().cast(pl.Int64), misses=pl.col("miss").sort())
         .select("property_id", "as_of_date", "horizon_days",
                 band_nights=pl.when(fresh).then(pl.col("band_nights")).otherwise(0),
                 # rounded: a float error's last bits are no figure
@@ -1042,7 +1027,8 @@ def scored_forecasts(otb_snapshots: Frame, capacity: Frame,
 def _errors(scored: pl.DataFrame, otb_snapshots: Frame) -> pl.DataFrame:
     """The forecasts of `scored` whose night is realized, beside its actual rooms."""
     return (
-        _long(scored).drop_nulls("rooms_forecast")
+        scored.unpivot(index=[*KEY, "days_before"], on=list(METHODS), variable_name="method",
+                       value_name="rooms_forecast").drop_nulls("rooms_forecast")
         .join(_realized(otb_snapshots), on=["property_id", "stay_date"], how="inner")
         .rename({"days_before": "horizon_days"})
     )
@@ -1114,24 +1100,20 @@ def accuracy(errors: pl.DataFrame, settings: ForecastSettings | None = None,
             first_night=pl.col("stay_date").min(), last_night=pl.col("stay_date").max(),
             forecasts=pl.len().cast(pl.Int64),
             rooms_final=pl.col("rooms_actual").sum().cast(pl.Int64),
-            mae_rooms=error.abs().mean(),
+            mae_rooms=error.abs().mean().round(2),
             sum_abs=error.abs().sum(),
-            bias_rooms=error.mean(),
-            band_coverage_pct=pl.col("rooms_actual").is_between(
-                pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100,
+            bias_rooms=error.mean().round(2),
+            band_coverage_pct=(pl.col("rooms_actual").is_between(
+                pl.col("rooms_low"), pl.col("rooms_high")).mean() * 100).round(2),
             floor_abs=(pl.col("rooms_level") - pl.col("rooms_actual")).abs().sum(),
             no_level=pl.col("rooms_level").is_null().any(),
         )
         .with_columns(
             wape_pct=pl.when(pl.col("rooms_final") > 0)
-            .then(pl.col("sum_abs") / pl.col("rooms_final") * 100),
+            .then((pl.col("sum_abs") / pl.col("rooms_final") * 100).round(2)),
             floor_wape_pct=pl.when(pl.col("rooms_final") > 0, ~pl.col("no_level"))
             .then((pl.col("floor_abs") / pl.col("rooms_final") * 100).round(2)),
-            mae_rooms=pl.col("mae_rooms").round(2),
-            bias_rooms=pl.col("bias_rooms").round(2),
         )
-        .with_columns(wape_pct=pl.col("wape_pct").round(2),
-                      band_coverage_pct=pl.col("band_coverage_pct").round(2))
         .drop("sum_abs", "floor_abs", "no_level")
         .join(skill(scored), on=["property_id", "horizon_days", "method"], how="left")
         .join(department_wape(scored), on=["property_id", "horizon_days", "method"],
