@@ -15,6 +15,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -442,8 +443,7 @@ def test_no_answer_within_the_timeout_is_a_failed_attempt(make_sandbox: MakeSand
     """Spec, Webhook delivery 4: no 2xx answer within the time-out (10 s; shortened here)."""
     sb = make_sandbox(clock=SimulatedClock(START), allow_http_webhooks=True,
                       webhook_timeout_seconds=0.3)
-    slow = Receiver(hang_seconds=1.5)
-    try:
+    with closing(Receiver(hang_seconds=1.5)) as slow:
         slow.answer("/hook", HANG)
         with httpx.Client(base_url=sb.base_url, headers=auth()) as api:
             created, _ = subscribe(api, slow.url())
@@ -456,8 +456,6 @@ def test_no_answer_within_the_timeout_is_a_failed_attempt(make_sandbox: MakeSand
             delivery = api.get(f"/webhooks/{created['id']}/deliveries").json()["data"][0]
             assert delivery["status"] is None
             assert delivery["error"]
-    finally:
-        slow.close()
 
 
 def test_switched_off_after_three_days_of_failures(sim: RunningSandbox, sim_api: httpx.Client,

@@ -240,8 +240,7 @@ def test_one_property_without_a_run_does_what_its_run_does(
     assert what(synced.streams) == what(ran.streams)  # in the run's order, the same values
     published, rows = {}, {}
     for path in (by_run, alone):
-        conn = connect(path)
-        try:
+        with connect(path) as conn:
             published[path] = conn.execute("SELECT * FROM meta.published").fetchall()
             rows[path] = {}
             for schema in ("core", "mart"):
@@ -254,8 +253,6 @@ def test_one_property_without_a_run_does_what_its_run_does(
             conn.execute("UPDATE core.reservations SET nights = nights + 1 "
                          "WHERE reservation_id = (SELECT min(reservation_id) "
                          "FROM core.reservations)")
-        finally:
-            conn.close()
         assert read_copy_path(path).is_file()
     assert rows[alone] == rows[by_run]
     [ran] = materialize(["rome"], by_run, streams)
@@ -265,8 +262,5 @@ def test_one_property_without_a_run_does_what_its_run_does(
                                  "are not departure - arrival")
     assert (synced.streams, synced.marts) == ({}, {})
     for path in (by_run, alone):
-        conn = connect(path)
-        try:
+        with connect(path) as conn:
             assert conn.execute("SELECT * FROM meta.published").fetchall() == published[path]
-        finally:
-            conn.close()

@@ -187,12 +187,10 @@ def test_a_dagster_run_over_a_group_directory_writes_each_property_its_own_file(
         assert {n: why for n, (passed, why) in run.checks.items() if not passed} == {}, run
         assert run.marts["occupancy_daily"] > 0, run
     for number in NUMBERS:
-        copy = duckdb.connect(str(group / f"{group_code(number)}.read.duckdb"), read_only=True)
-        try:
+        with duckdb.connect(str(group / f"{group_code(number)}.read.duckdb"),
+                            read_only=True) as copy:
             assert copy.execute("SELECT DISTINCT property_id FROM mart.occupancy_daily"
                                 ).fetchall() == [(GROUP_FIRST_ID + number - 1,)]
             with Api(served.base_url, group_key(number)) as api:
                 assert assert_core_equals_api(copy, api, GROUP_FIRST_ID + number - 1,
                                               guests=False)["reservations"] > 50
-        finally:
-            copy.close()

@@ -162,11 +162,8 @@ def publish(warehouse: Path, code: str | None) -> None:
 
     try:
         for file in _files(warehouse, code):
-            conn = connect(file, create=False)
-            try:
+            with connect(file, create=False) as conn:
                 done = publish_copy(conn, file)
-            finally:
-                conn.close()
             click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in "
                        f"{done.seconds:.2f} s: {done.how}, {done.written:,} bytes written")
     except WarehouseError as error:
