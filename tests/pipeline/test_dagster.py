@@ -184,8 +184,7 @@ def test_a_sync_without_a_run_lands_and_checks_as_a_run_does(
         assert all(passed for passed, _ in other.checks.values())
         assert {s: m["rows"] for s, m in other.streams.items()} == {
             s: m["rows"] for s, m in one.streams.items()}
-    left, right = connect(by_run), connect(direct)
-    try:
+    with connect(by_run) as left, connect(direct) as right:
         tables = [str(t) for (t,) in left.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'core' "
             "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
@@ -195,9 +194,6 @@ def test_a_sync_without_a_run_lands_and_checks_as_a_run_does(
         right.execute("UPDATE core.reservations SET nights = nights + 1 WHERE reservation_id "
                       "IN (SELECT min(reservation_id) FROM core.reservations GROUP BY "
                       "property_id)")
-    finally:
-        left.close()
-        right.close()
     again = sync_direct(codes, direct, streams, settings=SyncSettings())
     assert [run.checks["nights_match_dates"] for run in again] == [
         (False, "2 rows whose nights are not departure - arrival")] * 2

@@ -47,7 +47,7 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
     rooms_forecast (in use HORIZON days before), method, rooms_actual, rooms_level."""
     con, otb, rooms, codes, events = _inputs(path)
     parts = []
-    try:
+    with con:
         for pid, code in sorted(codes.items()):
             o = otb.filter(pl.col("property_id") == pid)
             capacity = rooms.filter(pl.col("property_id") == pid)
@@ -69,8 +69,6 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
                         "rooms_forecast", "method", "rooms_actual", "rooms_level",
                         hotel=pl.lit(f"{path.parent.name} {code}"),
                         code=pl.lit(code)))
-    finally:
-        con.close()
     return pl.concat(parts)
 
 

@@ -124,12 +124,10 @@ def test_a_failed_insert_raises_its_own_error_not_the_aborted_transaction_s(
             append_raw(conn, 1, "events", [{"id": 1}], run_id="r1", fetched_at=at)
             insert_frame(conn, "raw.payloads", no_run)
 
-    try:
+    with conn:
         with pytest.raises(duckdb.ConstraintException, match="run_id"):
             land_then_fail()
         assert conn.execute("SELECT count(*) FROM raw.payloads").fetchone() == (0,)
-    finally:
-        conn.close()
 
 
 LEAVE_A_WAL = """
