@@ -31,6 +31,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
@@ -72,27 +73,21 @@ def _sync(env: dict[str, str], group: Path, codes: list[str]) -> rig.Cost:
 
 def _calls(member: Path, since: int = 0) -> int:
     """API calls of the sync runs of `member` after its first `since` runs."""
-    conn = duckdb.connect(str(member), read_only=True)
-    try:
+    with duckdb.connect(str(member), read_only=True) as conn:
         row = conn.execute(
             "SELECT sum(calls) FROM meta.sync_runs WHERE run_id NOT IN (SELECT run_id FROM "
             "meta.sync_runs GROUP BY run_id ORDER BY min(started_at) LIMIT ?)",
             [since]).fetchone()
-    finally:
-        conn.close()
     return int(row[0]) if row and row[0] is not None else 0
 
 
 def _largest(database: Path, ids: tuple[int, ...], count: int) -> list[str]:
     """Codes of the `count` hotels with the most reservations, most first."""
-    conn = sqlite3.connect(database)
-    try:
+    with closing(sqlite3.connect(database)) as conn:
         rows = conn.execute(
             f"SELECT property_id FROM reservations WHERE property_id IN "
             f"({','.join('?' * len(ids))}) GROUP BY property_id "
             f"ORDER BY count(*) DESC, property_id LIMIT ?", [*ids, count]).fetchall()
-    finally:
-        conn.close()
     return [group_code(pid - GROUP_FIRST_ID + 1) for (pid,) in rows]
 
 

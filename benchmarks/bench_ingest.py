@@ -96,40 +96,37 @@ def main() -> None:
     warehouse = work / "warehouse.duckdb"
     with sandbox_process(db_path=db, extra_args=SERVE) as base_url:
         endpoint = Endpoint("rome", base_url, KEY, 10_000_000, 100_000)
-        conn = connect(warehouse)
-        began = time.perf_counter()
-        initial = sync_property(endpoint, conn, "initial", settings)
-        seconds = time.perf_counter() - began
-        conn.close()
+        with connect(warehouse) as conn:
+            began = time.perf_counter()
+            initial = sync_property(endpoint, conn, "initial", settings)
+            seconds = time.perf_counter() - began
         floors = _floor(base_url, warehouse, None, settings)
-        conn = connect(warehouse)
-        with_folios = conn.execute("SELECT count(DISTINCT reservation_id) FROM core.folios"
-                                   ).fetchone()
-        conn.close()
+        with connect(warehouse) as conn:
+            with_folios = conn.execute("SELECT count(DISTINCT reservation_id) FROM core.folios"
+                                       ).fetchone()
         assert with_folios is not None
         print(f"reservations: {floors['_reservations_total']}")
         _report("initial load", initial, floors, seconds, with_folios[0])
 
         httpx.post(f"{base_url.removesuffix('/v1')}/_sandbox/advance", json={"days": 1},
                    timeout=600).raise_for_status()
-        conn = connect(warehouse)
-        cursor = conn.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
-                              "'reservations'").fetchone()
-        assert cursor is not None
-        changed = httpx.get(f"{base_url}/reservations", params={
-            "updated_since": cursor[0], "page_size": 1},
-            headers={"Authorization": f"Bearer {KEY}"}).json()["total"]
-        began = time.perf_counter()
-        incremental = sync_property(endpoint, conn, "incremental", settings)
-        seconds = time.perf_counter() - began
-        parts = conn.execute("""
-            SELECT count(DISTINCT reservation_id) FILTER (WHERE r.status IN
-                       ('confirmed', 'option')),
-                   count(DISTINCT reservation_id) FILTER (WHERE r.status = 'cancelled'),
-                   count(DISTINCT reservation_id)
-            FROM core.folios f JOIN core.reservations r USING (property_id, reservation_id)
-            WHERE f.status <> 'closed'""").fetchone()
-        conn.close()
+        with connect(warehouse) as conn:
+            cursor = conn.execute("SELECT cursor_value FROM meta.sync_state WHERE stream = "
+                                  "'reservations'").fetchone()
+            assert cursor is not None
+            changed = httpx.get(f"{base_url}/reservations", params={
+                "updated_since": cursor[0], "page_size": 1},
+                headers={"Authorization": f"Bearer {KEY}"}).json()["total"]
+            began = time.perf_counter()
+            incremental = sync_property(endpoint, conn, "incremental", settings)
+            seconds = time.perf_counter() - began
+            parts = conn.execute("""
+                SELECT count(DISTINCT reservation_id) FILTER (WHERE r.status IN
+                           ('confirmed', 'option')),
+                       count(DISTINCT reservation_id) FILTER (WHERE r.status = 'cancelled'),
+                       count(DISTINCT reservation_id)
+                FROM core.folios f JOIN core.reservations r USING (property_id, reservation_id)
+                WHERE f.status <> 'closed'""").fetchone()
         assert parts is not None
         floors = _floor(base_url, warehouse, changed, settings)
         folio = next(r for r in incremental if r.stream == "folios")

@@ -44,8 +44,7 @@ PAYLOAD = " || ".join(f"md5((i * 16 + {n})::VARCHAR)" for n in range(16))
 
 def _synthetic(path: Path, mib: int) -> None:
     versions = synthetic_versions(1, 1)
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         conn.execute("CREATE SCHEMA IF NOT EXISTS bench")
         columns = ", ".join(f'"{name}" {"BIGINT" if dtype.is_integer() else "VARCHAR"}'
                             for name, dtype in versions.schema.items())
@@ -58,8 +57,6 @@ def _synthetic(path: Path, mib: int) -> None:
         for day in range(DAYS):
             _payloads(conn, day, per_day)
         conn.execute("CHECKPOINT")
-    finally:
-        conn.close()
     print(f"synthetic warehouse: {versions.height:,} room-night versions of 1 hotel x 1 year, "
           f"{per_day * DAYS:,} payloads of 512 characters ({per_day:,} a day x {DAYS} days)")
 
@@ -126,8 +123,7 @@ def main() -> None:
             print(f"warehouse: a copy of {args.warehouse}")
         else:
             _synthetic(path, args.mib)
-        conn = connect(path)
-        try:
+        with connect(path) as conn:
             publish(conn, path)
             publish(conn, path)
             cases: list[tuple[str, Callable[[duckdb.DuckDBPyConnection], None]]] = [
@@ -153,8 +149,6 @@ def main() -> None:
                       f"CPU-s; ratio {seconds / plain:.2f} (goal <= 2)")
             print(f"read copy: two generations, {2 * size / 2**20:,.1f} MiB of disk (2 x the "
                   "file)")
-        finally:
-            conn.close()
 
 
 if __name__ == "__main__":

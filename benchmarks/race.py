@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -138,8 +139,7 @@ class Stepper:
 def truth(db: Path, pid: int) -> tuple[Rows, dict[int, tuple[Any, ...]]]:
     """What the API holds for the property, and each reservation's folios (id, status,
     line ids) to tell which reservations' folios changed."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         rows: Rows = {
             "reservations": {(int(i), utc(u)) for i, u in conn.execute(
                 "SELECT id, updated_at FROM reservations WHERE property_id = ?", (pid,))},
@@ -157,8 +157,6 @@ def truth(db: Path, pid: int) -> tuple[Rows, dict[int, tuple[Any, ...]]]:
             ids = tuple(sorted(int(x) for x in lines.split(","))) if lines else ()
             folios.setdefault(int(reservation), []).append((folio, status, ids))
         return rows, {r: tuple(f) for r, f in folios.items()}
-    finally:
-        conn.close()
 
 
 def missing_extra(got: Rows, api: Rows, events_from: int) -> tuple[dict[str, int], dict[str, int]]:

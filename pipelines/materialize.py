@@ -203,11 +203,8 @@ class _File:
 
     @contextmanager
     def connect(self, code: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-        conn = connect(self.path)
-        try:
+        with connect(self.path) as conn:
             yield conn
-        finally:
-            conn.close()
 
     def each(self, codes: Sequence[str] | None
              ) -> Iterator[tuple[str | None, duckdb.DuckDBPyConnection]]:
@@ -252,23 +249,15 @@ def sync_alone(code: str, warehouse: Path, streams: Sequence[str], *,
 
     def stream(name: str, _: str) -> StreamResult:
         endpoint = apis.endpoint(code)
-        with files.connect() as conn:
-            cursor = thread_cursor(conn)
-            try:
-                return sync_stream(endpoint, cursor, run_id, name, settings)
-            finally:
-                cursor.close()
+        with files.connect() as conn, thread_cursor(conn) as cursor:
+            return sync_stream(endpoint, cursor, run_id, name, settings)
 
     def build() -> None:
-        with files.connect() as conn:
-            cursor = thread_cursor(conn)
-            try:
-                pid = property_of_partition(cursor, code, run_id)
-                for name, _, written in built_marts(cursor, pid, MartSettings(), list(MARTS),
-                                                    run_id):
-                    run.marts[name] = written.rows
-            finally:
-                cursor.close()
+        with files.connect() as conn, thread_cursor(conn) as cursor:
+            pid = property_of_partition(cursor, code, run_id)
+            for name, _, written in built_marts(cursor, pid, MartSettings(), list(MARTS),
+                                                run_id):
+                run.marts[name] = written.rows
 
     try:
         with held(warehouse), progress_hook(progress or (lambda *_: None)):
@@ -314,11 +303,8 @@ def sync_direct(codes: Sequence[str], warehouse: Path, streams: Sequence[str], *
     runs = {code: PropertyRun(code) for code in codes}
     with writer(warehouse, publish=False) as conn:
         def one(code: str) -> list[StreamResult]:
-            cursor = thread_cursor(conn)
-            try:
+            with thread_cursor(conn) as cursor:
                 return sync_property(apis.endpoint(code), cursor, run_id, settings, streams)
-            finally:
-                cursor.close()
 
         results, errors = each_property(list(codes), one, settings.properties_at_once)
     for code, error in errors.items():

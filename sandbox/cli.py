@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -179,11 +180,8 @@ def stored_group_of(db_path: str) -> int:
 
     if db_path == ":memory:" or not Path(db_path).exists():
         return 0
-    conn = open_db(db_path)
-    try:
+    with closing(open_db(db_path)) as conn:
         return stored_group(conn)
-    finally:
-        conn.close()
 
 
 def server_clock(kind: str, db_path: str, start: datetime | None) -> Clock:

@@ -10,7 +10,7 @@ import select
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -141,8 +141,5 @@ class Browser:
 @contextmanager
 def browser(profile: Path) -> Iterator[Browser]:
     """A headless Chromium (Browser) for the block, stopped after it."""
-    started = Browser(profile)
-    try:
+    with closing(Browser(profile)) as started:
         yield started
-    finally:
-        started.close()

@@ -51,12 +51,9 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
     assert len(re.findall(r"reconciliation dry_run ", out)) == 2
     assert len(re.findall(r"reconciliation apply ", out)) == 2
     assert len(re.findall(r"daily close, \d+ runs, ", out)) == 2  # issue 16: every day
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         first_runs = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
         last_day = conn.execute("SELECT max(snapshot_date) FROM mart.otb_snapshots").fetchone()
-    finally:
-        conn.close()
     assert first_runs is not None
     assert first_runs[0] >= 4 + 2 * 2  # final dry run and apply, a close per day and hotel
     assert last_day is not None
@@ -73,11 +70,8 @@ def test_demo_runs_end_to_end_twice_and_prints_the_summary(tmp_path: Path) -> No
     assert second.returncode == 0, second.stderr + second.stdout
     summary = out[out.index("Hotel Aurelia Roma"):out.index("Warehouse:")]
     assert summary in second.stdout
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         runs = conn.execute("SELECT count(*) FROM recon.runs").fetchone()
-    finally:
-        conn.close()
     assert runs == first_runs  # the same runs again: the first demo's were removed
 
 
@@ -103,14 +97,11 @@ def test_the_demo_year_starts_with_a_full_book_not_an_empty_hotel(
     starting empty had 14% in its first month), within 15 points."""
     from tests.demo_warehouse import demo_warehouse
 
-    conn = duckdb.connect(str(demo_warehouse(tmp_path_factory)), read_only=True)
-    try:
+    with duckdb.connect(str(demo_warehouse(tmp_path_factory)), read_only=True) as conn:
         rows = conn.execute(
             "SELECT property_id, min(stay_date), sum(rooms_sold) / sum(rooms_available) "
             "FROM mart.occupancy_daily WHERE stay_date < (SELECT min(stay_date) + 7 FROM "
             "mart.occupancy_daily) GROUP BY property_id ORDER BY property_id").fetchall()
-    finally:
-        conn.close()
     assert [row[0] for row in rows] == [1, 2]
     for _, first, occupancy in rows:
         target = DOMAIN_MD_OCCUPANCY[first.month - 1] / 100

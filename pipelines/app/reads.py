@@ -60,12 +60,10 @@ def reading(path: Path, property_ref: str | None) -> Iterator[Reader]:
         conn = open_warehouse(path)
     except ReportError as error:
         raise PageError(503, str(error)) from None
-    try:
+    with conn:
         try:
             prop = resolve_property(conn, path, property_ref or None)
         except ReportError as error:
             message = str(error).replace("pass --property", "add ?property=CODE")
             raise PageError(404 if property_ref else 400, message) from None
         yield Reader(conn, path, prop)
-    finally:
-        conn.close()

@@ -107,11 +107,8 @@ class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
 
     @contextmanager
     def connect(self, code: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-        conn = connect(self.file(code), wait=self.wait_seconds)
-        try:
+        with connect(self.file(code), wait=self.wait_seconds) as conn:
             yield conn
-        finally:
-            conn.close()
 
     @contextmanager
     def per_property(self) -> Iterator[Opener]:
@@ -124,11 +121,8 @@ class WarehouseResource(dg.ConfigurableResource):  # type: ignore[type-arg]
         with self.connect() as conn:
             @contextmanager
             def cursor(code: str) -> Iterator[duckdb.DuckDBPyConnection]:
-                own = thread_cursor(conn)  # a connection per thread, the same database
-                try:
+                with thread_cursor(conn) as own:  # a connection per thread, one database
                     yield own
-                finally:
-                    own.close()
 
             yield cursor
 

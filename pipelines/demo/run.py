@@ -228,11 +228,8 @@ def _reconcile(config: DemoConfig) -> list[str]:
 
     rules = load_rules(None)
     lines = []
-    conn = connect(config.warehouse)
-    try:
+    with connect(config.warehouse) as conn:
         dates = dict(conn.execute("SELECT code, business_date FROM core.property").fetchall())
-    finally:
-        conn.close()
     for prop in load_properties(config.properties_file):
         last = dates[prop.code] - timedelta(days=1)
         first = last - timedelta(days=config.daily_syncs - 1)

@@ -117,7 +117,7 @@ def read_summary(config: DemoConfig,
                  checks: dict[str, dict[str, tuple[bool, str]]]) -> Summary:
     conn = open_warehouse(config.warehouse)
     path = config.warehouse
-    try:
+    with conn:
         hotels = []
         for hotel in config.hotels:
             prop = resolve_property(conn, path, hotel.code)
@@ -135,6 +135,4 @@ def read_summary(config: DemoConfig,
             hotels.append(HotelSummary(prop.code, prop.name, prop.currency, bd, last_30,
                                        next_30, pickup_7, final, checks.get(hotel.code, {}),
                                        _summed(closes)))
-    finally:
-        conn.close()
     return Summary(hotels, str(config.warehouse), str(config.notebooks))

@@ -25,10 +25,7 @@ def writer(path: str | Path | None, *, wait: float | None = None,
            publish: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
     """The warehouse at `path` (which must exist) held as the writer; the read copy published
     when the block ends without an error (and `publish`)."""
-    conn = connect(path, create=False, wait=wait)
-    try:
+    with connect(path, create=False, wait=wait) as conn:
         yield conn
         if publish:
             publish_copy(conn, path)
-    finally:
-        conn.close()

@@ -6,7 +6,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,11 +84,8 @@ def serving_simulation(db: Path, rate_per_minute: int = 1_000_000,
     """Serve a simulated database (admin routes on) until the block ends, its clock carrying
     on from where the simulation stopped; each key's limit as given (by default far above any
     test's calls)."""
-    conn = open_db(str(db))
-    try:
+    with closing(open_db(str(db))) as conn:
         now = stored_clock(conn)
-    finally:
-        conn.close()
     if now is None:
         raise ValueError(f"{db} has no simulated clock: simulate it first")
     settings = SandboxSettings(db_path=str(db), admin=True, rate_per_minute=rate_per_minute,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -86,8 +87,7 @@ def simulate_database(
     began = time.perf_counter()
     # The days are played in memory (about twice as fast) and the result written to the file
     # at the end with SQLite's online backup.
-    conn = open_db(":memory:")
-    try:
+    with closing(open_db(":memory:")) as conn:
         seed_if_empty(conn, clock, group)
         save_demand(conn, seed, start)
         state = SandboxState(conn, clock)
@@ -119,12 +119,7 @@ def simulate_database(
         report.failures = dict(simulation.failures)
         if db_path != ":memory:":
             Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-            target = sqlite3.connect(db_path)
-            try:
+            with closing(sqlite3.connect(db_path)) as target:
                 conn.backup(target)
-            finally:
-                target.close()
         report.seconds = round(time.perf_counter() - began, 2)
         return report
-    finally:
-        conn.close()

@@ -8,7 +8,7 @@ import json
 import shutil
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -56,12 +56,8 @@ def demo_sandbox(warehouse: Path, copy: Path) -> Iterator[tuple[DemoConfig, Sand
     args = ["--admin", "--clock", "simulated", "--rate-per-minute", str(UNLIMITED_RATE),
             "--burst", str(UNLIMITED_RATE), "--pos-export", str(config.pos_incoming)]
     with sandbox_process(db_path=config.sandbox_db, extra_args=args) as base_url, \
-            config.properties_in_use(base_url):
-        admin = SandboxAdmin(base_url)
-        try:
-            yield config, admin
-        finally:
-            admin.close()
+            config.properties_in_use(base_url), closing(SandboxAdmin(base_url)) as admin:
+        yield config, admin
 
 
 def live_a_day(config: DemoConfig, admin: SandboxAdmin) -> str:

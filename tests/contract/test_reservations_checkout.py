@@ -103,8 +103,7 @@ def test_departure_after_today_needs_early_departure(api: httpx.Client,
     reservation, today = _in_house_since_yesterday(api, sandbox)
     rid = reservation["rooms"][0]["id"]
     refused = api.post(f"/reservations/{reservation['id']}/rooms/{rid}/check-out")
-    assert refused.status_code == 422
-    assert error_of(refused)["field"] == "early_departure"
+    assert error_of(refused, 422)["field"] == "early_departure"
     response = api.post(f"/reservations/{reservation['id']}/rooms/{rid}/check-out",
                         json={"early_departure": True})
     room = answered(response)["rooms"][0]
@@ -142,8 +141,7 @@ def test_nights_to_charge_when_a_document_is_issued(api: httpx.Client,
     _admin(sandbox, f"/folios/{_room_folio(api, reservation['id'])}/close")
     options = {"early_departure": True, "charge_full_period": True}
     asked = api.post(f"/reservations/{reservation['id']}/check-out", json=options)
-    assert asked.status_code == 409
-    error = error_of(asked)
+    error = error_of(asked, 409)
     assert error["code"] == "nights_to_charge"
     remaining = [(today + timedelta(days=n)).isoformat() for n in range((departure - today).days)]
     amount = _quote(api, room["room_type"]["id"], today, departure)

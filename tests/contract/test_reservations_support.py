@@ -84,7 +84,9 @@ def detail(api: httpx.Client, reservation_id: int) -> dict[str, Any]:
     return reservation
 
 
-def error_of(response: httpx.Response) -> dict[str, Any]:
+def error_of(response: httpx.Response, status: int | None = None) -> dict[str, Any]:
+    """The refusal's error, the answer's status checked first when `status` is given."""
+    assert status is None or response.status_code == status, response.text
     error: dict[str, Any] = response.json()["error"]
     return error
 

@@ -130,8 +130,7 @@ def test_checked_in_room_keeps_its_arrival_but_can_extend(api: httpx.Client) -> 
     room = reservation["rooms"][0]
     arrival = date.fromisoformat(room["arrival"])
     refused = _patch(api, reservation, {"arrival": (arrival + timedelta(days=1)).isoformat()})
-    assert refused.status_code == 422
-    assert error_of(refused)["field"] == "arrival"
+    assert error_of(refused, 422)["field"] == "arrival"
     longer = arrival + timedelta(days=4)
     extended = _room(_patch(api, reservation, {"departure": longer.isoformat()}))
     assert (extended["departure"], extended["nights"], extended["status"]) == (
@@ -147,20 +146,15 @@ def test_refusals_name_the_field(api: httpx.Client) -> None:
     today = business_date(api)
     made = book(api, nights=2)
     past = _patch(api, made, {"arrival": (today - timedelta(days=1)).isoformat()})
-    assert past.status_code == 422
-    assert error_of(past)["field"] == "arrival"
+    assert error_of(past, 422)["field"] == "arrival"
     crowded = _patch(api, made, {"adults": 9})
-    assert crowded.status_code == 422
-    assert error_of(crowded)["field"] == "adults"
+    assert error_of(crowded, 422)["field"] == "adults"
     backwards = _patch(api, made, {"departure": today.isoformat()})
-    assert backwards.status_code == 400
-    assert error_of(backwards)["field"] == "departure"
+    assert error_of(backwards, 400)["field"] == "departure"
     unknown = _patch(api, made, {"colour": "blue"})
-    assert unknown.status_code == 400
-    assert error_of(unknown)["field"] == "colour"
+    assert error_of(unknown, 400)["field"] == "colour"
     plan = _patch(api, made, {"rate_plan_id": 9999})
-    assert plan.status_code == 422
-    assert error_of(plan)["field"] == "rate_plan_id"
+    assert error_of(plan, 422)["field"] == "rate_plan_id"
     assert api.get(f"/reservations/{made['id']}").json()["rooms"][0]["nights"] == 2
 
 

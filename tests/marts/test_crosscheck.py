@@ -73,10 +73,8 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckD
             _build(conn, week)  # as after each sync: each rebuild writes what changed
         _build(conn, WEEKS)  # again, with nothing synced since
     crosscheck_sql.build(conn, 1)
-    try:
+    with conn:
         yield conn
-    finally:
-        conn.close()
 
 
 def test_every_mart_is_written_again_in_sql_or_said_not_to_be() -> None:

@@ -77,10 +77,7 @@ def test_the_definition() -> None:
 
 
 def test_the_sql_reference_table_is_written_from_the_definition(tmp_path: Path) -> None:
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         rows = conn.execute("SELECT department, label, is_revenue, position "
                             "FROM mart.departments ORDER BY position").fetchall()
-    finally:
-        conn.close()
     assert rows == [(d.code, d.label, d.is_revenue, d.position) for d in DEPARTMENTS]

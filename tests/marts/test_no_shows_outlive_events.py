@@ -111,12 +111,10 @@ def warehouses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
             httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as api:
         conn = connect(daily)
         hotel = Hotel(sandbox, clock, api, conn)
-        try:
+        with conn:
             live(hotel)
             hotel.sync()
             build_marts(conn, 1)
-        finally:
-            conn.close()
         with connect(once) as late:
             Hotel(sandbox, clock, api, late).sync()
             build_marts(late, 1)

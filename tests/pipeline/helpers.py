@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,11 @@ def materialize_assets(warehouse: Path, selection: dg.AssetSelection, *,
                               instance=instance)
 
 
+def later(sandbox: Any, delta: timedelta = timedelta(hours=1)) -> None:
+    """Move the sandbox's simulated clock (the PMS's time, its HTTP Date); nothing happens."""
+    sandbox.state.clock.advance(delta)
+
+
 def advance(root_url: str, days: int = 1, property_ids: list[int] | None = None) -> None:
     """POST /_sandbox/advance: the simulated hotels live `days` days, then night audits."""
     body: dict[str, Any] = {"days": days}
@@ -109,14 +114,17 @@ def pmsw_env(extra: dict[str, str]) -> dict[str, str]:
     return {**clean, **extra}
 
 
-def pmsw(args: list[str], env: dict[str, str], timeout: float = 900,
+def pmsw(args: list[str], env: dict[str, str], timeout: float = 900, *, ok: bool = False,
          ) -> subprocess.CompletedProcess[str]:
     """Run `pmsw ...` in a subprocess from the repository root (a fresh interpreter), in
-    `pmsw_env(env)`. The timeout only stops a hung command: under load (a shared machine at
-    load 25) one sync through a test proxy took 137 s, and a test must not fail on a time."""
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", *args], cwd=REPO,
+    `pmsw_env(env)`; with `ok`, it must exit 0. The timeout only stops a hung command: under
+    load (a shared machine at load 25) one sync through a test proxy took 137 s, and a test
+    must not fail on a time."""
+    done = subprocess.run([sys.executable, "-m", "pipelines.cli", *args], cwd=REPO,
                           env=pmsw_env(env), capture_output=True, text=True,
                           timeout=timeout, check=False)
+    assert not ok or done.returncode == 0, done.stderr[-3000:]
+    return done
 
 
 # -- the API, read independently -----------------------------------------------------------

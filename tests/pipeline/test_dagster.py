@@ -184,8 +184,7 @@ def test_a_sync_without_a_run_lands_and_checks_as_a_run_does(
         assert all(passed for passed, _ in other.checks.values())
         assert {s: m["rows"] for s, m in other.streams.items()} == {
             s: m["rows"] for s, m in one.streams.items()}
-    left, right = connect(by_run), connect(direct)
-    try:
+    with connect(by_run) as left, connect(direct) as right:
         tables = [str(t) for (t,) in left.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'core' "
             "AND table_type = 'BASE TABLE' ORDER BY 1").fetchall()]
@@ -195,9 +194,6 @@ def test_a_sync_without_a_run_lands_and_checks_as_a_run_does(
         right.execute("UPDATE core.reservations SET nights = nights + 1 WHERE reservation_id "
                       "IN (SELECT min(reservation_id) FROM core.reservations GROUP BY "
                       "property_id)")
-    finally:
-        left.close()
-        right.close()
     again = sync_direct(codes, direct, streams, settings=SyncSettings())
     assert [run.checks["nights_match_dates"] for run in again] == [
         (False, "2 rows whose nights are not departure - arrival")] * 2
@@ -240,8 +236,7 @@ def test_one_property_without_a_run_does_what_its_run_does(
     assert what(synced.streams) == what(ran.streams)  # in the run's order, the same values
     published, rows = {}, {}
     for path in (by_run, alone):
-        conn = connect(path)
-        try:
+        with connect(path) as conn:
             published[path] = conn.execute("SELECT * FROM meta.published").fetchall()
             rows[path] = {}
             for schema in ("core", "mart"):
@@ -254,8 +249,6 @@ def test_one_property_without_a_run_does_what_its_run_does(
             conn.execute("UPDATE core.reservations SET nights = nights + 1 "
                          "WHERE reservation_id = (SELECT min(reservation_id) "
                          "FROM core.reservations)")
-        finally:
-            conn.close()
         assert read_copy_path(path).is_file()
     assert rows[alone] == rows[by_run]
     [ran] = materialize(["rome"], by_run, streams)
@@ -265,8 +258,5 @@ def test_one_property_without_a_run_does_what_its_run_does(
                                  "are not departure - arrival")
     assert (synced.streams, synced.marts) == ({}, {})
     for path in (by_run, alone):
-        conn = connect(path)
-        try:
+        with connect(path) as conn:
             assert conn.execute("SELECT * FROM meta.published").fetchall() == published[path]
-        finally:
-            conn.close()

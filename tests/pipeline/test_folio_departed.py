@@ -21,7 +21,7 @@ import pytest
 from pipelines.ingest import SyncSettings
 from tests.conftest import MakeSandbox, answered
 
-from .helpers import Api, advance, clock, query, sync
+from .helpers import Api, advance, clock, later, query, sync
 
 pytestmark = pytest.mark.slow
 
@@ -71,11 +71,6 @@ def _check_out_paid(api: Api, root_url: str, reservation: dict[str, Any], today:
     assert response.status_code == 200, response.text
 
 
-def _later(sandbox: Any, delta: timedelta) -> None:
-    """Move the sandbox's simulated clock (the PMS's time, its HTTP Date); nothing happens."""
-    sandbox.state.clock.advance(delta)
-
-
 def _book(api: Api, arrival: date) -> None:
     response = api.http.post("/reservations", json={"market": "leisure", "rooms": [{
         "room_type_id": 1, "arrival": arrival.isoformat(),
@@ -114,9 +109,9 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
             _check_out_paid(api, sandbox.root_url, reservation, today)
         # A booking a quarter of an hour later moves the newest `updated_at` past the
         # check-outs' overlap window, so that the next runs do not read them as `changed`.
-        _later(sandbox, timedelta(minutes=15))
+        later(sandbox, timedelta(minutes=15))
         _book(api, today + timedelta(days=20))
-    _later(sandbox, timedelta(hours=1))
+    later(sandbox)
     _sync(db, sandbox.base_url, "checkout", settings)  # the check-outs: class `changed`
 
     with Api(sandbox.base_url) as api:
@@ -138,7 +133,7 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
         assert api.get(f"/reservations/{final['id']}")["updated_at"] == before
         assert api.get("/events", after=last_event)["data"] == []
 
-    _later(sandbox, timedelta(hours=1))
+    later(sandbox)
     _sync(db, sandbox.base_url, "next", settings)
     reads = _reads(db, "next")
     # The departures still open or owing are read on the next run, as departed...
@@ -158,7 +153,7 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
     for hour in range(1, settings.folio_sweep_hours + 1):
         if landed_at is not None:
             break
-        _later(sandbox, timedelta(hours=1))
+        later(sandbox)
         run = f"hour-{hour}"
         _sync(db, sandbox.base_url, run, settings)
         assert _reads(db, run).get(final["id"]) in (None, "sweep")
@@ -168,6 +163,6 @@ def test_departed_folios_are_read_until_closed_and_settled_then_by_the_sweep(
         f"the late charge did not land within {settings.folio_sweep_hours} hourly runs")
     assert _line_total(db, late_line) == LATE_CHARGE
     # The new folio is open with a balance: from now on its departure is read every run.
-    _later(sandbox, timedelta(hours=1))
+    later(sandbox)
     _sync(db, sandbox.base_url, "after", settings)
     assert _reads(db, "after").get(final["id"]) == "departed"

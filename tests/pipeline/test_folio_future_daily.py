@@ -21,7 +21,7 @@ from pipelines.ingest.store import forget_folio_reads
 from pipelines.warehouse import connect
 from tests.conftest import MakeSandbox, answered
 
-from .helpers import Api, advance, clock, folio_reads, query, sync
+from .helpers import Api, advance, clock, folio_reads, later, query, sync
 
 pytestmark = pytest.mark.slow
 
@@ -37,10 +37,6 @@ def _deposit_line(db: Path, line_id: int) -> tuple[Any, ...] | None:
     rows = query(db, "SELECT type, total, posted_on FROM core.folio_lines "
                       "WHERE folio_line_id = ?", [line_id])
     return rows[0] if rows else None
-
-
-def _hour(sandbox: Any) -> None:
-    sandbox.state.clock.advance(timedelta(hours=1))
 
 
 def _future_open(api: Api, today: date) -> set[int]:
@@ -77,7 +73,7 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
 
     # An hour later, the same business date: the future book was read today (by the first
     # run), so not again; the deposit is not in the warehouse yet.
-    _hour(sandbox)
+    later(sandbox)
     hourly = _sync(db, sandbox.base_url, "hourly")
     assert (hourly.details["read_future"], hourly.details["calls_future"]) == (0, 0)
     assert hourly.details["future_candidates"] > 0
@@ -88,7 +84,7 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
     sandbox.state.clock.advance(timedelta(days=1))
     audit = httpx.post(f"{sandbox.root_url}/_sandbox/night-audit", json={}, timeout=60)
     assert audit.status_code == 200, audit.text
-    _hour(sandbox)
+    later(sandbox)
     daily = _sync(db, sandbox.base_url, "daily")
     assert _deposit_line(db, line["id"]) == ("payment", DEPOSIT, today)
     with Api(sandbox.base_url) as api:
@@ -110,7 +106,7 @@ def test_a_deposit_on_a_future_folio_lands_with_the_next_business_dates_first_ru
     # forgot (the reconciliation's apply) is read at once.
     with connect(db) as conn:
         forget_folio_reads(conn, 1, [stay["id"]])
-    _hour(sandbox)
+    later(sandbox)
     after = _sync(db, sandbox.base_url, "after")
     assert folio_reads(db, "after", "future") == {stay["id"]}
     assert (after.details["read_future"], after.details["calls_future"]) == (1, 1)

@@ -14,7 +14,7 @@ import httpx
 from pipelines.ingest import SyncSettings
 from tests.conftest import MakeSandbox, answered, auth
 
-from .helpers import clock, query, sync
+from .helpers import clock, later, query, sync
 
 
 def _book(client: httpx.Client, arrival: date, nights: int) -> int:
@@ -41,10 +41,10 @@ def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(
 
     # Two night audits: the cancellation is now more than one day before the business date.
     for _ in range(2):
-        sandbox.state.clock.advance(timedelta(days=1))  # type: ignore[attr-defined]
+        later(sandbox, timedelta(days=1))
         response = httpx.post(f"{sandbox.root_url}/_sandbox/night-audit", json={}, timeout=60)
         assert response.status_code == 200, response.text
-    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    later(sandbox)
     with httpx.Client(base_url=sandbox.base_url, headers=auth(), timeout=30) as client:
         today = date.fromisoformat(client.get("/property").json()["business_date"])
         new = _book(client, today + timedelta(days=10), 1)
@@ -53,7 +53,7 @@ def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(
     # One GET /reservations/{id}/folios per reservation re-read: the newest (changed: inside
     # the overlap window) and, in the sweep, the one still on the books with its open folio;
     # the one cancelled two days ago is not even a candidate of the sweep.
-    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    later(sandbox)
     third = sync(db, sandbox.base_url, "third", settings=settings)
     assert third["folios"].calls == 2
     assert third["folios"].details["reservations_read"] == 2
@@ -63,7 +63,7 @@ def test_open_folios_are_reread_but_not_those_of_long_cancelled_reservations(
 
     # With a window that still holds the cancellation, its folio is a candidate again, and
     # the one read longest ago (at the first run, two days back: overdue) is read first.
-    sandbox.state.clock.advance(timedelta(hours=1))  # type: ignore[attr-defined]
+    later(sandbox)
     wide = sync(db, sandbox.base_url, "wide",
                 settings=SyncSettings(departed_days=30, future_folios_daily=False))
     assert wide["folios"].details["sweep_candidates"] == 2

@@ -20,7 +20,7 @@ import pytest
 from pipelines.ingest import SyncSettings
 from tests.conftest import MakeSandbox, answered
 
-from .helpers import Api, advance, clock, folio_reads, query, sync
+from .helpers import Api, advance, clock, folio_reads, later, query, sync
 
 pytestmark = pytest.mark.slow
 
@@ -56,10 +56,6 @@ def _post_charge(api: Api, reservation: dict[str, Any]) -> int:
     return int(max(line["id"] for line in lines))
 
 
-def _hour(sandbox: Any) -> None:
-    sandbox.state.clock.advance(timedelta(hours=1))
-
-
 def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
         make_sandbox: MakeSandbox, tmp_path: Path) -> None:
     sandbox = make_sandbox(clock(), admin=True)
@@ -82,7 +78,7 @@ def test_a_charge_on_a_future_folio_lands_within_one_sweep_window(
 
     landed_at = None
     for hour in range(1, window + 1):
-        _hour(sandbox)
+        later(sandbox)
         run = f"hour-{hour}"
         _sync(db, sandbox.base_url, run, settings)
         sweep, candidates, calls = _classes(db, run)["sweep"]
@@ -115,7 +111,7 @@ def test_a_charge_on_an_in_house_folio_lands_in_the_next_run(
         in_house = api.find_reservations(status="checked_in")
         assert in_house
         line = _post_charge(api, in_house[-1])
-    _hour(sandbox)
+    later(sandbox)
     result = _sync(db, sandbox.base_url, "next", settings)["folios"]
     assert _landed_line(db, line)
     assert query(db, "SELECT class, run_id FROM meta.folio_reads WHERE reservation_id = ?",
@@ -140,7 +136,7 @@ def test_an_hourly_run_after_an_incremental_costs_near_the_floor(
     advance(sandbox.root_url, days=1)
     _sync(db, sandbox.base_url, "one-day", settings, None)
     row = query(db, "SELECT cursor_value FROM meta.sync_state WHERE stream = 'reservations'")[0]
-    _hour(sandbox)
+    later(sandbox)
     hourly = _sync(db, sandbox.base_url, "hourly", settings, None)
 
     with Api(sandbox.base_url) as api:

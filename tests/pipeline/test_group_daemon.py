@@ -187,15 +187,11 @@ def test_the_daemon_runs_each_property_at_once_and_one_run_of_a_property_at_a_ti
     for number in NUMBERS:  # each file: its own property only, equal to the API, published
         code, pid = group_code(number), GROUP_FIRST_ID + number - 1
         assert (group / f"{code}.read.duckdb").is_file()
-        conn = duckdb.connect(str(group / f"{code}.duckdb"), read_only=True)
-        api = Api(served.base_url, group_key(number))
-        try:
+        with duckdb.connect(str(group / f"{code}.duckdb"), read_only=True) as conn, \
+                Api(served.base_url, group_key(number)) as api:
             assert conn.execute("SELECT DISTINCT property_id FROM core.reservations"
                                 ).fetchall() == [(pid,)]
             assert assert_core_equals_api(conn, api, pid, guests=False)["reservations"] > 50
-        finally:
-            api.close()
-            conn.close()
     load = os.getloadavg()
     print(f"\ngroup under dagster-daemon, load {load[0]:.1f}: "
           f"{first} first run {one.end_time - one.start_time:.0f} s (held), "

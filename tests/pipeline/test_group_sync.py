@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -279,13 +280,10 @@ def test_the_hourly_schedule_starts_one_dagster_run_of_every_property(
 
 def test_the_group_seed_gives_each_hotel_its_own_key_and_property() -> None:
     """sandbox.seed: the group's hotel n is property 100 + n with the key sbx_group_00n."""
-    conn = open_db(":memory:")
-    try:
+    with closing(open_db(":memory:")) as conn:
         seed_if_empty(conn, WallClock(), GROUP)
         rows = conn.execute("SELECT p.id, p.code, count(k.id) FROM properties p "
                             "JOIN api_keys k ON k.property_id = p.id WHERE p.id >= ? "
                             "GROUP BY 1, 2 ORDER BY 1", (GROUP_FIRST_ID,)).fetchall()
-    finally:
-        conn.close()
     assert [tuple(row) for row in rows] == [(GROUP_FIRST_ID + n - 1, group_code(n), 1)
                                            for n in range(1, GROUP + 1)]

@@ -33,9 +33,8 @@ def test_days_with_a_sync_after_each_land_exactly_what_the_api_says(
     with Api(sandbox.base_url) as api:
         for day in range(3):
             advance(sandbox.root_url)
-            conn = connect(db)
-            cursor_before = get_timestamp_cursor(conn, 1, "reservations")
-            conn.close()
+            with connect(db) as conn:
+                cursor_before = get_timestamp_cursor(conn, 1, "reservations")
             results = sync(db, sandbox.base_url, f"day-{day}", settings=settings)
             assert {r.status for r in results.values()} == {"success"}
             with connect(db) as conn:
@@ -103,9 +102,8 @@ def test_a_sync_with_nothing_new_reads_almost_nothing_and_writes_no_core_row(
         t: data for t, (_, data) in before.items()}
     reread = query(db, "SELECT DISTINCT stream FROM raw.payloads WHERE run_id = 'second'")
     assert {"reservations", "folios", "property", "availability"} <= {s for (s,) in reread}
-    conn = connect(db)
-    cursor = get_timestamp_cursor(conn, 1, "reservations")
-    conn.close()
+    with connect(db) as conn:
+        cursor = get_timestamp_cursor(conn, 1, "reservations")
     assert cursor is not None
     # Only the overlap window is read again (spec: updated_since is inclusive).
     again = _changed_since(api, (cursor - SyncSettings().overlap).strftime("%Y-%m-%dT%H:%M:%SZ"))

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import httpx
 import polars as pl
@@ -29,16 +28,11 @@ from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import UNLIMITED, auth
+from tests.conftest import UNLIMITED, answered, auth
 
 FLORENCE_KEY = "sbx_test_other_property"  # property 2, FIRE01, Firenze, 4 stars
 ARRIVAL = date(2026, 3, 2)
 NIGHTS = 10
-
-
-def _ok(response: httpx.Response, status: int = 200) -> Any:
-    assert response.status_code == status, response.text
-    return response.json()
 
 
 @pytest.fixture
@@ -56,23 +50,23 @@ def test_an_apply_in_florence_posts_seven_nights_of_a_ten_night_stay(
     warehouse = tmp_path / "warehouse.duckdb"
     with httpx.Client(base_url=sandbox.base_url, headers=auth(FLORENCE_KEY),
                       timeout=30) as api:
-        prop = _ok(api.get("/property"))
+        prop = answered(api.get("/property"))
         assert (prop["city"], prop["star_rating"], prop["business_date"]) == \
             ("Firenze", "4", ARRIVAL.isoformat())
-        room_type = _ok(api.get("/room-types"))["data"][0]["id"]
+        room_type = answered(api.get("/room-types"))["data"][0]["id"]
         body = {"rooms": [{"room_type_id": room_type, "arrival": ARRIVAL.isoformat(),
                            "departure": (ARRIVAL + timedelta(days=NIGHTS)).isoformat(),
                            "adults": 2, "price_override": "110.00"}],
                 "new_party": {"first_name": "Guest", "last_name": "Ten nights"},
                 "channel": "website", "source": "booking_engine", "market": "leisure"}
-        reservation = _ok(api.post("/reservations", json=body), 201)["reservation"]
+        reservation = answered(api.post("/reservations", json=body), 201)["reservation"]
         rid, entry = reservation["id"], reservation["rooms"][0]["id"]
-        _ok(api.post(f"/reservations/{rid}/assign-rooms"))
-        _ok(api.post(f"/reservations/{rid}/check-in"))
+        answered(api.post(f"/reservations/{rid}/assign-rooms"))
+        answered(api.post(f"/reservations/{rid}/check-in"))
         for night in range(NIGHTS):  # the audit of each night, at 02:00 of the next day
             clock.set(datetime(2026, 3, 3 + night, 1, 0, tzinfo=UTC))
-            audit = _ok(httpx.post(f"{sandbox.root_url}/_sandbox/night-audit",
-                                   json={"property_id": 2}, timeout=30))
+            audit = answered(httpx.post(f"{sandbox.root_url}/_sandbox/night-audit",
+                                        json={"property_id": 2}, timeout=30))
             assert audit["audits"][0]["business_date"] == \
                 (ARRIVAL + timedelta(days=night)).isoformat()
         with connect(warehouse) as conn:
@@ -96,7 +90,7 @@ def test_an_apply_in_florence_posts_seven_nights_of_a_ten_night_stay(
         assert report.summary["failed"] == (0, 0)
         posted_dates = Counter(
             line["posted_on"]
-            for folio in _ok(api.get(f"/reservations/{rid}/folios"))["data"]
+            for folio in answered(api.get(f"/reservations/{rid}/folios"))["data"]
             for line in folio["lines"]
             if line["description"].startswith("City tax") and line["reversal_of"] is None)
         assert posted_dates == Counter({(ARRIVAL + timedelta(days=n)).isoformat(): 1

@@ -259,22 +259,19 @@ def test_faults_during_apply_still_post_each_charge_once(world: World) -> None:
     """Issue 7, Safety: 5xx answers and connections dropped before and after the work
     during apply; after the runs each charge is on its folio exactly once."""
     missing = world.run().results.filter(pl.col("status") == "missing")
-    admin = httpx.Client(base_url=world.sandbox.root_url, timeout=30)
-    faults = {"error_rate": 0.2, "drop_before_rate": 0.1, "drop_after_rate": 0.25,
-              "truncate_rate": 0.05, "seed": 11}
-    assert admin.put("/_sandbox/faults", json=faults).status_code == 200
-    retrying = PmsClient(world.sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
-                         burst=1_000_000,
-                         retry=RetryPolicy(max_attempts=8, backoff_base=0.02, backoff_cap=0.1))
-    try:
-        runs = [world.run(Mode.APPLY, retrying)]
-        while runs[-1].summary["failed"][0] and len(runs) < 4:
-            runs.append(world.run(Mode.APPLY, retrying))
-        counts = admin.get("/_sandbox/faults").json()["counts"]
-        assert admin.put("/_sandbox/faults", json={}).status_code == 200
-    finally:
-        retrying.close()
-        admin.close()
+    with httpx.Client(base_url=world.sandbox.root_url, timeout=30) as admin:
+        faults = {"error_rate": 0.2, "drop_before_rate": 0.1, "drop_after_rate": 0.25,
+                  "truncate_rate": 0.05, "seed": 11}
+        assert admin.put("/_sandbox/faults", json=faults).status_code == 200
+        with PmsClient(world.sandbox.base_url, ALL_SCOPES_KEY, rate_per_minute=1_000_000,
+                       burst=1_000_000,
+                       retry=RetryPolicy(max_attempts=8, backoff_base=0.02, backoff_cap=0.1)
+                       ) as retrying:
+            runs = [world.run(Mode.APPLY, retrying)]
+            while runs[-1].summary["failed"][0] and len(runs) < 4:
+                runs.append(world.run(Mode.APPLY, retrying))
+            counts = admin.get("/_sandbox/faults").json()["counts"]
+            assert admin.put("/_sandbox/faults", json={}).status_code == 200
     assert counts.get("drop_after", 0) > 0
     assert counts.get("error_500", 0) + counts.get("error_502", 0) > 0
     assert runs[-1].summary["failed"] == (0, 0)

@@ -28,7 +28,7 @@ from pipelines.ingest.streams import STREAMS
 from pipelines.warehouse import connect
 from sandbox.clock import SimulatedClock
 from sandbox.http.server import RunningSandbox
-from tests.conftest import MakeSandbox
+from tests.conftest import MakeSandbox, answered
 
 START = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)  # 08:00 in Rome, a Monday
 PROPERTY_ID = 2
@@ -84,8 +84,7 @@ class Admin:
         """Play one simulated day of the hotel (activity, then the night audit)."""
         response = self.http.post("/simulate", json={"days": 1, "seed": seed,
                                                      "property_ids": [property_id]})
-        assert response.status_code == 200, response.text
-        business_date: str = response.json()["business_date"]
+        business_date: str = answered(response)["business_date"]
         return business_date
 
     def set_faults(self, **config: Any) -> None:
@@ -94,8 +93,7 @@ class Admin:
 
     def fault_counts(self) -> Counter[str]:
         response = self.http.get("/faults")
-        assert response.status_code == 200, response.text
-        return Counter(response.json()["counts"])
+        return Counter(answered(response)["counts"])
 
 
 def endpoint(server: RunningSandbox, pos_dir: Path | None = None,

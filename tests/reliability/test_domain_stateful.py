@@ -32,7 +32,7 @@ from hypothesis.stateful import (
 
 from sandbox.http.server import RunningSandbox, running_sandbox
 from sandbox.settings import SandboxSettings
-from tests.conftest import UNLIMITED, auth
+from tests.conftest import UNLIMITED, answered, auth
 
 TYPES = ("STD", "SUP", "DLX", "JSU")
 WINDOW = 6  # nights from the business date the walks book into (a small, contended window)
@@ -93,8 +93,7 @@ class Hotel(RuleBasedStateMachine):
         if response.status_code == 422:  # the type is full on one of the nights: refused
             assert response.json()["error"]["code"] == "rule_violation"
             return -1
-        assert response.status_code == 201, response.text
-        reservation_id: int = response.json()["reservation"]["id"]
+        reservation_id: int = answered(response, 201)["reservation"]["id"]
         return reservation_id
 
     @rule(reservation=consumes(reservations))

@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 from collections import Counter
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -87,12 +88,9 @@ def _world(make_sandbox: MakeSandbox, folder: Path) -> World:
     pos = folder / "pos"
     pos.mkdir(parents=True)
     server = h.start_simulated(make_sandbox, pos)
-    admin = h.Admin(server)
-    try:
+    with closing(h.Admin(server)) as admin:
         for _ in range(DAYS):
             business_date = admin.simulate_day(SEED)
-    finally:
-        admin.close()
     day = date.fromisoformat(business_date) - timedelta(days=1)
     assert _lost_tickets(server, pos, day) >= 6, "too few rooms in house to post between"
     warehouse = folder / "warehouse.duckdb"

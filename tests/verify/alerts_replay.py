@@ -81,8 +81,7 @@ def build(data: Path, seed: int) -> Path:
 
 
 def _read(warehouse: Path) -> dict[str, pl.DataFrame]:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         return {
             "otb": conn.sql("SELECT property_id, snapshot_date, stay_date, rooms_otb, "
                             "revenue_otb_net FROM mart.otb_snapshots").pl(),
@@ -94,8 +93,6 @@ def _read(warehouse: Path) -> dict[str, pl.DataFrame]:
             "levels": conn.sql("SELECT property_id::BIGINT AS property_id, stay_date, "
                                "rooms_level FROM core.sandbox_levels").pl(),
         }
-    finally:
-        conn.close()
 
 
 def replay(data: dict[str, pl.DataFrame], start: date, weeks: int,

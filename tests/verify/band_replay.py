@@ -94,7 +94,7 @@ def study(path: Path, spread: int, days: int, step: int) -> tuple[pl.DataFrame, 
     con, otb, rooms, codes, events = _inputs(path)
     settings = ForecastSettings(backtest_days=BLOCK + spread)
     nights, months = [], []
-    try:
+    with con:
         for pid, code in sorted(codes.items()):
             o = otb.filter(pl.col("property_id") == pid)
             capacity = rooms.filter(pl.col("property_id") == pid)
@@ -108,8 +108,6 @@ def study(path: Path, spread: int, days: int, step: int) -> tuple[pl.DataFrame, 
                 width=pl.col("rooms_high") - pl.col("rooms_low")))
             months.append(_months(o, capacity, calendar, scored, settings, days, step)
                           .with_columns(hotel=pl.lit(f"{path.parent.name} {code}")))
-    finally:
-        con.close()
     return pl.concat(nights), pl.concat(months)
 
 

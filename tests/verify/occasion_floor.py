@@ -53,7 +53,7 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
     (the one-year-luck bound)."""
     con, otb, rooms, codes, events = _inputs(path)
     parts = []
-    try:
+    with con:
         for pid, code in sorted(codes.items()):
             o = otb.filter(pl.col("property_id") == pid)
             capacity = rooms.filter(pl.col("property_id") == pid)
@@ -78,8 +78,6 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
                         "rooms_one_year",
                         hotel=pl.lit(f"{path.parent.name} {code}"),
                         code=pl.lit(code)))
-    finally:
-        con.close()
     return pl.concat(parts)
 
 

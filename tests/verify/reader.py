@@ -32,11 +32,8 @@ def main(warehouse: str, stop: str, out: str, interval: float) -> None:
     while not Path(stop).exists():
         started = time.monotonic()
         try:
-            conn = open_read_copy(warehouse)
-            try:
+            with open_read_copy(warehouse) as conn:
                 row = conn.execute(CHECK).fetchone()
-            finally:
-                conn.close()
             reads += 1
             assert row is not None
             business_date, closed_to, unexplained, nights, published = row

@@ -70,8 +70,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_christmas_is_forecast_by_last_christmas(warehouse: Path) -> None:
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         otb = conn.sql("SELECT * FROM mart.otb_snapshots").pl()
         pace = conn.sql("SELECT * FROM mart.pace").pl()
         places = conn.sql("SELECT property_id::BIGINT AS property_id, code, country, province "
@@ -79,8 +78,6 @@ def test_christmas_is_forecast_by_last_christmas(warehouse: Path) -> None:
         occupancy = conn.sql("SELECT * FROM mart.occupancy_daily").pl()
         rooms = conn.sql("SELECT property_id, count(*) FILTER (WHERE sellable) AS rooms, "
                          "count(*) AS rooms_available FROM core.rooms GROUP BY 1").pl()
-    finally:
-        conn.close()
     events = load_events(warehouse.parent / "demo" / "events.yaml")
     assert any(e.name == "Christmas" for e in events)
     calendar = property_calendars(places, date(2025, 1, 1), date(2027, 12, 31), events)

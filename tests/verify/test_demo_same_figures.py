@@ -89,9 +89,8 @@ def test_the_demo_with_its_shortcuts_builds_the_same_warehouse(tmp_path: Path) -
     with ThreadPoolExecutor(2) as pool:  # two processes, one a core
         summaries = list(pool.map(_build, [before, after], ["before", "after"]))
     assert summaries[0] == summaries[1]
-    old = duckdb.connect(str(before / "warehouse.duckdb"), read_only=True)
-    new = duckdb.connect(str(after / "warehouse.duckdb"), read_only=True)
-    try:
+    with duckdb.connect(str(before / "warehouse.duckdb"), read_only=True) as old, \
+            duckdb.connect(str(after / "warehouse.duckdb"), read_only=True) as new:
         tables = _tables(old)
         assert tables == _tables(new)
         marts = [t for s, t in tables if s == "mart"]
@@ -105,9 +104,6 @@ def test_the_demo_with_its_shortcuts_builds_the_same_warehouse(tmp_path: Path) -
         assert recon_runs is not None
         assert recon_runs[0] >= 4 + 2 * DAILY_SYNCS
         calls_before, calls_after = _folio_calls(old), _folio_calls(new)
-    finally:
-        old.close()
-        new.close()
     print(f"\n{len(tables)} tables, {compared:,} rows equal; folio calls "
           f"{calls_before:,} before, {calls_after:,} now")
     assert compared > 100_000

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -56,15 +57,12 @@ class Month:
 def _truth(db: Path, first: date) -> list[tuple[int, date, str, str, date]]:
     """Rome's dropped postings of the month: (room entry, business date, item code, source
     reference as the reconciliation names it, the room's departure)."""
-    conn = sqlite3.connect(db)
-    try:
+    with closing(sqlite3.connect(db)) as conn:
         rows = conn.execute(
             "SELECT d.kind, d.reservation_room_id, d.business_date, d.item_code, d.ticket_id, "
             "d.line, r.departure FROM sim_dropped_postings d JOIN reservation_rooms r "
             "ON r.id = d.reservation_room_id WHERE d.property_id = ? AND d.business_date >= ?",
             [ROME, first.isoformat()]).fetchall()
-    finally:
-        conn.close()
     return [(rrid, date.fromisoformat(day), item,
              f"{ticket}/{line}" if kind == "pos" else "rule:city_tax", date.fromisoformat(dep))
             for kind, rrid, day, item, ticket, line, dep in rows]
@@ -82,14 +80,11 @@ def month(tmp_path_factory: pytest.TempPathFactory) -> Month:
     print("\n" + "\n".join(line for line in done.stdout.splitlines()
                            if "daily close" in line or "done in" in line))
     [sandbox_db] = list(folder.glob("**/sandbox.sqlite"))
-    conn = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
         runs = conn.execute("SELECT run_id, first_date FROM recon.runs WHERE property_id = ? "
                             "ORDER BY run_id", [ROME]).fetchall()
         [(business_date,)] = conn.execute("SELECT business_date FROM core.property "
                                           "WHERE property_id = ?", [ROME]).fetchall()
-    finally:
-        conn.close()
     closes = runs[:-2]  # the demo ends with a dry run and an apply over its last 28 dates
     first = closes[0][1]  # the first close's first run: the date the first audit closed
     return Month(warehouse, sandbox_db, first, business_date - timedelta(days=1),
@@ -97,15 +92,12 @@ def month(tmp_path_factory: pytest.TempPathFactory) -> Month:
 
 
 def _statuses(month: Month) -> dict[tuple[int, date, str, str], list[tuple[int, str]]]:
-    conn = duckdb.connect(str(month.warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(month.warehouse), read_only=True) as conn:
         rows = conn.execute(
             "SELECT reservation_room_id, business_date, item_code, source_ref, run_id, status "
             "FROM recon.results WHERE property_id = ? AND run_id IN "
             "(SELECT unnest(?::BIGINT[])) ORDER BY run_id",
             [ROME, list(month.close_runs)]).fetchall()
-    finally:
-        conn.close()
     out: dict[tuple[int, date, str, str], list[tuple[int, str]]] = {}
     for rrid, day, item, ref, run, status in rows:
         out.setdefault((rrid, day, item, ref), []).append((run, status))
@@ -152,8 +144,7 @@ def test_a_rerun_and_a_backlog_post_nothing_twice(month: Month) -> None:
         (r.run_id, r.apply) for r in reports]
     assert backlog.run, backlog
     assert backlog.posts == 0, backlog
-    conn = sqlite3.connect(month.sandbox_db)
-    try:
+    with closing(sqlite3.connect(month.sandbox_db)) as conn:
         # Lines naming their source (the POS interface's and our reposts): "Bar [T-000123/1]",
     # "City tax night ... [rule:city_tax]"
         ours = "(description LIKE '%[T-%]' OR description LIKE '%[rule:%]')"
@@ -164,8 +155,6 @@ def test_a_rerun_and_a_backlog_post_nothing_twice(month: Month) -> None:
         lines = conn.execute(f"SELECT count(*) FROM folio_lines WHERE {ours}").fetchone()
         posts = conn.execute("SELECT count(*) FROM idempotency WHERE idem_key LIKE 'recon:%' "
                              "AND method = 'POST'").fetchone()
-    finally:
-        conn.close()
     print(f"verify: month close: a rerun and a backlog over {month.first}..{month.last} "
           f"posted nothing; the PMS holds {posts[0] if posts else 0} posts by Idempotency-Key "
           f"and {lines[0] if lines else 0} lines naming a POS ticket or a rule, none twice")

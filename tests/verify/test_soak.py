@@ -103,12 +103,9 @@ class Reports(threading.Thread):
 def _sync_and_publish(ep: Endpoint, db: Path, label: str, stretch: Stretch,
                       faulted: bool) -> None:
     h.sync_until_done(ep, db, label, stretch.tally, h.SOAK_RETRY if faulted else None)
-    conn = connect(db)
-    try:
+    with connect(db) as conn:
         build_marts(conn, PROPERTY_ID)
         publish(conn, db)
-    finally:
-        conn.close()
     stretch.publishes += 1
 
 

@@ -110,12 +110,9 @@ def test_sigkill_mid_landing_leaves_the_previous_state(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", _KILLED_LANDING.format(repo=repo, path=str(path))],
                           capture_output=True, timeout=120)
     assert proc.returncode == -9
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         assert conn.execute("SELECT reservation_id FROM core.reservations").fetchall() == [(1,)]
         assert conn.execute("SELECT DISTINCT run_id FROM raw.payloads").fetchall() == [("a",)]
         state = get_state(conn, P, "reservations")
         assert state is not None
         assert state.cursor_value == "2026-03-01T09:00:00Z"
-    finally:
-        conn.close()

@@ -70,14 +70,11 @@ def _catalog(conn: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[Any, ...]]
 
 def _state(path: Path) -> tuple[int, int, dict[str, list[tuple[Any, ...]]]]:
     """Rows of raw.payloads, a digest of their content, and the catalog of the file."""
-    conn = connect(path, create=False, wait=30)
-    try:
+    with connect(path, create=False, wait=30) as conn:
         row = conn.execute("SELECT count(*), coalesce(sum(hash(entity_id, payload::VARCHAR, "
                            "run_id)), 0) FROM raw.payloads").fetchone()
         assert row is not None
         return int(row[0]), int(row[1]), _catalog(conn)
-    finally:
-        conn.close()
 
 
 def test_a_file_with_free_blocks_is_rewritten_smaller_with_every_row_and_definition(
@@ -98,11 +95,8 @@ def test_a_file_with_free_blocks_is_rewritten_smaller_with_every_row_and_definit
     assert not list(db_path.parent.glob(".*compact*"))
     # The read copy is the compacted file's, and readers open it.
     assert read_copy_path(db_path).stat().st_mtime >= db_path.stat().st_mtime
-    reader = open_read_copy(db_path)
-    try:
+    with open_read_copy(db_path) as reader:
         assert reader.execute("SELECT count(*) FROM raw.payloads").fetchone() == (KEPT,)
-    finally:
-        reader.close()
 
     copied = read_copy_path(db_path).stat().st_mtime_ns
     again = compact(db_path, threshold=0.2)  # nothing free now: nothing written
@@ -179,12 +173,9 @@ def test_a_writer_arriving_during_a_compaction_waits_and_writes_the_new_file(
     rows, _, after = _state(db_path)
     assert rows == KEPT + 1
     assert after == catalog
-    conn = connect(db_path, create=False, wait=30)
-    try:
+    with connect(db_path, create=False, wait=30) as conn:
         assert conn.execute("SELECT run_id FROM raw.payloads WHERE entity_id = -1"
                             ).fetchall() == [("late-run",)]
-    finally:
-        conn.close()
 
 
 @pytest.mark.verify  # make verify: five kills; make test keeps the kill mid-rewrite above
@@ -201,11 +192,8 @@ def test_a_compaction_killed_at_any_moment_leaves_a_whole_file_under_the_name(
     child.wait(timeout=60)
     assert _state(db_path) == expected
     if read_copy_path(db_path).exists():  # published before the kill: it is the new file's
-        reader = open_read_copy(db_path)
-        try:
+        with open_read_copy(db_path) as reader:
             assert reader.execute("SELECT count(*) FROM raw.payloads").fetchone() == (KEPT,)
-        finally:
-            reader.close()
 
 
 def test_the_command_compacts_every_member_of_a_group_or_one_and_errors_in_one_line(

@@ -25,7 +25,7 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
@@ -97,11 +97,8 @@ def _files(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 def _rows(file: Path, sql: str) -> list[tuple[Any, ...]]:
-    conn = duckdb.connect(str(file), read_only=str(file) != ":memory:")
-    try:
+    with duckdb.connect(str(file), read_only=str(file) != ":memory:") as conn:
         return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 def _counts(run: dict[str, Any]) -> dict[str, tuple[int, Decimal]]:
@@ -117,15 +114,12 @@ BUDGET_SQL = ("SELECT property_id, month, segment, budget_rooms_sold, budget_roo
 def _sync_one_file(single: Path, env: dict[str, str]) -> None:
     """Both properties synced into one file by the ingestion code `pmsw sync` runs (the
     streams in process, without Dagster's start), then its read copy published."""
-    conn = connect(single)
-    try:
+    with connect(single) as conn:
         for number, code in zip(NUMBERS, CODES, strict=True):
             endpoint = Endpoint(code, env["BASE_URL"], group_key(number), UNLIMITED, UNLIMITED,
                                 Path(env["PMS_POS_LEDGER_DIR"]))
             sync_property(endpoint, conn, f"single-{code}", SyncSettings())
         publish(conn, single)
-    finally:
-        conn.close()
 
 
 @pytest.fixture
@@ -148,14 +142,12 @@ def sandbox_env(simulated: tuple[Path, Path], tmp_path: Path
 
 def _lines(env: dict[str, str], property_id: int) -> list[tuple[Any, ...]]:
     """Every folio line of the property in the PMS behind `env` (the sandbox's database)."""
-    conn = sqlite3.connect(Path(env["PMSW_PROPERTIES_FILE"]).with_name("pms.sqlite"))
-    try:
+    pms = Path(env["PMSW_PROPERTIES_FILE"]).with_name("pms.sqlite")
+    with closing(sqlite3.connect(pms)) as conn:
         return conn.execute(
             "SELECT l.folio_id, l.posted_on, l.description, l.service_item_id, l.quantity, "
             "l.total_cents FROM folio_lines l JOIN folios f ON f.id = l.folio_id "
             "WHERE f.property_id = ? ORDER BY 1, 2, 3, 4, 5, 6", [property_id]).fetchall()
-    finally:
-        conn.close()
 
 
 def _closes_and_backlog(group: Path, single: Path, env: dict[str, str],

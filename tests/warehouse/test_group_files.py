@@ -33,15 +33,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _member(group: Path, code: str, pid: int, business_date: date) -> None:
-    conn = connect(group / f"{code}.duckdb")
-    try:
+    with connect(group / f"{code}.duckdb") as conn:
         conn.execute("INSERT INTO core.property (property_id, code, name, currency, "
                      "business_date, timezone, last_seen_run, fetched_at) VALUES "
                      "(?, ?, ?, 'EUR', ?, 'Europe/Rome', 'r1', now())",
                      [pid, code, f"Hotel {code}", business_date])
         publish(conn, group / f"{code}.duckdb")
-    finally:
-        conn.close()
 
 
 def test_a_writer_opens_its_propertys_file_and_never_the_directory(tmp_path: Path) -> None:
@@ -72,8 +69,7 @@ def test_the_group_reads_every_published_member_as_one(tmp_path: Path) -> None:
     _member(group, "GRP001", 901, date(2026, 3, 1))
     _member(group, "GRP002", 902, date(2026, 3, 2))
     connect(group / "GRP003.duckdb").close()  # a member whose first run has not published
-    conn = open_read_copy(group)
-    try:
+    with open_read_copy(group) as conn:
         assert conn.execute("SELECT property_id, code, business_date FROM core.property "
                             "ORDER BY 1").fetchall() == [
             (901, "GRP001", date(2026, 3, 1)), (902, "GRP002", date(2026, 3, 2))]
@@ -83,13 +79,8 @@ def test_the_group_reads_every_published_member_as_one(tmp_path: Path) -> None:
         # a publish after the reader opened does not change what it reads
         _member(group, "GRP004", 904, date(2026, 3, 4))
         assert conn.execute("SELECT count(*) FROM core.property").fetchone() == (2,)
-    finally:
-        conn.close()
-    again = open_read_copy(group)
-    try:
+    with open_read_copy(group) as again:
         assert again.execute("SELECT count(*) FROM core.property").fetchone() == (3,)
-    finally:
-        again.close()
     facts = info_facts(group)  # `pmsw warehouse info --warehouse DIR`
     assert facts["error"] is None
     assert facts["read_copy"] == f"{group}/<CODE>.read.duckdb (3 of 4 members published)"
@@ -146,30 +137,21 @@ def test_a_member_killed_mid_write_leaves_nothing_visible(tmp_path: Path) -> Non
             assert child.poll() is None, "the writer ended before its transaction"
             assert time.monotonic() < deadline, "the writer never reached its transaction"
             time.sleep(0.1)
-        during = open_read_copy(group)  # a reader while the write is under way: never waits
-        try:
+        with open_read_copy(group) as during:  # a reader while the write is under way: never waits
             assert during.execute("SELECT code, business_date FROM core.property ORDER BY 1"
                                   ).fetchall() == [("GRP001", date(2026, 3, 1)),
                                                    ("GRP002", date(2026, 3, 2))]
-        finally:
-            during.close()
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=60)
     assert child.returncode == -signal.SIGKILL
-    conn = connect(group / "GRP001.duckdb")  # the next writer of that property
-    try:
+    with connect(group / "GRP001.duckdb") as conn:  # the next writer of that property
         assert conn.execute("SELECT property_id, business_date FROM core.property").fetchall() \
             == [(901, date(2026, 3, 1))]
-    finally:
-        conn.close()
-    after = open_read_copy(group)
-    try:
+    with open_read_copy(group) as after:
         assert after.execute("SELECT code, business_date FROM core.property ORDER BY 1"
                              ).fetchall() == [("GRP001", date(2026, 3, 1)),
                                               ("GRP002", date(2026, 3, 2))]
-    finally:
-        after.close()
 
 
 def test_the_budget_asset_on_a_group_writes_each_property_its_own_file(tmp_path: Path) -> None:
@@ -200,13 +182,10 @@ def test_the_budget_asset_on_a_group_writes_each_property_its_own_file(tmp_path:
     assert run(good).success
     held = {}
     for code in ("GRP001", "GRP002"):
-        copy = duckdb.connect(str(group / f"{code}.read.duckdb"), read_only=True)
-        try:
+        with duckdb.connect(str(group / f"{code}.read.duckdb"), read_only=True) as copy:
             held[code] = copy.execute("SELECT property_id, month, budget_rooms_sold, "
                                       "budget_room_revenue_net FROM mart.budget_monthly "
                                       "ORDER BY ALL").fetchall()
-        finally:
-            copy.close()
     assert held == {
         "GRP001": [(901, date(2026, 4, 1), 1500, Decimal("150000.00"))],
         "GRP002": [(902, date(2026, 4, 1), 700, Decimal("63000.50")),

@@ -53,8 +53,7 @@ def test_a_publish_writes_only_the_blocks_that_differ_from_the_spare_generation(
         tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     copy = read_copy_path(path)
-    conn = _filled(path)
-    try:
+    with _filled(path) as conn:
         first, second = publish(conn, path), publish(conn, path)
         # No generation yet: both copied whole, one into each.
         assert (first.how, second.how) == ("copy", "copy")
@@ -66,8 +65,6 @@ def test_a_publish_writes_only_the_blocks_that_differ_from_the_spare_generation(
         spare_before = first.generation.read_bytes()  # as published two publishes ago
         conn.execute("INSERT INTO core.filler VALUES (-1, 'one row more')")
         third = publish(conn, path)
-    finally:
-        conn.close()
     warehouse = path.read_bytes()
     assert third.how == "patch"
     assert third.generation == first.generation
@@ -104,12 +101,9 @@ def _cli_publish(path: Path) -> tuple[str, int]:
 def test_a_reader_process_keeps_its_copy_through_publishes_and_its_generation_is_never_patched(
         tmp_path: Path, connections: str) -> None:
     path = tmp_path / "w.duckdb"
-    conn = _filled(path)
-    try:
+    with _filled(path) as conn:
         publish(conn, path)
         publish(conn, path)
-    finally:
-        conn.close()
     reader = subprocess.Popen([sys.executable, "-c", READER, str(path), connections], cwd=REPO,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert reader.stdin is not None
@@ -127,11 +121,8 @@ def test_a_reader_process_keeps_its_copy_through_publishes_and_its_generation_is
         assert held == f"{ROWS} {ROWS * (ROWS - 1) // 2}"
         hows = []
         for n in range(4):
-            conn = connect(path)
-            try:
+            with connect(path) as conn:
                 conn.execute("INSERT INTO core.filler VALUES (?, 'later')", [ROWS + n])
-            finally:
-                conn.close()
             how, written = _cli_publish(path)
             hows.append(how)
             assert written < path.stat().st_size if how == "patch" else written > 0
@@ -152,26 +143,20 @@ def _env() -> dict[str, str]:
 
 def _compared(path: Path) -> tuple[int, int, int]:
     """Rows of the read copy; of them equal to the warehouse's; one md5 behind it."""
-    conn = duckdb.connect(":memory:")
-    try:
+    with duckdb.connect(":memory:") as conn:
         conn.execute(f"ATTACH '{read_copy_path(path)}' AS c (READ_ONLY)")
         conn.execute(f"ATTACH '{path}' AS w (READ_ONLY)")
         row = conn.execute("SELECT count(*), count(*) FILTER (c.s = w.s), "
                            "count(*) FILTER (md5(c.s) = w.s) "
                            "FROM c.core.filler c JOIN w.core.filler w USING (i)").fetchone()
-    finally:
-        conn.close()
     assert row is not None
     return int(row[0]), int(row[1]), int(row[2])
 
 
 def _repaired(path: Path) -> None:
     """The next publish: the generation the killed one wrote into patched to the file."""
-    conn = connect(path, create=False)
-    try:
+    with connect(path, create=False) as conn:
         done = publish(conn, path)
-    finally:
-        conn.close()
     assert done.how == "patch"
     assert done.generation is not None
     assert done.generation.read_bytes() == path.read_bytes()

@@ -17,23 +17,17 @@ from pipelines.warehouse.publish import copyable, storage_version
 
 
 def _copy_facts(path: Path) -> tuple[str | None, list[tuple[int]]]:
-    conn = duckdb.connect(str(read_copy_path(path)), read_only=True)
-    try:
+    with duckdb.connect(str(read_copy_path(path)), read_only=True) as conn:
         version = storage_version(conn)
         rows = conn.execute("SELECT n FROM core.marker ORDER BY n").fetchall()
-    finally:
-        conn.close()
     return version, rows
 
 
 def _publish_with_marker(path: Path) -> str:
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         conn.execute("CREATE TABLE core.marker AS SELECT range AS n FROM range(3)")
         conn.execute("INSERT INTO core.marker VALUES (41)")  # committed, maybe still in WAL
         return publish(conn, path).how
-    finally:
-        conn.close()
 
 
 def test_a_new_warehouse_is_published_as_a_copy_of_its_bytes(tmp_path: Path) -> None:
@@ -47,11 +41,8 @@ def test_a_new_warehouse_is_published_as_a_copy_of_its_bytes(tmp_path: Path) -> 
 def test_a_warehouse_in_a_newer_format_is_rewritten_into_the_old_one(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     duckdb.connect(str(path)).close()  # DuckDB's own default format, newer than STORAGE_VERSION
-    probe = duckdb.connect(str(path))
-    try:
+    with duckdb.connect(str(path)) as probe:
         newer = storage_version(probe)
-    finally:
-        probe.close()
     assert not copyable(newer), (newer, STORAGE_VERSION)
     assert _publish_with_marker(path) == "rewrite"
     version, rows = _copy_facts(path)
@@ -82,13 +73,10 @@ def test_the_writer_still_holds_the_warehouse_after_publishing(tmp_path: Path) -
     the first still had it open (a sync and a reconciliation, in CI: the second's publish
     removed the first's temporary copy). After publishing, the writer holds it still."""
     path = tmp_path / "w.duckdb"
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         conn.execute("CREATE TABLE core.marker AS SELECT 1 AS n")
         assert _another_writer(path) == "refused"
         assert publish(conn, path).how == "copy"
         assert _another_writer(path) == "refused"
         conn.execute("INSERT INTO core.marker VALUES (2)")  # still the only writer
-    finally:
-        conn.close()
     assert _another_writer(path) == "opened"

@@ -28,12 +28,9 @@ def _older_warehouse(tmp_path: Path) -> Path:
     for path in sorted((sql_dir() / "migrations").glob("*.sql"))[:-1]:
         shutil.copy(path, older / path.name)
     path = tmp_path / "w.duckdb"
-    conn = duckdb.connect(str(path))
-    try:
+    with duckdb.connect(str(path)) as conn:
         migrate(conn, older)
         publish(conn, path)
-    finally:
-        conn.close()
     return path
 
 
@@ -57,26 +54,20 @@ def test_a_copy_of_an_older_schema_is_refused_until_published(tmp_path: Path) ->
 
     done = runner.invoke(main, ["warehouse", "publish", "--warehouse", str(path)])
     assert done.exit_code == 0, done.stderr
-    conn = open_read_copy(path)
-    try:
+    with open_read_copy(path) as conn:
         assert conn.execute("SELECT max(version) FROM meta.schema_migrations").fetchone() == (
             LATEST,)
-    finally:
-        conn.close()
     report = runner.invoke(main, ["report", "occupancy", "--warehouse", str(path)])
     assert "holds no property yet" in report.stderr  # past the schema: the empty warehouse
 
 
 def test_a_copy_of_a_newer_schema_says_to_upgrade(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
-    conn = connect(path)
-    try:
+    with connect(path) as conn:
         conn.execute("INSERT INTO meta.schema_migrations VALUES (?, 'a_later_one.sql', '', "
                      "current_timestamp)", [LATEST + 1])
         conn.execute("UPDATE meta.schema_state SET fingerprint = 'newer code'")
         publish(conn, path)
-    finally:
-        conn.close()
     with pytest.raises(WarehouseSchemaError) as refused:
         open_read_copy(path)
     assert str(refused.value).endswith(

@@ -27,17 +27,15 @@ def test_an_up_to_date_warehouse_is_opened_without_a_write(tmp_path: Path) -> No
 
 def test_a_stale_fingerprint_reapplies_the_views(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
-    conn = connect(path)
-    view = conn.execute("SELECT view_name FROM duckdb_views() WHERE schema_name = 'mart' "
-                        "AND NOT internal ORDER BY view_name LIMIT 1").fetchone()
-    assert view is not None
-    conn.execute(f"DROP VIEW mart.{view[0]}")
-    conn.close()
-    conn = connect(path)  # fingerprint unchanged: the dropped view stays dropped
-    assert conn.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
-                        [view[0]]).fetchone() == (0,)
-    conn.execute("UPDATE meta.schema_state SET fingerprint = 'older code'")
-    conn.close()
+    with connect(path) as conn:
+        view = conn.execute("SELECT view_name FROM duckdb_views() WHERE schema_name = 'mart' "
+                            "AND NOT internal ORDER BY view_name LIMIT 1").fetchone()
+        assert view is not None
+        conn.execute(f"DROP VIEW mart.{view[0]}")
+    with connect(path) as conn:  # fingerprint unchanged: the dropped view stays dropped
+        assert conn.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
+                            [view[0]]).fetchone() == (0,)
+        conn.execute("UPDATE meta.schema_state SET fingerprint = 'older code'")
     with connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
                             [view[0]]).fetchone() == (1,)

@@ -43,30 +43,22 @@ def _limit_bytes(conn: duckdb.DuckDBPyConnection) -> int:
 def test_a_writer_is_capped_at_32_mib_a_core_and_at_least_64(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(MEMORY_ENV, raising=False)
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         expected = max(64, 32 * (os.cpu_count() or 1)) * MIB
         assert _limit_bytes(conn) == expected
         # far below DuckDB's own default of 80 % of the machine's memory
         assert expected < 0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    finally:
-        conn.close()
 
 
 def test_the_limit_is_the_environment_s_when_set(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MEMORY_ENV, "1GiB")
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         assert _limit_bytes(conn) == 1024 * MIB
         publish(conn, tmp_path / "w.duckdb")
-    finally:
-        conn.close()
-    reader = open_read_copy(tmp_path / "w.duckdb")
-    try:  # the read copy opens in a DuckDB instance of its own: its default, not the cap
+    # the read copy opens in a DuckDB instance of its own: its default, not the cap
+    with open_read_copy(tmp_path / "w.duckdb") as reader:
         assert _limit_bytes(reader) > 1024 * MIB
-    finally:
-        reader.close()
 
 
 NOT_A_SIZE = "is not a size such as 512MB or 2GiB"
@@ -93,12 +85,9 @@ def test_the_least_limit_is_accepted_and_a_fresh_warehouse_is_migrated_under_it(
         least: str, expected_bytes: int, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MEMORY_ENV, least)
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         assert abs(_limit_bytes(conn) - expected_bytes) < 0.01 * expected_bytes  # DuckDB rounds
         assert conn.execute("SELECT count(*) FROM core.rooms").fetchone() == (0,)
-    finally:
-        conn.close()
 
 
 def test_a_large_landing_fits_in_the_least_limit(tmp_path: Path,
@@ -110,16 +99,13 @@ def test_a_large_landing_fits_in_the_least_limit(tmp_path: Path,
     monkeypatch.setenv(MEMORY_ENV, LEAST_MEMORY_LIMIT)
     payloads = [{"id": n, "notes": "x" * 1000, "rooms": [{"id": 10 * n, "nights": [1, 2, 3]}]}
                 for n in range(20_000)]
-    conn = connect(tmp_path / "w.duckdb")
-    try:
+    with connect(tmp_path / "w.duckdb") as conn:
         with transaction(conn):
             landed = append_raw(conn, 1, "reservations", payloads, run_id="r1",
                                 fetched_at=datetime(2026, 11, 27, tzinfo=UTC))
         assert landed == 20_000
         assert conn.execute("SELECT count(*), sum(entity_id), count(DISTINCT payload) "
                             "FROM raw.payloads").fetchone() == (20_000, 19_999 * 10_000, 20_000)
-    finally:
-        conn.close()
 
 
 def test_a_failed_insert_raises_its_own_error_not_the_aborted_transaction_s(
@@ -138,12 +124,10 @@ def test_a_failed_insert_raises_its_own_error_not_the_aborted_transaction_s(
             append_raw(conn, 1, "events", [{"id": 1}], run_id="r1", fetched_at=at)
             insert_frame(conn, "raw.payloads", no_run)
 
-    try:
+    with conn:
         with pytest.raises(duckdb.ConstraintException, match="run_id"):
             land_then_fail()
         assert conn.execute("SELECT count(*) FROM raw.payloads").fetchone() == (0,)
-    finally:
-        conn.close()
 
 
 LEAVE_A_WAL = """
@@ -175,13 +159,10 @@ def test_a_wal_left_by_a_larger_writer_is_checkpointed_before_the_limit_is_set(
     assert left.returncode == 0, left.stderr[-2000:]
     assert Path(f"{warehouse}.wal").stat().st_size > 20 * MIB
     monkeypatch.setenv(MEMORY_ENV, LEAST_MEMORY_LIMIT)
-    conn = connect(warehouse)
-    try:
+    with connect(warehouse) as conn:
         wal = Path(f"{warehouse}.wal")
         assert not wal.exists() or wal.stat().st_size == 0  # checkpointed on open
         assert conn.execute("SELECT count(*) FROM raw.payloads").fetchone() == (30_000,)
         assert abs(_limit_bytes(conn) - 48_000_000) < 480_000
         threshold = conn.execute("SELECT current_setting('checkpoint_threshold')").fetchone()
         assert threshold == ("2.8 MiB",), threshold  # 48,000,000 / 16 bytes
-    finally:
-        conn.close()

@@ -150,12 +150,9 @@ def reconcile_close_sensor(context: dg.SensorEvaluationContext, pms: PmsApiResou
         try:
             with pms.endpoint(code).client() as client:
                 prop = client.get_property()
-            conn = open_read_copy(warehouse.file(code))  # its read copy: never a writer's lock
-            try:
+            with open_read_copy(warehouse.file(code)) as conn:  # never a writer's lock
                 row = conn.execute("SELECT business_date FROM core.property WHERE "
                                    "property_id = ?", [prop.id]).fetchone()
-            finally:
-                conn.close()
         except (PmsError, ValueError, WarehouseError, duckdb.Error) as error:
             context.log.warning(f"property {code}: business date not read: {error}")
             continue

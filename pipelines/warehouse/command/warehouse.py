@@ -62,7 +62,7 @@ def info_facts(warehouse: Path) -> dict[str, Any]:
             raise
         facts["error"] = str(error)
         return facts
-    try:
+    with conn:
         published = conn.execute("SELECT max(published_at) FROM meta.published").fetchone()
         facts["published_at"] = published[0] if published else None
         rows = conn.execute(
@@ -75,8 +75,6 @@ def info_facts(warehouse: Path) -> dict[str, Any]:
         held = dict(conn.execute(  # docs/ingestion.md, "Quarantine"
             "SELECT property_id, count(*) FROM meta.quarantine WHERE released_at IS NULL "
             "GROUP BY ALL").fetchall())
-    finally:
-        conn.close()
     by_property: dict[int, dict[str, Any]] = {}
     for pid, code, part, run_id, status, finished in rows:
         prop = by_property.setdefault(pid, {
@@ -162,11 +160,8 @@ def publish(warehouse: Path, code: str | None) -> None:
 
     try:
         for file in _files(warehouse, code):
-            conn = connect(file, create=False)
-            try:
+            with connect(file, create=False) as conn:
                 done = publish_copy(conn, file)
-            finally:
-                conn.close()
             click.echo(f"published {done.path} ({_size(_bytes(done.path))}) in "
                        f"{done.seconds:.2f} s: {done.how}, {done.written:,} bytes written")
     except WarehouseError as error:
