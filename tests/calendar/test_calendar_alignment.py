@@ -31,7 +31,11 @@ from pipelines.forecast import (
     forecast_daily,
 )
 from pipelines.forecast.logic.methods import method_forecasts
-from pipelines.forecast.logic.occasions import full_levels, occasion_effects
+from pipelines.forecast.logic.occasions import (
+    full_levels,
+    occasion_effects,
+    past_occurrences,
+)
 from pipelines.marts.logic.pace import pace
 from tests.forecast.conftest import as_of_dates, hotel_of, otb
 
@@ -171,6 +175,59 @@ def test_an_occasion_that_fills_the_hotel_stops_at_a_full_night() -> None:
     assert saturated["event_effect"].to_list() == pytest.approx([1.375] * 2)
     assert saturated["full"].to_list() == [50, 50]
     assert effects((50, 50), 0.9)["event_effect"].to_list() == pytest.approx([100 / 64] * 2)
+
+
+def test_an_occasion_learns_from_every_past_occurrence() -> None:
+    """The Fair (two nights from 14 October) two years running before October 2026, pooled.
+
+    Fair 2025 (Tuesday 14, Wednesday 15 October) ended 50 and 50 rooms; October 2025's mean is
+    42 and as of October 2026 (the key month) Wednesday's factor 1.1, Tuesday's 1: levels 42 and
+    46.2. Fair 2024 (Monday 14, Tuesday 15) ended 31 and 40; October 2024's mean 32, and as of
+    October 2025 (its own year's key month) Monday's factor 0.75, Tuesday's 1: levels 24, 32.
+    Fair 2023 is before the history (no finals): two past occurrences.
+    - A ratio of the sums: 171 / 144.2.
+    - Full nights: the 365 nights before October 2025 are 271 of 30, one of 31 and 93 of 40
+      (June to August 2025 and the Fair's Tuesday): the 328th sorted is 40; before October 2026,
+      271 of 42 and 94 of 50: 50. The nights fill, as m grows, at full / level: Wednesday 2025
+      (50 / 46.2), Tuesday 2025 (50 / 42), Tuesday 2024 (40 / 32), Monday 2024 (40 / 24). With
+      the first three full (50 + 50 + 40), Monday sells the rest: m = (171 - 140) / 24 = 31 / 24
+      (Tuesday 2024 at 32 x 31 / 24 = 41.3, above its 40; Monday 31, below). Had 2024 been read
+      with 2026's full night (50), Tuesday 2024 would not fill: (171 - 100) / 56."""
+    key = D("2026-10-01")
+    fair = Event(name="Fair", fixed=Fixed(month=10, day=14), nights=2)
+    cal = calendar_nights(D("2024-10-01"), D("2026-10-31"), None, [fair]).select(
+        pl.lit(1, dtype=pl.Int64).alias("property_id"), pl.all())
+    occasions = cal.lazy().filter("ly_by_name").select("property_id", "ly_date", "occasion")
+    ended = {D("2024-10-14"): 31, D("2024-10-15"): 40, D("2025-10-14"): 50, D("2025-10-15"): 50}
+    nights = [D("2024-10-01") + timedelta(days=n) for n in range(730)]
+
+    def final(night: date) -> int:
+        summer = (night.month in (6, 7, 8))
+        if night < D("2025-10-01"):
+            return ended.get(night, 40 if summer else 30)
+        return ended.get(night, 50 if summer else 42)
+
+    finals = pl.LazyFrame({"property_id": [1] * 730, "stay_date": nights,
+                           "final_rooms": [final(d) for d in nights]})
+    levels = pl.LazyFrame({"property_id": [1, 1], "month": [D("2024-10-01"), D("2025-10-01")],
+                           "month_mean": [32.0, 42.0]})
+    shape = pl.LazyFrame({"property_id": [1] * 4,
+                          "key_month": [key, key, D("2025-10-01"), D("2025-10-01")],
+                          "weekday": [2, 3, 1, 2], "weekday_factor": [1.0, 1.1, 0.75, 1.0]})
+
+    def effects(share: float | None) -> pl.DataFrame:
+        return occasion_effects(occasions, pl.LazyFrame({"property_id": [1], "key_month": [key]}),
+                                levels, shape, finals, pooled=True, full_share=share
+                                ).collect().filter(occasion="Fair 2026").sort("ly_date")
+
+    assert past_occurrences(occasions).filter(occasion="Fair 2026").sort("ly_date").collect()[
+        "years_back"].to_list() == [3, 3, 2, 2, 1, 1]
+    plain = effects(None)
+    assert plain["ly_date"].to_list() == [D("2025-10-14"), D("2025-10-15")]
+    assert plain["event_effect"].to_list() == pytest.approx([171 / 144.2] * 2)
+    saturated = effects(0.9)
+    assert saturated["full"].to_list() == [50, 50]
+    assert saturated["event_effect"].to_list() == pytest.approx([31 / 24] * 2)
 
 
 def test_a_forecast_above_a_full_night_stops_there() -> None:

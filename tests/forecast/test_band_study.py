@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from tests.verify.band_replay import demo_events, months_table, nights_table
-from tests.verify.occasion_floor import one_year, ratio
+from tests.verify.occasion_floor import luck_bounds, ratio
 
 FIRST = date(2026, 1, 1)
 
@@ -75,24 +75,30 @@ def test_the_ratio_to_the_floor_by_hand() -> None:
         2.0, None, None)
 
 
-def test_the_one_year_bound_by_hand() -> None:
+def test_the_luck_bounds_by_hand() -> None:
     """Easter 2027's two nights are aligned by name with 16 and 17 April 2026, which ended at
     44 and 50 rooms on levels of 40 and 40: luck 94 / 80 = 1.175. Its nights of level 40 and
     48 get 47 and 56.4, the second cut at the hotel's 50 rooms; a night without an occasion
-    keeps its level (30); last year's ordinary night (60 on 40) lends nothing."""
+    keeps its level (30); last year's ordinary night (60 on 40) lends nothing. Easter 2026's
+    nights were aligned with 17 and 18 April 2025, which ended at 36 and 40 on 40 and 40:
+    every past occurrence's luck is (94 + 76) / 160 = 1.0625, 42.5 and 51 cut at 50."""
     nights = [date(2027, 4, 1), date(2027, 4, 2), date(2027, 4, 3)]
     calendar = pl.DataFrame({
-        "property_id": [1, 1, 1], "stay_date": nights,
-        "ly_date": [date(2026, 4, 16), date(2026, 4, 17), date(2026, 4, 4)],
-        "ly_by_name": [True, True, False], "occasion": ["Easter 2027", "Easter 2027", None]})
+        "property_id": [1] * 5, "stay_date": [*nights, date(2026, 4, 16), date(2026, 4, 17)],
+        "ly_date": [date(2026, 4, 16), date(2026, 4, 17), date(2026, 4, 4),
+                    date(2025, 4, 17), date(2025, 4, 18)],
+        "ly_by_name": [True, True, False, True, True],
+        "occasion": ["Easter 2027", "Easter 2027", None, "Easter 2026", "Easter 2026"]})
     past = pl.DataFrame({
-        "property_id": [1, 1, 1], "stay_date": [date(2026, 4, 16), date(2026, 4, 17),
-                                                date(2026, 4, 4)],
-        "rooms_actual": [44, 50, 60], "rooms_level": [40.0, 40.0, 40.0]})
-    rows = calendar.select("property_id", "stay_date", "occasion").with_columns(
+        "property_id": [1] * 5,
+        "stay_date": [date(2026, 4, 16), date(2026, 4, 17), date(2026, 4, 4),
+                      date(2025, 4, 17), date(2025, 4, 18)],
+        "rooms_actual": [44, 50, 60, 36, 40], "rooms_level": [40.0] * 5})
+    rows = calendar.head(3).select("property_id", "stay_date", "occasion").with_columns(
         rooms_level=pl.Series([40.0, 48.0, 30.0]))
-    got = one_year(rows, calendar, past, pl.DataFrame({"property_id": [1], "rooms": [50]}))
+    got = luck_bounds(rows, calendar, past, pl.DataFrame({"property_id": [1], "rooms": [50]}))
     assert got["rooms_one_year"].to_list() == pytest.approx([47.0, 50.0, 30.0])
+    assert got["rooms_all_years"].to_list() == pytest.approx([42.5, 50.0, 30.0])
 
 
 def test_a_warehouse_copied_without_its_demo_folder_is_refused(tmp_path: Path) -> None:

@@ -16,7 +16,9 @@ ratio of the **one-year-luck bound** (the simulator's level of the night x its o
 effect learned from last year's finals over last year's levels, pooled over the occasion's
 nights as occasions.py pools; the level alone on the other nights; at most the hotel's
 rooms): what a method that learns an effect from one past year reaches at best, with its
-interval.
+interval; `all_years` the same bound with the luck pooled over the nights of every past
+occurrence the history holds (`occasions.past_occurrences`). `--since DATE` scores the nights
+from DATE on only (those with two past occurrences in a longer history).
 
     uv run --locked --no-sync python -m tests.verify.occasion_floor DIR/warehouse.duckdb ...
 """
@@ -38,6 +40,7 @@ from pipelines.forecast.logic.methods import (
     choices,
     method_forecasts,
 )
+from pipelines.forecast.logic.occasions import past_occurrences
 from pipelines.forecast.logic.skill import Z_90
 from pipelines.marts import read
 from tests.verify.band_replay import _calendar, _inputs
@@ -50,7 +53,7 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
     """Per hotel and realized night with a level a year back: hotel, stay_date, event
     (null on the other nights of its week), occasion, week (its Monday), in_event_week,
     rooms_forecast (in use HORIZON days before), method, rooms_actual, rooms_level, rooms_one_year
-    (the one-year-luck bound)."""
+    (the one-year-luck bound), rooms_all_years (the bound with every past year's luck)."""
     con, otb, rooms, codes, events = _inputs(path)
     parts = []
     with con:
@@ -69,35 +72,45 @@ def nights(path: Path, settings: ForecastSettings) -> pl.DataFrame:
                 .join(level, on=["property_id", "stay_date"], how="inner")
                 .join(calendar.select("property_id", "stay_date", "event", "occasion"),
                       on=["property_id", "stay_date"], how="left")
-                .pipe(one_year, calendar, _realized(o).join(level, on=["property_id", "stay_date"]),
-                      capacity)
+                .pipe(luck_bounds, calendar,
+                      _realized(o).join(level, on=["property_id", "stay_date"]), capacity)
                 .with_columns(week=week)
                 .with_columns(in_event_week=pl.col("event").is_not_null().any().over("week"))
                 .select("stay_date", "event", "occasion", "week", "in_event_week",
                         "rooms_forecast", "method", "rooms_actual", "rooms_level",
-                        "rooms_one_year",
+                        "rooms_one_year", "rooms_all_years",
                         hotel=pl.lit(f"{path.parent.name} {code}"),
                         code=pl.lit(code)))
     return pl.concat(parts)
 
 
-def one_year(rows: pl.DataFrame, calendar: pl.DataFrame, past: pl.DataFrame,
-             rooms: pl.DataFrame) -> pl.DataFrame:
-    """rows (property_id, occasion, rooms_level, ...) with rooms_one_year: the level x the luck
-    of the occasion's last occurrence (sum of rooms_actual over sum of rooms_level of `past`,
-    property_id, stay_date, rooms_actual, rooms_level, over the calendar's ly_date of the
-    occasion's nights aligned by name; 1 without), at most the hotel's rooms (property_id,
-    rooms)."""
-    luck = (calendar.filter("ly_by_name", pl.col("occasion").is_not_null())
-            .select("property_id", "occasion", stay_date="ly_date").unique()
-            .join(past, on=["property_id", "stay_date"], how="inner")
-            .group_by("property_id", "occasion")
-            .agg(luck=pl.col("rooms_actual").sum() / pl.col("rooms_level").sum()))
-    return (rows.join(luck, on=["property_id", "occasion"], how="left")
+def luck_bounds(rows: pl.DataFrame, calendar: pl.DataFrame, past: pl.DataFrame,
+                rooms: pl.DataFrame) -> pl.DataFrame:
+    """rows (property_id, occasion, rooms_level, ...) with rooms_one_year and rooms_all_years:
+    the level x the luck of the occasion's last occurrence, and of every past occurrence (sum
+    of rooms_actual over sum of rooms_level of `past`, property_id, stay_date, rooms_actual,
+    rooms_level, over the nights aligned with the occasion's by name: the calendar's ly_date,
+    and for every past occurrence those of `occasions.past_occurrences`; 1 without), at most
+    the hotel's rooms (property_id, rooms)."""
+    occasions = calendar.lazy().filter("ly_by_name", pl.col("occasion").is_not_null()).select(
+        "property_id", "ly_date", "occasion")
+    nights = (past_occurrences(occasions).collect()
+              .rename({"ly_date": "stay_date"})
+              .join(past, on=["property_id", "stay_date"], how="inner"))
+    last = pl.col("years_back") == 1
+    lucks = nights.group_by("property_id", "occasion").agg(
+        one=pl.when(last.any()).then(pl.col("rooms_actual").filter(last).sum()
+                                     / pl.col("rooms_level").filter(last).sum()),
+        every=pl.col("rooms_actual").sum() / pl.col("rooms_level").sum())
+
+    def bound(luck: str) -> pl.Expr:
+        return (pl.col("rooms_level") * pl.col(luck).fill_null(1.0)).clip(
+            upper_bound=pl.col("rooms"))
+
+    return (rows.join(lucks, on=["property_id", "occasion"], how="left")
             .join(rooms.select("property_id", "rooms"), on="property_id", how="left")
-            .with_columns(rooms_one_year=(pl.col("rooms_level") * pl.col("luck").fill_null(1.0))
-                          .clip(upper_bound=pl.col("rooms")))
-            .drop("luck", "rooms"))
+            .with_columns(rooms_one_year=bound("one"), rooms_all_years=bound("every"))
+            .drop("one", "every", "rooms"))
 
 
 def ratio(scored: pl.DataFrame, by: list[str], forecast: str = "rooms_forecast") -> pl.DataFrame:
@@ -134,9 +147,13 @@ def main() -> None:
                         help="also each occurrence's nights, errors and methods")
     parser.add_argument("--no-pooling", action="store_true",
                         help="each night its own effect (ForecastSettings.pool_occasions)")
+    parser.add_argument("--since", type=date.fromisoformat, metavar="YYYY-MM-DD",
+                        help="score the nights from this date on only")
     args = parser.parse_args()
     settings = ForecastSettings(pool_occasions=not args.no_pooling)
     scored = pl.concat([nights(p, settings) for p in args.warehouses])
+    if args.since is not None:
+        scored = scored.filter(pl.col("stay_date") >= args.since)
     first = scored["stay_date"].min()
     if not isinstance(first, date):
         raise SystemExit("no night realized with a level a year back (a year of history)")
@@ -150,10 +167,12 @@ def main() -> None:
             tables = [pl.concat([ratio(part, ["hotel"], column), ratio(part, ["code"], column)
                                  .rename({"code": "hotel"})
                                  .with_columns(hotel="all " + pl.col("hotel"))])
-                      for column in ("rooms_forecast", "rooms_one_year")]
-            print(tables[0].with_columns(one_year=tables[1]["ratio"].cast(pl.String) + " ["
-                                         + tables[1]["low"].cast(pl.String) + ", "
-                                         + tables[1]["high"].cast(pl.String) + "]"))
+                      for column in ("rooms_forecast", "rooms_one_year", "rooms_all_years")]
+            print(tables[0].with_columns(**{name: t["ratio"].cast(pl.String) + " ["
+                                            + t["low"].cast(pl.String) + ", "
+                                            + t["high"].cast(pl.String) + "]"
+                                            for name, t in (("one_year", tables[1]),
+                                                            ("all_years", tables[2]))}))
         if args.by_occasion:
             print(scored.filter(pl.col("occasion").is_not_null())
                   .group_by("hotel", "occasion")
